@@ -1,0 +1,54 @@
+"""Every setting in one place. Environment variables DOCQA_* override defaults; CLI flags override both."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DOCQA_", env_file=None, extra="ignore")
+
+    # --- where the index lives ---
+    index: Path = Field(Path(".docqa"), description="index folder (SQLite file, copies of ingested PDFs)")
+    store: str | None = Field(None, description="postgresql://... to use PostgreSQL; default: SQLite in the index folder")
+
+    # --- ingest ---
+    dense: bool = Field(True, description="embed chunks for vector search (needs the 'dense' extra)")
+    embedder: str = "minilm"
+    chunk_words: int = 180
+    ocr: bool = True
+    max_upload_mb: int = 100
+    max_pages: int = 2000
+
+    # --- search ---
+    candidates: int = 200      # chunks fetched per retriever before fusion
+    rrf_k: int = 60
+    statement_boost: float = 0.5  # added to a page's fused score (in RRF units * 100) when it holds the statement asked for
+
+    # --- answering ---
+    answerer: Literal["extractive", "anthropic", "openai"] = "extractive"
+    anthropic_api_key: SecretStr | None = None
+    anthropic_model: str = "claude-sonnet-4-5"
+    anthropic_base_url: str | None = None
+    openai_api_key: SecretStr | None = None
+    openai_model: str = "qwen2.5"
+    openai_base_url: str | None = None
+    llm_timeout_s: float = 60.0
+
+    # --- serving ---
+    host: str = "127.0.0.1"
+    port: int = 8000
+    api_token: SecretStr | None = None
+    mcp_token: SecretStr | None = None
+
+    @property
+    def sqlite_path(self) -> Path:
+        return self.index / "docqa.sqlite"
+
+    @property
+    def files_dir(self) -> Path:
+        return self.index / "files"

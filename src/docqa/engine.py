@@ -1,0 +1,183 @@
+"""The one object every face calls: store + embedder + searcher (+ answerers), from settings."""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import threading
+from pathlib import Path
+from typing import Iterable
+
+from docqa.config import Settings
+from docqa.embed import Embedder, EmbedderUnavailable, get_embedder
+from docqa.ingest.pipeline import IngestOptions, Ingestor, Progress
+from docqa.search.hybrid import HybridSearcher, SearchResult
+from docqa.store import DocumentNotFound, Store, StoredPage, open_store
+from docqa.types import DocType, Document, DocumentMeta, Hit, IngestReport, SearchFilters, SearchMode
+
+log = logging.getLogger(__name__)
+
+
+class PageOutOfRange(ValueError):
+    def __init__(self, document: Document, page: int):
+        self.document = document
+        self.page = page
+        super().__init__(f"{document.file_name} has pages 1-{document.pages}; page {page} does not exist")
+
+
+class Engine:
+    def __init__(self, settings: Settings, store: Store):
+        self.settings = settings
+        self.store = store
+        self._embedder: Embedder | None = None
+        self._embedder_lock = threading.Lock()
+        self._dense_failed: str | None = None
+
+    @classmethod
+    def open(cls, index: str | Path | Settings | None = None, **overrides) -> "Engine":
+        """Open (or create) an index. ``index`` is a folder or full Settings; overrides win."""
+        if isinstance(index, Settings):
+            settings = index.model_copy(update=overrides) if overrides else index
+        else:
+            if index is not None:
+                overrides["index"] = Path(index)
+            settings = Settings(**overrides)
+        settings.index.mkdir(parents=True, exist_ok=True)
+        store = open_store(settings)
+        engine = cls(settings, store)
+        identity = store.embedder_identity()
+        if identity and settings.dense:
+            embedder_identity = _identity_for(settings.embedder)
+            if embedder_identity and embedder_identity != identity:
+                from docqa.store import EmbedderMismatch
+
+                raise EmbedderMismatch(
+                    f"index {settings.index} was built with {identity!r}; DOCQA_EMBEDDER={settings.embedder!r} "
+                    f"gives {embedder_identity!r}. Use the same embedder or another index folder."
+                )
+        return engine
+
+    # --- embedder, loaded on first use ---------------------------------------------------
+    @property
+    def dense_available(self) -> bool:
+        return self.settings.dense and self.store.embedder_identity() is not None
+
+    def embedder(self, for_ingest: bool = False) -> Embedder | None:
+        if not self.settings.dense or self._dense_failed:
+            return None
+        if not for_ingest and self.store.embedder_identity() is None:
+            return None  # a lexical-only index: nothing to compare a query vector with
+        with self._embedder_lock:
+            if self._embedder is None:
+                try:
+                    self._embedder = get_embedder(self.settings.embedder)
+                except EmbedderUnavailable as exc:
+                    self._dense_failed = str(exc)
+                    log.warning("dense search off: %s", exc)
+                    return None
+                self.store.bind_embedder(self._embedder.identity)
+        return self._embedder
+
+    # --- ingest --------------------------------------------------------------------------
+    def ingest(
+        self,
+        paths: Iterable[str | Path],
+        progress: Progress | None = None,
+        overrides: DocumentMeta | None = None,
+    ) -> IngestReport:
+        return self._ingestor(overrides).run(paths, progress)
+
+    def ingest_file(self, path: Path, display_name: str | None = None, progress: Progress | None = None,
+                    overrides: DocumentMeta | None = None):
+        return self._ingestor(overrides).ingest_file(Path(path), progress, display_name)
+
+    def _ingestor(self, overrides: DocumentMeta | None) -> Ingestor:
+        options = IngestOptions(
+            chunk_words=self.settings.chunk_words, ocr=self.settings.ocr, max_pages=self.settings.max_pages,
+            overrides=overrides,
+        )
+        return Ingestor(self.store, self.embedder(for_ingest=True), self.settings.files_dir, options)
+
+    # --- documents -----------------------------------------------------------------------
+    def documents(self) -> list[Document]:
+        return self.store.documents()
+
+    def document(self, name_or_id: str) -> Document:
+        """By id, file name, or file name without '.pdf'; unknown names raise with close matches first."""
+        docs = self.store.documents()
+        key = str(name_or_id).strip()
+        for doc in docs:
+            if key in (doc.id, doc.file_name) or key.lower() in (doc.file_name.lower(), Path(doc.file_name).stem.lower()):
+                return doc
+        names = [d.file_name for d in docs]
+        close = difflib.get_close_matches(key, names, n=len(names), cutoff=0.0)
+        raise DocumentNotFound(key, close)
+
+    def page(self, document: str, number: int) -> StoredPage:
+        doc = self.document(document)
+        if not isinstance(number, int) or number < 1 or number > doc.pages:
+            raise PageOutOfRange(doc, number)
+        page = self.store.page(doc.id, number)
+        if page is None:
+            raise PageOutOfRange(doc, number)
+        return page
+
+    def pdf_path(self, document: Document) -> Path:
+        kept = self.settings.files_dir / f"{document.id}.pdf"
+        return kept if kept.exists() else Path(document.path)
+
+    def delete(self, document: str) -> bool:
+        doc = self.document(document)
+        removed = self.store.delete_document(doc.id)
+        kept = self.settings.files_dir / f"{doc.id}.pdf"
+        kept.unlink(missing_ok=True)
+        return removed
+
+    # --- search --------------------------------------------------------------------------
+    def searcher(self) -> HybridSearcher:
+        s = self.settings
+        return HybridSearcher(self.store, self.embedder(), s.candidates, s.rrf_k, s.statement_boost)
+
+    def search_detailed(
+        self,
+        query: str,
+        k: int = 10,
+        mode: SearchMode = "hybrid",
+        company: str | None = None,
+        year: int | None = None,
+        doc_type: str | DocType | None = None,
+        document: str | None = None,
+    ) -> SearchResult:
+        if not isinstance(query, str) or not query.strip():
+            raise ValueError("query must be a non-empty string")
+        if not isinstance(k, int) or k < 1:
+            raise ValueError("k must be a positive integer")
+        filters = SearchFilters(
+            companies=(company,) if company else (),
+            years=(int(year),) if year else (),
+            doc_types=(DocType(doc_type),) if doc_type else (),
+            document_ids=(self.document(document).id,) if document else (),
+        )
+        return self.searcher().search(query, self.documents(), k=k, mode=mode, filters=filters)
+
+    def search(self, query: str, k: int = 10, mode: SearchMode = "hybrid", **filters) -> list[Hit]:
+        return self.search_detailed(query, k=k, mode=mode, **filters).hits
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _identity_for(name: str) -> str | None:
+    from docqa.embed import HashingEmbedder, MiniLMEmbedder
+
+    if name == "minilm":
+        return MiniLMEmbedder.identity
+    if name.startswith("hashing"):
+        return HashingEmbedder().identity
+    return None

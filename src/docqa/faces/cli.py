@@ -1,0 +1,187 @@
+"""The command line. Holds no logic: parses flags, calls the Engine, prints."""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from docqa.config import Settings
+from docqa.engine import Engine
+from docqa.types import DocumentMeta
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="Questions about company filings, answered with proof.")
+eval_app = typer.Typer(no_args_is_help=True, help="Measure retrieval and answers on labeled questions.")
+app.add_typer(eval_app, name="eval")
+
+console = Console()
+err = Console(stderr=True)
+
+IndexOpt = typer.Option(None, "--index", "-i", help="index folder (default: $DOCQA_INDEX or ./.docqa)")
+
+
+def _engine(index: Optional[Path], **overrides) -> Engine:
+    settings = Settings()
+    if index is not None:
+        overrides["index"] = index
+    return Engine.open(settings.model_copy(update=overrides) if overrides else settings)
+
+
+class _Bar:
+    """rich progress over pages: pages done, pages/s, ETA."""
+
+    def __init__(self):
+        self.progress = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]} pages/s"), TimeRemainingColumn(), console=err, transient=False,
+        )
+        self.tasks: dict[str, int] = {}
+
+    def __call__(self, name: str, done: int, total: int) -> None:
+        if name not in self.tasks:
+            self.tasks[name] = self.progress.add_task(name[:40], total=total, rate="-")
+        task_id = self.tasks[name]
+        self.progress.update(task_id, completed=done, total=total)
+        task = self.progress.tasks[task_id]
+        if task.elapsed:
+            self.progress.update(task_id, rate=f"{done / task.elapsed:.1f}")
+
+
+@app.command()
+def ingest(
+    paths: list[Path] = typer.Argument(..., help="PDF files or folders"),
+    index: Optional[Path] = IndexOpt,
+    company: Optional[str] = typer.Option(None, help="override the detected company"),
+    year: Optional[int] = typer.Option(None, help="override the detected fiscal year"),
+    doc_type: Optional[str] = typer.Option(None, help="override the detected filing type: 10k, 10q, 8k, earnings"),
+    no_dense: bool = typer.Option(False, "--no-dense", help="lexical index only (fast, no embedding model)"),
+    as_json: bool = typer.Option(False, "--json"),
+):
+    """Index PDFs. Unchanged files are skipped; each bad file gets a reason."""
+    engine = _engine(index, **({"dense": False} if no_dense else {}))
+    overrides = None
+    if company or year or doc_type:
+        overrides = DocumentMeta(company=company, fiscal_year=year, doc_type=doc_type)
+    bar = _Bar()
+    with bar.progress:
+        report = engine.ingest(paths, progress=bar, overrides=overrides)
+    if as_json:
+        print(report.model_dump_json(indent=2))
+    else:
+        for f in report.files:
+            style = {"indexed": "green", "skipped": "yellow", "failed": "red"}[f.status]
+            detail = f"{f.pages} pages, {f.chunks} chunks" if f.status != "failed" else f.reason
+            if f.status == "skipped":
+                detail = f.reason
+            console.print(f"[{style}]{f.status:8}[/{style}] {Path(f.path).name}: {detail}")
+            for w in f.warnings:
+                console.print(f"         [yellow]warning[/yellow] {w}")
+        console.print(
+            f"{len(report.indexed)} indexed, {len(report.skipped)} unchanged, {len(report.failed)} failed"
+        )
+    if report.files and not report.indexed and not report.skipped:
+        raise typer.Exit(1)
+
+
+@app.command()
+def search(
+    query: str,
+    k: int = typer.Option(10, "--k", "-k"),
+    mode: str = typer.Option("hybrid", help="hybrid | lexical | vector"),
+    company: Optional[str] = None,
+    year: Optional[int] = None,
+    doc_type: Optional[str] = None,
+    document: Optional[str] = None,
+    index: Optional[Path] = IndexOpt,
+    as_json: bool = typer.Option(False, "--json"),
+):
+    """Find the pages that answer a question."""
+    engine = _engine(index)
+    result = engine.search_detailed(query, k=k, mode=mode, company=company, year=year, doc_type=doc_type, document=document)
+    if as_json:
+        print(json.dumps({
+            "query": query,
+            "companies": result.plan.companies, "years": result.plan.years, "notes": result.plan.notes,
+            "timings": result.timings, "hits": [h.model_dump(mode="json") for h in result.hits],
+        }, indent=2))
+        return
+    plan = result.plan
+    console.print(
+        f"[dim]companies: {', '.join(plan.companies) or 'any'} · years: {', '.join(map(str, plan.years)) or 'any'}"
+        f" · {result.timings['total_ms']:.0f} ms[/dim]"
+    )
+    for note in plan.notes:
+        console.print(f"[yellow]{note}[/yellow]")
+    if not result.hits:
+        console.print("no pages found")
+    for rank, hit in enumerate(result.hits, 1):
+        snippet = " ".join(hit.text.split())[:220]
+        where = " · ".join(x for x in (hit.company, str(hit.year or ""), hit.statement.value if hit.statement else "", hit.section or "") if x)
+        console.print(f"[bold]{rank:2}. {hit.document} p.{hit.page}[/bold]  score {hit.score:.2f}  [dim]{where}[/dim]")
+        console.print(f"    {snippet}", highlight=False)
+
+
+@app.command()
+def docs(index: Optional[Path] = IndexOpt, as_json: bool = typer.Option(False, "--json")):
+    """List indexed documents with what was detected in them."""
+    engine = _engine(index)
+    documents = engine.documents()
+    if as_json:
+        print(json.dumps([d.model_dump(mode="json") for d in documents], indent=2))
+        return
+    table = Table("file", "company", "type", "year", "Q", "pages", "chunks", "dense")
+    for d in documents:
+        m = d.meta
+        table.add_row(
+            d.file_name, m.company or "?", m.doc_type.value if m.doc_type else "?", str(m.fiscal_year or "?"),
+            str(m.fiscal_quarter or ""), str(d.pages), str(d.chunks), "yes" if d.embedded else "no",
+        )
+    console.print(table)
+
+
+@eval_app.command("retrieval")
+def eval_retrieval(
+    questions: Path = typer.Option(..., help="JSONL of labeled questions"),
+    pdfs: Optional[Path] = typer.Option(None, help="folder of the PDFs the questions cite; missing ones are ingested"),
+    index: Optional[Path] = IndexOpt,
+    mode: str = typer.Option("hybrid"),
+    k: int = typer.Option(10),
+    oracle: bool = typer.Option(False, help="tell search the right document (upper bound on filtering)"),
+    runs_dir: Path = typer.Option(Path("runs"), help="where run folders are written"),
+    baseline: bool = typer.Option(True, help="also score plain BM25 over page text (rank_bm25)"),
+    compare: Optional[Path] = typer.Option(None, help="an earlier run folder to compare with (paired bootstrap)"),
+):
+    """nDCG@5, Recall@5, Hit@3, Hit@5, MRR on labeled evidence pages; writes a run folder."""
+    from docqa.eval.retrieval import run_retrieval_eval
+
+    engine = _engine(index)
+    if pdfs:
+        bar = _Bar()
+        with bar.progress:
+            engine.ingest([pdfs], progress=bar)
+    run_retrieval_eval(engine, questions, mode=mode, k=k, oracle=oracle, runs_dir=runs_dir,
+                       baseline=baseline, compare=compare, console=console)
+
+
+@eval_app.command("compare")
+def eval_compare(a: Path, b: Path, metric: str = typer.Option("all")):
+    """Compare two run folders with 95% paired bootstrap confidence intervals."""
+    from docqa.eval.retrieval import compare_runs
+
+    compare_runs(a, b, console=console)
+
+
+def main() -> None:  # pragma: no cover
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

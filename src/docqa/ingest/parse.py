@@ -1,0 +1,284 @@
+"""PDF -> Pages of visual rows, with word boxes kept for highlighting.
+
+Filings print statements as whitespace-aligned tables. PyMuPDF's own line order splits a row
+like ``Net sales  $ 222,730  $ 192,052`` into separate spans, so rows are rebuilt here from word
+coordinates: words whose vertical centres agree form one row, cells far apart are joined by
+two spaces so the table's columns stay visible in the text.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import shutil
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from statistics import median
+
+import fitz  # PyMuPDF
+
+from docqa.types import Line, Page, Word
+
+log = logging.getLogger(__name__)
+
+fitz.TOOLS.mupdf_display_errors(False)  # malformed PDFs are reported by us, not printed by MuPDF
+
+_LEADER = re.compile(r"^[.\u2026·_\-]{3,}$")
+_TRAILING_LEADER = re.compile(r"[.\u2026·_]{3,}$")
+_NUMERIC_CELL = re.compile(r"^\(?-?\$?\(?[\d,]*\d(\.\d+)?\)?%?\)?$")
+_DASH_CELL = re.compile(r"^[\u2014\u2013\-]+$")
+_DIGITS = re.compile(r"\d+")
+
+HEADER_FOOTER_BAND = 0.09  # fraction of page height at top and bottom scanned for running lines
+REPEAT_SHARE = 0.3         # a line on at least this share of pages is a running header/footer
+
+
+class ParseError(Exception):
+    """The file cannot be read as a PDF; the message says why and what to do."""
+
+
+@dataclass
+class ParsedPdf:
+    pages: list[Page]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def ocr_pages(self) -> int:
+        return sum(p.ocr for p in self.pages)
+
+    @property
+    def no_text_pages(self) -> int:
+        return sum(p.no_text for p in self.pages)
+
+
+def open_pdf(path: str | Path) -> fitz.Document:
+    """Open a PDF or raise ParseError with a reason a person can act on."""
+    path = Path(path)
+    try:
+        head = path.read_bytes()[:1024]
+    except OSError as exc:
+        raise ParseError(f"cannot read file: {exc.strerror or exc}") from exc
+    if not head:
+        raise ParseError("empty file (0 bytes)")
+    if b"%PDF" not in head:
+        raise ParseError("not a PDF (the file does not start with a PDF header); export it to PDF first")
+    try:
+        doc = fitz.open(path, filetype="pdf")
+    except Exception as exc:  # MuPDF raises several types for broken files
+        raise ParseError(f"corrupt PDF, cannot be opened ({exc}); re-download or re-export it") from exc
+    if doc.needs_pass:
+        doc.close()
+        raise ParseError("password-protected PDF; remove the password and add it again")
+    if doc.page_count == 0:
+        doc.close()
+        raise ParseError("PDF has no pages")
+    return doc
+
+
+def tesseract_available() -> bool:
+    return shutil.which("tesseract") is not None
+
+
+def parse_pdf(path: str | Path, ocr: bool = True) -> ParsedPdf:
+    doc = open_pdf(path)
+    try:
+        pages: list[Page] = []
+        warnings: list[str] = []
+        for index in range(doc.page_count):
+            try:
+                pages.append(parse_page(doc[index], index + 1, ocr=ocr))
+            except Exception as exc:  # one broken page must not lose the document
+                warnings.append(f"page {index + 1}: unreadable ({exc})")
+                pages.append(Page(number=index + 1, width=0, height=0, lines=(), no_text=True))
+    finally:
+        doc.close()
+    pages = drop_running_lines(pages)
+    flagged = [p.number for p in pages if p.no_text]
+    if flagged:
+        how = "OCR found no text" if tesseract_available() and ocr else "install tesseract-ocr to read them"
+        warnings.append(f"{len(flagged)} page(s) without a text layer ({how}): {_ranges(flagged)}")
+    return ParsedPdf(pages=pages, warnings=warnings)
+
+
+def parse_page(page: fitz.Page, number: int, ocr: bool = True) -> Page:
+    raw = page.get_text("words", sort=False)
+    used_ocr = False
+    if not any(w[4].strip() for w in raw) and ocr and tesseract_available() and _has_images(page):
+        try:
+            textpage = page.get_textpage_ocr(language="eng", dpi=200, full=True)
+            raw = page.get_text("words", textpage=textpage, sort=False)
+            used_ocr = True
+        except Exception as exc:  # tesseract data missing or OCR crashed: flag the page instead
+            log.warning("OCR failed on page %d: %s", number, exc)
+    words = _clean_words(raw)
+    lines = tuple(_rows_to_lines(_columns(_rows(words), page.rect.width)))
+    return Page(
+        number=number,
+        width=page.rect.width,
+        height=page.rect.height,
+        lines=lines,
+        ocr=used_ocr,
+        no_text=not lines,
+    )
+
+
+def _has_images(page: fitz.Page) -> bool:
+    try:
+        return bool(page.get_images(full=False))
+    except Exception:
+        return True
+
+
+def _clean_words(raw: list[tuple]) -> list[Word]:
+    words = []
+    for x0, y0, x1, y1, text, *_ in raw:
+        text = text.strip()
+        if not text or _LEADER.match(text):
+            continue
+        text = _TRAILING_LEADER.sub("", text) or text
+        words.append(Word(text=text, bbox=(x0, y0, x1, y1)))
+    return words
+
+
+def _rows(words: list[Word]) -> list[list[Word]]:
+    """Group words into visual rows by vertical centre."""
+    if not words:
+        return []
+    heights = [w.bbox[3] - w.bbox[1] for w in words]
+    tolerance = max(1.5, 0.45 * median(heights))
+    ordered = sorted(words, key=lambda w: ((w.bbox[1] + w.bbox[3]) / 2, w.bbox[0]))
+    rows: list[list[Word]] = []
+    centre = None
+    for word in ordered:
+        c = (word.bbox[1] + word.bbox[3]) / 2
+        if rows and centre is not None and abs(c - centre) <= tolerance:
+            rows[-1].append(word)
+            centre = (centre * (len(rows[-1]) - 1) + c) / len(rows[-1])
+        else:
+            rows.append([word])
+            centre = c
+    return [sorted(r, key=lambda w: w.bbox[0]) for r in rows]
+
+
+def is_numeric_cell(text: str) -> bool:
+    return bool(_NUMERIC_CELL.match(text)) or bool(_DASH_CELL.match(text))
+
+
+def _columns(rows: list[list[Word]], width: float) -> list[list[Word]]:
+    """Split a two-column prose page at its gutter; leave tables whole.
+
+    A gutter is a vertical band in the middle of the page that no word crosses, with prose
+    (not figures) on both sides of it in most rows. Rows are then read left column first.
+    """
+    if len(rows) < 8 or width <= 0:
+        return rows
+    lo, hi = width * 0.3, width * 0.7
+    candidates = []
+    for x in range(int(lo), int(hi), 4):
+        crossing = sum(1 for r in rows for w in r if w.bbox[0] < x < w.bbox[2])
+        if crossing == 0:
+            candidates.append(x)
+    if not candidates:
+        return rows
+    gutter = candidates[len(candidates) // 2]
+    both_sides_prose = 0
+    for r in rows:
+        left = [w for w in r if w.bbox[2] <= gutter]
+        right = [w for w in r if w.bbox[0] >= gutter]
+        if left and right and _is_prose(left) and _is_prose(right):
+            both_sides_prose += 1
+    if both_sides_prose < max(4, len(rows) * 0.4):
+        return rows
+    left_rows = [[w for w in r if w.bbox[2] <= gutter] for r in rows]
+    right_rows = [[w for w in r if w.bbox[0] >= gutter] for r in rows]
+    return [r for r in left_rows if r] + [r for r in right_rows if r]
+
+
+def _is_prose(words: list[Word]) -> bool:
+    alpha = sum(1 for w in words if any(ch.isalpha() for ch in w.text))
+    return alpha >= max(1, len(words) * 0.6)
+
+
+def _rows_to_lines(rows: list[list[Word]]) -> list[Line]:
+    lines = []
+    for row in rows:
+        parts = [row[0].text]
+        char_width = _char_width(row)
+        for prev, word in zip(row, row[1:]):
+            gap = word.bbox[0] - prev.bbox[2]
+            parts.append("  " if gap > 2.5 * char_width else " ")
+            parts.append(word.text)
+        text = "".join(parts)
+        numeric = sum(1 for w in row if is_numeric_cell(w.text) and w.text not in {"-", "$"})
+        bbox = (
+            min(w.bbox[0] for w in row),
+            min(w.bbox[1] for w in row),
+            max(w.bbox[2] for w in row),
+            max(w.bbox[3] for w in row),
+        )
+        lines.append(Line(text=text, bbox=bbox, words=tuple(row), is_table=numeric >= 2))
+    return lines
+
+
+def _char_width(row: list[Word]) -> float:
+    chars = sum(len(w.text) for w in row)
+    span = sum(w.bbox[2] - w.bbox[0] for w in row)
+    return span / chars if chars else 5.0
+
+
+def _signature(text: str) -> str:
+    return _DIGITS.sub("#", text.strip().lower())
+
+
+def drop_running_lines(pages: list[Page]) -> list[Page]:
+    """Remove running headers and footers: short lines in the top/bottom bands that repeat.
+
+    Page numbers alone ("12", "Page 12 of 80", "F-3") are dropped too.
+    """
+    if len(pages) < 3:
+        return pages
+    counts: Counter[str] = Counter()
+    for page in pages:
+        seen = {_signature(line.text) for line in page.lines if _in_band(line, page)}
+        counts.update(seen)
+    threshold = max(2, int(len(pages) * REPEAT_SHARE))
+    running = {sig for sig, n in counts.items() if n >= threshold}
+    cleaned = []
+    for page in pages:
+        kept = tuple(
+            line
+            for line in page.lines
+            if not (_in_band(line, page) and (_signature(line.text) in running or _is_page_number(line.text)))
+        )
+        cleaned.append(page if len(kept) == len(page.lines) else page.model_copy(update={"lines": kept}))
+    return cleaned
+
+
+def _in_band(line: Line, page: Page) -> bool:
+    if page.height <= 0:
+        return False
+    band = page.height * HEADER_FOOTER_BAND
+    return line.bbox[3] <= band or line.bbox[1] >= page.height - band
+
+
+_PAGE_NUMBER = re.compile(r"^(page\s*)?([a-z]-?)?\d{1,4}(\s*(of|/)\s*\d{1,4})?$", re.I)
+
+
+def _is_page_number(text: str) -> bool:
+    return bool(_PAGE_NUMBER.match(text.strip()))
+
+
+def _ranges(numbers: list[int]) -> str:
+    out, start, prev = [], None, None
+    for n in numbers:
+        if start is None:
+            start = prev = n
+        elif n == prev + 1:
+            prev = n
+        else:
+            out.append(f"{start}-{prev}" if start != prev else str(start))
+            start = prev = n
+    if start is not None:
+        out.append(f"{start}-{prev}" if start != prev else str(start))
+    return ", ".join(out)

@@ -1,0 +1,181 @@
+"""Files in, documents in the store. Idempotent; every file gets its own outcome."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import shutil
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable
+
+from docqa.embed import Embedder
+from docqa.ingest import metadata
+from docqa.ingest.chunk import chunk_page, page_title
+from docqa.ingest.parse import ParseError, parse_pdf
+from docqa.store.base import Store, StoredLine, StoredPage
+from docqa.types import Chunk, Document, DocumentMeta, FileOutcome, IngestReport, Page, PageInfo
+
+log = logging.getLogger(__name__)
+
+# (file name, pages done, pages total) — called as work advances, for progress bars and job state
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class IngestOptions:
+    chunk_words: int = 180
+    ocr: bool = True
+    max_pages: int = 2000
+    overrides: DocumentMeta | None = None  # explicit values win over detection
+
+
+def expand_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileOutcome]]:
+    """Files and folders (recursively, *.pdf) -> unique files; missing paths become failures."""
+    files: dict[Path, None] = {}
+    missing = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            for found in sorted(path.rglob("*")):
+                if found.is_file() and found.suffix.lower() == ".pdf":
+                    files[found.resolve()] = None
+        elif path.is_file():
+            files[path.resolve()] = None
+        else:
+            missing.append(FileOutcome(path=str(path), status="failed", reason="no such file or folder"))
+    return list(files), missing
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class Ingestor:
+    def __init__(self, store: Store, embedder: Embedder | None, files_dir: Path, options: IngestOptions):
+        self.store = store
+        self.embedder = embedder
+        self.files_dir = files_dir
+        self.options = options
+        self.stage_seconds: dict[str, float] = defaultdict(float)
+
+    def run(self, paths: Iterable[str | Path], progress: Progress | None = None) -> IngestReport:
+        files, outcomes = expand_paths(paths)
+        for path in files:
+            outcomes.append(self.ingest_file(path, progress))
+        return IngestReport(files=tuple(outcomes), stage_seconds=dict(self.stage_seconds))
+
+    def ingest_file(self, path: Path, progress: Progress | None = None, display_name: str | None = None) -> FileOutcome:
+        started = time.perf_counter()
+        name = display_name or path.name
+        try:
+            sha = file_sha256(path)
+        except OSError as exc:
+            return FileOutcome(path=str(path), status="failed", reason=f"cannot read file: {exc}")
+        existing = self.store.document_by_sha(sha)
+        if existing is not None:
+            return FileOutcome(
+                path=str(path), status="skipped", reason=f"unchanged: already indexed as {existing.file_name}",
+                document_id=existing.id, pages=existing.pages, chunks=existing.chunks,
+            )
+        try:
+            document, pages, chunks, vectors, warnings = self._build(path, sha, name, progress)
+        except ParseError as exc:
+            return FileOutcome(path=str(path), status="failed", reason=str(exc))
+        with self._timed("index"):
+            self.files_dir.mkdir(parents=True, exist_ok=True)
+            kept = self.files_dir / f"{document.id}.pdf"
+            if not kept.exists():
+                shutil.copyfile(path, kept)
+            self.store.add_document(document, pages, chunks, vectors)
+        return FileOutcome(
+            path=str(path), status="indexed", document_id=document.id, pages=document.pages,
+            chunks=len(chunks), seconds=round(time.perf_counter() - started, 2), warnings=tuple(warnings),
+        )
+
+    def _build(self, path: Path, sha: str, name: str, progress: Progress | None):
+        with self._timed("parse"):
+            parsed = parse_pdf(path, ocr=self.options.ocr)
+        pages = parsed.pages
+        if len(pages) > self.options.max_pages:
+            raise ParseError(
+                f"{len(pages)} pages is over the limit of {self.options.max_pages}; raise DOCQA_MAX_PAGES to index it"
+            )
+        if progress:
+            progress(name, 0, len(pages))
+        if all(p.no_text for p in pages):
+            raise ParseError(
+                "no extractable text on any page (a scan?) and OCR found nothing; "
+                "install tesseract-ocr or add a PDF with a text layer"
+            )
+        with self._timed("metadata"):
+            meta = _override(metadata.detect_document(pages), self.options.overrides)
+            infos = metadata.detect_pages(pages)
+        doc_id = sha[:16]
+        with self._timed("chunk"):
+            chunks: list[Chunk] = []
+            for page, info in zip(pages, infos):
+                chunks.extend(chunk_page(page, doc_id, name, meta, info, self.options.chunk_words))
+            stored = [_stored_page(doc_id, p, i) for p, i in zip(pages, infos)]
+        vectors = None
+        if self.embedder is not None and chunks:
+            titles = {p.number: page_title(p) for p in pages}
+            texts = [_embedding_text(c, titles.get(c.page, "")) for c in chunks]
+            with self._timed("embed"):
+                batches = []
+                step = 64
+                for start in range(0, len(texts), step):
+                    batches.append(self.embedder.embed(texts[start : start + step]))
+                    if progress:
+                        done = chunks[min(start + step, len(chunks)) - 1].page
+                        progress(name, done, len(pages))
+                import numpy as np
+
+                vectors = np.vstack(batches)
+        if progress:
+            progress(name, len(pages), len(pages))
+        document = Document(
+            id=doc_id, file_name=name, path=str(path), sha256=sha, pages=len(pages), chunks=len(chunks),
+            meta=meta, ocr_pages=parsed.ocr_pages, no_text_pages=parsed.no_text_pages,
+            embedded=vectors is not None,
+        )
+        return document, stored, chunks, vectors, parsed.warnings
+
+    def _timed(self, stage: str):
+        ingestor = self
+
+        class _Timer:
+            def __enter__(self):
+                self.t = time.perf_counter()
+
+            def __exit__(self, *exc):
+                ingestor.stage_seconds[stage] += time.perf_counter() - self.t
+
+        return _Timer()
+
+
+def _override(detected: DocumentMeta, overrides: DocumentMeta | None) -> DocumentMeta:
+    if overrides is None:
+        return detected
+    explicit = {k: v for k, v in overrides.model_dump(exclude_defaults=True).items() if v not in (None, ())}
+    return detected.model_copy(update=explicit)
+
+
+def _stored_page(document_id: str, page: Page, info: PageInfo) -> StoredPage:
+    return StoredPage(
+        document_id=document_id, number=page.number, width=page.width, height=page.height,
+        lines=tuple(StoredLine(text=l.text, bbox=l.bbox, is_table=l.is_table) for l in page.lines),
+        info=info, ocr=page.ocr, no_text=page.no_text,
+    )
+
+
+def _embedding_text(chunk: Chunk, title: str) -> str:
+    if chunk.kind == "table" and title and not chunk.text.startswith(title.split(" | ")[0]):
+        return f"{title}\n{chunk.text}"
+    return chunk.text

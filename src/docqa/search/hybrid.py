@@ -1,0 +1,107 @@
+"""Lexical + dense retrieval over chunks, fused by reciprocal rank, reported per page."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from docqa.embed import Embedder
+from docqa.search.query import QueryPlan, plan_query
+from docqa.store.base import Store
+from docqa.types import Chunk, Document, Hit, SearchFilters, SearchMode
+
+RRF_SCALE = 100.0  # fused scores are reported x100 so they read as small numbers, not 0.0164
+
+
+@dataclass
+class SearchResult:
+    hits: list[Hit]
+    plan: QueryPlan
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+class HybridSearcher:
+    def __init__(self, store: Store, embedder: Embedder | None, candidates: int = 200, rrf_k: int = 60,
+                 statement_boost: float = 0.5):
+        self.store = store
+        self.embedder = embedder
+        self.candidates = candidates
+        self.rrf_k = rrf_k
+        self.statement_boost = statement_boost
+
+    def search(
+        self,
+        question: str,
+        documents: list[Document],
+        k: int = 10,
+        mode: SearchMode = "hybrid",
+        filters: SearchFilters | None = None,
+    ) -> SearchResult:
+        if mode not in ("hybrid", "lexical", "vector"):
+            raise ValueError(f"mode must be hybrid, lexical or vector, not {mode!r}")
+        if mode != "lexical" and self.embedder is None:
+            if mode == "vector":
+                raise ValueError("vector search needs an index built with dense embeddings")
+            mode = "lexical"
+        timings: dict[str, float] = {}
+        t0 = time.perf_counter()
+        plan = plan_query(question, documents, filters)
+        timings["plan_ms"] = (time.perf_counter() - t0) * 1000
+        vector = None
+        if mode != "lexical":
+            t1 = time.perf_counter()
+            vector = self.embedder.embed([question])[0]  # type: ignore[union-attr]
+            timings["embed_ms"] = (time.perf_counter() - t1) * 1000
+        per_group = [self._search_group(plan, group, vector, mode, k) for group in plan.groups]
+        hits = _interleave(per_group, k)
+        timings["total_ms"] = (time.perf_counter() - t0) * 1000
+        return SearchResult(hits=hits, plan=plan, timings=timings)
+
+    def _search_group(self, plan: QueryPlan, filters: SearchFilters, vector, mode: SearchMode, k: int) -> list[Hit]:
+        fused: dict[str, float] = {}
+        parts: dict[str, dict[str, float]] = {}
+        if mode in ("hybrid", "lexical"):
+            ranked = self.store.lexical_search(plan.terms, plan.phrases, filters, self.candidates)
+            for rank, (cid, score) in enumerate(ranked):
+                fused[cid] = fused.get(cid, 0.0) + RRF_SCALE / (self.rrf_k + rank + 1)
+                parts.setdefault(cid, {})["lexical"] = round(score, 4)
+        if mode in ("hybrid", "vector") and vector is not None:
+            ranked = self.store.vector_search(vector, filters, self.candidates)
+            for rank, (cid, score) in enumerate(ranked):
+                fused[cid] = fused.get(cid, 0.0) + RRF_SCALE / (self.rrf_k + rank + 1)
+                parts.setdefault(cid, {})["dense"] = round(score, 4)
+        if not fused:
+            return []
+        chunks = {c.id: c for c in self.store.chunks(fused)}
+        best: dict[tuple[str, int], tuple[float, Chunk]] = {}
+        for cid, score in fused.items():
+            chunk = chunks.get(cid)
+            if chunk is None:
+                continue
+            if plan.statements and chunk.statement in plan.statements:
+                score += self.statement_boost
+                parts[cid]["statement_boost"] = self.statement_boost
+            key = (chunk.document_id, chunk.page)
+            if key not in best or score > best[key][0]:
+                best[key] = (score, chunk)
+        ranked_pages = sorted(best.values(), key=lambda sc: -sc[0])[:k]
+        return [
+            Hit(
+                document=c.document, document_id=c.document_id, page=c.page, score=round(s, 4), text=c.text,
+                chunk_id=c.id, company=c.company, year=c.fiscal_year, doc_type=c.doc_type, section=c.section,
+                statement=c.statement, scores=parts.get(c.id, {}),
+            )
+            for s, c in ranked_pages
+        ]
+
+
+def _interleave(groups: list[list[Hit]], k: int) -> list[Hit]:
+    """Rank 1 of each company, then rank 2 of each... so no company crowds out another."""
+    if len(groups) == 1:
+        return groups[0][:k]
+    out: list[Hit] = []
+    for rank in range(max((len(g) for g in groups), default=0)):
+        for group in groups:
+            if rank < len(group):
+                out.append(group[rank])
+    return out[:k]

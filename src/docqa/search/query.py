@@ -1,0 +1,160 @@
+"""What a question names: companies, fiscal periods, filing types, metrics.
+
+Turns a question into a QueryPlan: the lexical terms and line-item phrases to search for, and one
+filter per company named (so that "compare 3M and Adobe" ranks each company's filings in turn).
+Companies are matched against what the index knows about its documents (names, tickers, aliases
+read from the filings), never against a fixed list.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from docqa.finance.lexicon import load_lexicon
+from docqa.text import fold, query_tokens, tokens
+from docqa.types import DocType, Document, SearchFilters, StatementKind
+
+_LEGAL = re.compile(
+    r"\b(incorporated|inc|corporation|corp|company|co|plc|limited|ltd|llc|lp|sa|ag|nv|se|holdings?|group|the)\b"
+)
+_YEAR = re.compile(r"(?<![\d.,$])(?:fy\s?'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})(?![\d,])", re.I)
+_SHORT_FY = re.compile(r"\bfy\s?'?(\d{2})\b", re.I)
+_QUARTER = re.compile(r"\b(?:q([1-4])|([1-4])q|(first|second|third|fourth)\s+(?:fiscal\s+)?quarter)\b", re.I)
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+_DOC_TYPES = [
+    (re.compile(r"\b10-?k\b|annual report", re.I), DocType.ANNUAL),
+    (re.compile(r"\b10-?q\b|quarterly report", re.I), DocType.QUARTERLY),
+    (re.compile(r"\b8-?k\b|current report", re.I), DocType.CURRENT),
+    (re.compile(r"earnings (?:release|report|call)|press release|results announcement", re.I), DocType.EARNINGS),
+]
+
+
+def normalize_name(name: str) -> str:
+    text = " ".join(tokens(fold(name).replace("&", " and ")))
+    text = _LEGAL.sub(" ", text)
+    return " ".join(text.split())
+
+
+@dataclass
+class QueryPlan:
+    question: str
+    terms: list[str]
+    phrases: list[str]
+    companies: list[str] = field(default_factory=list)
+    years: list[int] = field(default_factory=list)
+    quarter: int | None = None
+    doc_types: list[DocType] = field(default_factory=list)
+    statements: set[StatementKind] = field(default_factory=set)
+    groups: list[SearchFilters] = field(default_factory=list)  # searched in turn, results interleaved
+    notes: list[str] = field(default_factory=list)
+
+
+def detect_years(question: str) -> list[int]:
+    years = {int(m.group(1)) for m in _YEAR.finditer(question)}
+    years |= {2000 + int(m.group(1)) for m in _SHORT_FY.finditer(question)}
+    return sorted(y for y in years if 1990 <= y <= 2039)
+
+
+def detect_quarter(question: str) -> int | None:
+    m = _QUARTER.search(question)
+    if not m:
+        return None
+    return int(m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) else _ORDINAL[m.group(3).lower()]
+
+
+def detect_doc_types(question: str) -> list[DocType]:
+    return [dt for pattern, dt in _DOC_TYPES if pattern.search(question)]
+
+
+def company_names(document: Document) -> set[str]:
+    meta = document.meta
+    names = {normalize_name(n) for n in (meta.company, *meta.aliases) if n}
+    return {n for n in names if len(n) >= 2}
+
+
+def detect_companies(question: str, documents: list[Document]) -> list[str]:
+    """Companies (as the index names them) that the question mentions, in order of mention."""
+    norm = " " + normalize_name(question) + " "
+    found: dict[str, int] = {}
+    for doc in documents:
+        company = doc.meta.company
+        if not company:
+            continue
+        for name in company_names(doc):
+            pos = norm.find(" " + name + " ")
+            if pos >= 0:
+                found[company] = min(found.get(company, pos), pos)
+        ticker = doc.meta.ticker
+        if ticker and len(ticker) >= 2 and re.search(rf"(?<![\w$]){re.escape(ticker)}(?!\w)", question):
+            found.setdefault(company, question.find(ticker))
+    return sorted(found, key=found.get)
+
+
+def choose_documents(
+    candidates: list[Document], years: list[int], quarter: int | None, doc_types: list[DocType]
+) -> tuple[list[Document], str | None]:
+    """Narrow one company's filings to the ones the question's period points at.
+
+    The latest year named decides: a filing for that year also prints the earlier years as
+    comparatives, while an older filing cannot know the later year. When no filing of that year
+    exists, a filing of the next two years (which reports it as a comparative) is used.
+    """
+    docs = candidates
+    if doc_types:
+        typed = [d for d in docs if d.meta.doc_type in doc_types]
+        if typed:
+            docs = typed
+    elif quarter is not None:
+        quarterly = [d for d in docs if d.meta.doc_type in (DocType.QUARTERLY, DocType.EARNINGS)]
+        if quarterly:
+            docs = quarterly
+    if not years:
+        return docs, None
+    target = max(years)
+    for wanted in ([target], years, [target + 1, target + 2]):
+        chosen = [d for d in docs if d.meta.fiscal_year in wanted]
+        if chosen:
+            return chosen, None
+    return docs, f"no filing for {target} found; searched every period"
+
+
+def plan_query(question: str, documents: list[Document], explicit: SearchFilters | None = None) -> QueryPlan:
+    lexicon = load_lexicon()
+    explicit = explicit or SearchFilters()
+    plan = QueryPlan(
+        question=question,
+        terms=query_tokens(question),
+        phrases=[" ".join(tokens(p)) for p in lexicon.expansion_terms(question)],
+        years=detect_years(question),
+        quarter=detect_quarter(question),
+        doc_types=list(explicit.doc_types) or detect_doc_types(question),
+        statements=set(lexicon.statements_for(question)),
+    )
+    pool = documents
+    if explicit.document_ids:
+        pool = [d for d in pool if d.id in explicit.document_ids or d.file_name in explicit.document_ids]
+    if explicit.companies:
+        wanted = {normalize_name(c) for c in explicit.companies}
+        pool = [d for d in pool if company_names(d) & wanted]
+        plan.companies = sorted({d.meta.company for d in pool if d.meta.company})
+    else:
+        plan.companies = detect_companies(question, pool)
+    years = list(explicit.years) or plan.years
+    if not pool:
+        plan.notes.append("no indexed document matches the filters given")
+        return plan
+    if explicit.document_ids:
+        plan.groups = [SearchFilters(document_ids=tuple(d.id for d in pool))]
+        return plan
+    groups = plan.companies or [None]
+    for company in groups:
+        candidates = [d for d in pool if company is None or d.meta.company == company]
+        chosen, note = choose_documents(candidates, years, plan.quarter, plan.doc_types)
+        if note:
+            plan.notes.append(f"{company or 'all companies'}: {note}")
+        if company is None and not years and not plan.doc_types and not explicit.companies:
+            plan.groups.append(SearchFilters())  # nothing named: search everything, unfiltered
+        elif chosen:
+            plan.groups.append(SearchFilters(document_ids=tuple(d.id for d in chosen)))
+    return plan

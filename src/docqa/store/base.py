@@ -1,0 +1,88 @@
+"""The store contract. Every backend passes the same behavioural battery (tests/store/battery.py).
+
+A store keeps documents, their pages (text and row boxes), chunks, a lexical index over
+``docqa.text.index_text`` and, when the index is dense, one vector per chunk. Writing a document
+is one transaction: after a crash a document is either wholly present or absent.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Protocol, runtime_checkable
+
+import numpy as np
+from pydantic import Field
+
+from docqa.types import BBox, Chunk, Document, Frozen, PageInfo, SearchFilters
+
+
+class StoredLine(Frozen):
+    text: str
+    bbox: BBox
+    is_table: bool = False
+
+
+class StoredPage(Frozen):
+    document_id: str
+    number: int
+    width: float
+    height: float
+    lines: tuple[StoredLine, ...] = ()
+    info: PageInfo | None = None
+    tables: list[dict] = Field(default_factory=list)  # finance.statements tables as JSON
+    ocr: bool = False
+    no_text: bool = False
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.text for line in self.lines)
+
+
+class EmbedderMismatch(RuntimeError):
+    """The index was built with another embedder; querying it with this one would be wrong."""
+
+
+class DocumentNotFound(KeyError):
+    def __init__(self, name: str, known: list[str]):
+        self.name = name
+        self.known = known
+        super().__init__(name)
+
+    def __str__(self) -> str:
+        hint = ", ".join(self.known[:8]) or "none indexed yet"
+        return f"unknown document {self.name!r}; known documents: {hint}"
+
+
+@runtime_checkable
+class Store(Protocol):
+    # --- index identity ---
+    def embedder_identity(self) -> str | None: ...
+    def bind_embedder(self, identity: str) -> None:
+        """Record the embedder on an empty index, or raise EmbedderMismatch if another built it."""
+
+    # --- documents ---
+    def add_document(
+        self,
+        document: Document,
+        pages: list[StoredPage],
+        chunks: list[Chunk],
+        vectors: np.ndarray | None,
+    ) -> None:
+        """Insert (or replace) one document atomically. ``vectors`` rows align with ``chunks``."""
+
+    def delete_document(self, document_id: str) -> bool: ...
+    def documents(self) -> list[Document]: ...
+    def document(self, document_id: str) -> Document | None: ...
+    def document_by_sha(self, sha256: str) -> Document | None: ...
+
+    # --- reading ---
+    def chunks(self, chunk_ids: Iterable[str]) -> list[Chunk]: ...
+    def page(self, document_id: str, number: int) -> StoredPage | None: ...
+    def pages(self, document_id: str) -> list[StoredPage]: ...
+
+    # --- searching; scores are higher-is-better ---
+    def lexical_search(
+        self, terms: list[str], phrases: list[str], filters: SearchFilters, k: int
+    ) -> list[tuple[str, float]]: ...
+    def vector_search(self, vector: np.ndarray, filters: SearchFilters, k: int) -> list[tuple[str, float]]: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,347 @@
+"""The embedded default store: one SQLite file, FTS5 for BM25, exact vector search in NumPy."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Iterable
+
+import numpy as np
+
+from docqa.store.base import EmbedderMismatch, StoredLine, StoredPage
+from docqa.text import index_text
+from docqa.types import Chunk, DocType, Document, DocumentMeta, PageInfo, SearchFilters, StatementKind
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS documents (
+    id TEXT PRIMARY KEY,
+    file_name TEXT NOT NULL,
+    path TEXT NOT NULL,
+    sha256 TEXT NOT NULL UNIQUE,
+    pages INTEGER NOT NULL,
+    chunks INTEGER NOT NULL,
+    meta TEXT NOT NULL,
+    ocr_pages INTEGER NOT NULL DEFAULT 0,
+    no_text_pages INTEGER NOT NULL DEFAULT 0,
+    embedded INTEGER NOT NULL DEFAULT 0,
+    added_at TEXT NOT NULL DEFAULT (datetime('now'))
+);
+CREATE TABLE IF NOT EXISTS pages (
+    document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    width REAL NOT NULL,
+    height REAL NOT NULL,
+    lines TEXT NOT NULL,
+    info TEXT,
+    tables TEXT,
+    ocr INTEGER NOT NULL DEFAULT 0,
+    no_text INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (document_id, number)
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    rowid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    document_id TEXT NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    document TEXT NOT NULL,
+    page INTEGER NOT NULL,
+    ordinal INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    bbox TEXT,
+    section TEXT,
+    statement TEXT,
+    company TEXT,
+    fiscal_year INTEGER,
+    doc_type TEXT,
+    vector BLOB
+);
+CREATE INDEX IF NOT EXISTS chunks_document ON chunks(document_id, page);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(body, tokenize="porter unicode61 tokenchars '.&'");
+"""
+
+
+class SQLiteStore:
+    """Thread-safe by a lock: the web app and MCP server share one instance."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+            self._db.execute(
+                "INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),)
+            )
+        self._matrix: tuple | None = None
+        self._generation = 0
+
+    # --- identity -----------------------------------------------------------------------
+    def embedder_identity(self) -> str | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key='embedder'").fetchone()
+        return row["value"] if row else None
+
+    def bind_embedder(self, identity: str) -> None:
+        with self._lock:
+            current = self.embedder_identity()
+            if current is None:
+                self._db.execute("INSERT INTO meta(key, value) VALUES ('embedder', ?)", (identity,))
+            elif current != identity:
+                raise EmbedderMismatch(
+                    f"this index was built with embedder {current!r} but {identity!r} was asked for; "
+                    "open it with the same embedder, or build a new index in another folder"
+                )
+
+    # --- writing ------------------------------------------------------------------------
+    def add_document(
+        self,
+        document: Document,
+        pages: list[StoredPage],
+        chunks: list[Chunk],
+        vectors: np.ndarray | None,
+    ) -> None:
+        if vectors is not None and len(vectors) != len(chunks):
+            raise ValueError("one vector per chunk expected")
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                self._delete(document.id)
+                db.execute(
+                    "INSERT INTO documents(id, file_name, path, sha256, pages, chunks, meta, ocr_pages,"
+                    " no_text_pages, embedded) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        document.id, document.file_name, document.path, document.sha256, document.pages,
+                        len(chunks), document.meta.model_dump_json(), document.ocr_pages,
+                        document.no_text_pages, int(vectors is not None),
+                    ),
+                )
+                db.executemany(
+                    "INSERT INTO pages(document_id, number, width, height, lines, info, tables, ocr, no_text)"
+                    " VALUES (?,?,?,?,?,?,?,?,?)",
+                    [
+                        (
+                            document.id, p.number, p.width, p.height,
+                            json.dumps([[l.text, list(l.bbox), int(l.is_table)] for l in p.lines]),
+                            p.info.model_dump_json() if p.info else None,
+                            json.dumps(p.tables) if p.tables else None,
+                            int(p.ocr), int(p.no_text),
+                        )
+                        for p in pages
+                    ],
+                )
+                for i, c in enumerate(chunks):
+                    vec = vectors[i].astype(np.float32).tobytes() if vectors is not None else None
+                    cur = db.execute(
+                        "INSERT INTO chunks(id, document_id, document, page, ordinal, kind, text, bbox, section,"
+                        " statement, company, fiscal_year, doc_type, vector) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        (
+                            c.id, c.document_id, c.document, c.page, c.ordinal, c.kind, c.text,
+                            json.dumps(list(c.bbox)) if c.bbox else None, c.section,
+                            c.statement.value if c.statement else None, c.company, c.fiscal_year,
+                            c.doc_type.value if c.doc_type else None, vec,
+                        ),
+                    )
+                    db.execute(
+                        "INSERT INTO chunks_fts(rowid, body) VALUES (?, ?)",
+                        (cur.lastrowid, _indexed_body(c)),
+                    )
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            self._generation += 1
+
+    def _delete(self, document_id: str) -> bool:
+        db = self._db
+        db.execute(
+            "DELETE FROM chunks_fts WHERE rowid IN (SELECT rowid FROM chunks WHERE document_id=?)", (document_id,)
+        )
+        db.execute("DELETE FROM chunks WHERE document_id=?", (document_id,))
+        db.execute("DELETE FROM pages WHERE document_id=?", (document_id,))
+        return db.execute("DELETE FROM documents WHERE id=?", (document_id,)).rowcount > 0
+
+    def delete_document(self, document_id: str) -> bool:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                removed = self._delete(document_id)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._generation += 1
+            return removed
+
+    # --- reading ------------------------------------------------------------------------
+    def documents(self) -> list[Document]:
+        with self._lock:
+            rows = self._db.execute("SELECT * FROM documents ORDER BY file_name").fetchall()
+        return [_document(r) for r in rows]
+
+    def document(self, document_id: str) -> Document | None:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM documents WHERE id=?", (document_id,)).fetchone()
+        return _document(row) if row else None
+
+    def document_by_sha(self, sha256: str) -> Document | None:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM documents WHERE sha256=?", (sha256,)).fetchone()
+        return _document(row) if row else None
+
+    def chunks(self, chunk_ids: Iterable[str]) -> list[Chunk]:
+        ids = list(chunk_ids)
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        with self._lock:
+            rows = self._db.execute(f"SELECT * FROM chunks WHERE id IN ({marks})", ids).fetchall()
+        by_id = {r["id"]: _chunk(r) for r in rows}
+        return [by_id[i] for i in ids if i in by_id]
+
+    def page(self, document_id: str, number: int) -> StoredPage | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT * FROM pages WHERE document_id=? AND number=?", (document_id, number)
+            ).fetchone()
+        return _page(row) if row else None
+
+    def pages(self, document_id: str) -> list[StoredPage]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM pages WHERE document_id=? ORDER BY number", (document_id,)
+            ).fetchall()
+        return [_page(r) for r in rows]
+
+    # --- searching ----------------------------------------------------------------------
+    def lexical_search(
+        self, terms: list[str], phrases: list[str], filters: SearchFilters, k: int
+    ) -> list[tuple[str, float]]:
+        parts = [_fts_quote(t) for t in terms if t] + [_fts_quote(p) for p in phrases if p.strip()]
+        if not parts:
+            return []
+        where, args = _filter_sql(filters)
+        sql = (
+            "SELECT c.id AS id, bm25(chunks_fts) AS score FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid"
+            f" WHERE chunks_fts MATCH ? {where} ORDER BY score LIMIT ?"
+        )
+        with self._lock:
+            rows = self._db.execute(sql, [" OR ".join(parts), *args, k]).fetchall()
+        return [(r["id"], -float(r["score"])) for r in rows]
+
+    def vector_search(self, vector: np.ndarray, filters: SearchFilters, k: int) -> list[tuple[str, float]]:
+        ids, matrix, meta = self._vectors()
+        if len(ids) == 0:
+            return []
+        mask = _filter_mask(meta, filters)
+        if not mask.any():
+            return []
+        scores = matrix @ vector.astype(np.float32)
+        scores = np.where(mask, scores, -np.inf)
+        top = np.argsort(-scores)[:k]
+        return [(ids[i], float(scores[i])) for i in top if np.isfinite(scores[i])]
+
+    def _vectors(self) -> tuple[list[str], np.ndarray, dict[str, np.ndarray]]:
+        """All vectors as one normalised matrix, cached until the next write."""
+        with self._lock:
+            # data_version moves when another connection (another process) commits.
+            key = (self._generation, self._db.execute("PRAGMA data_version").fetchone()[0])
+            if self._matrix is None or self._matrix[0] != key:
+                rows = self._db.execute(
+                    "SELECT id, document_id, company, fiscal_year, doc_type, vector FROM chunks"
+                    " WHERE vector IS NOT NULL ORDER BY rowid"
+                ).fetchall()
+                ids = [r["id"] for r in rows]
+                matrix = (
+                    np.vstack([np.frombuffer(r["vector"], dtype=np.float32) for r in rows])
+                    if rows else np.zeros((0, 0), np.float32)
+                )
+                meta = {
+                    "document_id": np.array([r["document_id"] for r in rows], dtype=object),
+                    "company": np.array([r["company"] for r in rows], dtype=object),
+                    "fiscal_year": np.array([r["fiscal_year"] or 0 for r in rows]),
+                    "doc_type": np.array([r["doc_type"] for r in rows], dtype=object),
+                }
+                self._matrix = (key, ids, matrix, meta)  # type: ignore[assignment]
+            _, ids, matrix, meta = self._matrix  # type: ignore[misc]
+            return ids, matrix, meta
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def _indexed_body(chunk: Chunk) -> str:
+    # The section and statement words make "cash flow statement" find the statement's table.
+    extra = []
+    if chunk.statement:
+        extra.append(chunk.statement.value.replace("_", " ") + " statement")
+    return index_text(" ".join(extra) + "\n" + chunk.text)
+
+
+def _fts_quote(text: str) -> str:
+    return '"' + text.replace('"', " ") + '"'
+
+
+def _filter_sql(filters: SearchFilters) -> tuple[str, list]:
+    clauses, args = [], []
+    for column, values in (
+        ("c.document_id", list(filters.document_ids)),
+        ("c.company", list(filters.companies)),
+        ("c.fiscal_year", list(filters.years)),
+        ("c.doc_type", [d.value for d in filters.doc_types]),
+    ):
+        if values:
+            clauses.append(f"{column} IN ({','.join('?' * len(values))})")
+            args.extend(values)
+    return ("AND " + " AND ".join(clauses)) if clauses else "", args
+
+
+def _filter_mask(meta: dict[str, np.ndarray], filters: SearchFilters) -> np.ndarray:
+    mask = np.ones(len(meta["document_id"]), dtype=bool)
+    if filters.document_ids:
+        mask &= np.isin(meta["document_id"], list(filters.document_ids))
+    if filters.companies:
+        mask &= np.isin(meta["company"], list(filters.companies))
+    if filters.years:
+        mask &= np.isin(meta["fiscal_year"], list(filters.years))
+    if filters.doc_types:
+        mask &= np.isin(meta["doc_type"], [d.value for d in filters.doc_types])
+    return mask
+
+
+def _document(row: sqlite3.Row) -> Document:
+    return Document(
+        id=row["id"], file_name=row["file_name"], path=row["path"], sha256=row["sha256"], pages=row["pages"],
+        chunks=row["chunks"], meta=DocumentMeta.model_validate_json(row["meta"]), ocr_pages=row["ocr_pages"],
+        no_text_pages=row["no_text_pages"], embedded=bool(row["embedded"]),
+    )
+
+
+def _chunk(row: sqlite3.Row) -> Chunk:
+    return Chunk(
+        id=row["id"], document_id=row["document_id"], document=row["document"], page=row["page"],
+        ordinal=row["ordinal"], text=row["text"], kind=row["kind"],
+        bbox=tuple(json.loads(row["bbox"])) if row["bbox"] else None, section=row["section"],
+        statement=StatementKind(row["statement"]) if row["statement"] else None, company=row["company"],
+        fiscal_year=row["fiscal_year"], doc_type=DocType(row["doc_type"]) if row["doc_type"] else None,
+    )
+
+
+def _page(row: sqlite3.Row) -> StoredPage:
+    return StoredPage(
+        document_id=row["document_id"], number=row["number"], width=row["width"], height=row["height"],
+        lines=tuple(StoredLine(text=t, bbox=tuple(b), is_table=bool(tb)) for t, b, tb in json.loads(row["lines"])),
+        info=PageInfo.model_validate_json(row["info"]) if row["info"] else None,
+        tables=json.loads(row["tables"]) if row["tables"] else [],
+        ocr=bool(row["ocr"]), no_text=bool(row["no_text"]),
+    )

@@ -1,0 +1,170 @@
+"""The nouns of docqa. Every face, store and answerer speaks these.
+
+Page numbers are 1-based physical pages everywhere.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+BBox = tuple[float, float, float, float]  # x0, y0, x1, y1 in PDF points, origin top-left
+
+
+class Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class DocType(str, Enum):
+    ANNUAL = "10k"        # 10-K or a non-US annual report
+    QUARTERLY = "10q"
+    CURRENT = "8k"
+    EARNINGS = "earnings"  # earnings release / results announcement
+    OTHER = "other"
+
+
+class StatementKind(str, Enum):
+    INCOME = "income"
+    BALANCE = "balance"
+    CASH_FLOW = "cash_flow"
+    EQUITY = "equity"
+    COMPREHENSIVE = "comprehensive"
+
+
+class Word(Frozen):
+    text: str
+    bbox: BBox
+
+
+class Line(Frozen):
+    """One visual row: words that share a baseline, in reading order.
+
+    A statement row keeps its label and all of its figures on one Line.
+    """
+
+    text: str
+    bbox: BBox
+    words: tuple[Word, ...] = ()
+    is_table: bool = False  # row has two or more numeric cells
+
+
+class Page(Frozen):
+    number: int  # 1-based
+    width: float
+    height: float
+    lines: tuple[Line, ...]
+    ocr: bool = False         # text came from OCR
+    no_text: bool = False     # no text layer and OCR unavailable: flagged, not fatal
+
+    @property
+    def text(self) -> str:
+        return "\n".join(line.text for line in self.lines)
+
+
+class DocumentMeta(Frozen):
+    company: str | None = None
+    ticker: str | None = None
+    doc_type: DocType | None = None
+    fiscal_year: int | None = None
+    fiscal_quarter: int | None = None
+    period_end: str | None = None      # ISO date of the fiscal period end, when printed
+    aliases: tuple[str, ...] = ()      # other names the company goes by (former names, short names)
+
+
+class PageInfo(Frozen):
+    """What metadata detection learnt about one page."""
+
+    number: int
+    section: str | None = None                 # e.g. "Item 7" or "Item 8"
+    statement: StatementKind | None = None     # a primary statement printed on this page
+
+
+class Document(Frozen):
+    id: str                 # content hash prefix: the same bytes are the same document
+    file_name: str
+    path: str
+    sha256: str
+    pages: int
+    chunks: int = 0
+    meta: DocumentMeta = DocumentMeta()
+    ocr_pages: int = 0
+    no_text_pages: int = 0
+    embedded: bool = False
+
+
+class Chunk(Frozen):
+    """A piece of one page. Never crosses a page; a table region is never split."""
+
+    id: str
+    document_id: str
+    document: str           # file name
+    page: int               # 1-based
+    ordinal: int            # position on the page
+    text: str
+    kind: Literal["text", "table"] = "text"
+    bbox: BBox | None = None
+    section: str | None = None
+    statement: StatementKind | None = None
+    company: str | None = None
+    fiscal_year: int | None = None
+    doc_type: DocType | None = None
+
+
+class SearchFilters(Frozen):
+    companies: tuple[str, ...] = ()
+    years: tuple[int, ...] = ()
+    doc_types: tuple[DocType, ...] = ()
+    document_ids: tuple[str, ...] = ()
+
+    def is_empty(self) -> bool:
+        return not (self.companies or self.years or self.doc_types or self.document_ids)
+
+
+SearchMode = Literal["hybrid", "lexical", "vector"]
+
+
+class Hit(Frozen):
+    """One page that search found: the best chunk on that page speaks for it."""
+
+    document: str
+    document_id: str
+    page: int
+    score: float
+    text: str
+    chunk_id: str
+    company: str | None = None
+    year: int | None = None
+    doc_type: DocType | None = None
+    section: str | None = None
+    statement: StatementKind | None = None
+    scores: dict[str, float] = Field(default_factory=dict)
+
+
+class FileOutcome(Frozen):
+    path: str
+    status: Literal["indexed", "skipped", "failed"]
+    reason: str | None = None
+    document_id: str | None = None
+    pages: int = 0
+    chunks: int = 0
+    seconds: float = 0.0
+    warnings: tuple[str, ...] = ()
+
+
+class IngestReport(Frozen):
+    files: tuple[FileOutcome, ...] = ()
+    stage_seconds: dict[str, float] = Field(default_factory=dict)
+
+    @property
+    def indexed(self) -> list[FileOutcome]:
+        return [f for f in self.files if f.status == "indexed"]
+
+    @property
+    def failed(self) -> list[FileOutcome]:
+        return [f for f in self.files if f.status == "failed"]
+
+    @property
+    def skipped(self) -> list[FileOutcome]:
+        return [f for f in self.files if f.status == "skipped"]
