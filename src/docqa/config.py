@@ -19,7 +19,7 @@ class Settings(BaseSettings):
     # --- ingest ---
     dense: bool = Field(True, description="embed chunks for vector search (needs the 'dense' extra)")
     embedder: str = "minilm"
-    chunk_words: int = 180
+    chunk_words: int = 250
     ocr: bool = True
     max_upload_mb: int = 100
     max_pages: int = 2000

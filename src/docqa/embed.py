@@ -103,3 +103,49 @@ def get_embedder(name: str) -> Embedder:
             else:
                 raise ValueError(f"unknown embedder {name!r}; choose 'minilm' or 'hashing'")
         return _CACHE[name]
+
+
+class CachedEmbedder:
+    """Remembers vectors by (model, text) in a small SQLite file next to the index.
+
+    Re-ingesting after a parser or metadata change then costs parsing only: chunks whose text
+    did not change are not embedded again.
+    """
+
+    def __init__(self, inner: Embedder, path: str | os.PathLike):
+        import sqlite3
+
+        self.inner = inner
+        self.identity = inner.identity
+        self.dim = inner.dim
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vector BLOB NOT NULL)")
+        self._lock = threading.Lock()
+
+    def _key(self, text: str) -> str:
+        return hashlib.sha1(f"{self.identity}\0{text}".encode()).hexdigest()
+
+    def embed(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
+        keys = [self._key(t) for t in texts]
+        found: dict[str, np.ndarray] = {}
+        with self._lock:
+            for start in range(0, len(keys), 500):
+                part = keys[start : start + 500]
+                rows = self._db.execute(
+                    f"SELECT key, vector FROM vectors WHERE key IN ({','.join('?' * len(part))})", part
+                ).fetchall()
+                found.update((k, np.frombuffer(v, dtype=np.float32)) for k, v in rows)
+        todo = [i for i, k in enumerate(keys) if k not in found]
+        if todo:
+            fresh = self.inner.embed([texts[i] for i in todo], batch_size)
+            with self._lock:
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO vectors(key, vector) VALUES (?, ?)",
+                    [(keys[i], fresh[j].astype(np.float32).tobytes()) for j, i in enumerate(todo)],
+                )
+            for j, i in enumerate(todo):
+                found[keys[i]] = fresh[j]
+        if not texts:
+            return np.zeros((0, self.dim), np.float32)
+        return np.vstack([found[k] for k in keys]).astype(np.float32)

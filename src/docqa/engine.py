@@ -9,11 +9,25 @@ from pathlib import Path
 from typing import Iterable
 
 from docqa.config import Settings
-from docqa.embed import Embedder, EmbedderUnavailable, get_embedder
+from docqa.embed import CachedEmbedder, Embedder, EmbedderUnavailable, get_embedder
 from docqa.ingest.pipeline import IngestOptions, Ingestor, Progress
 from docqa.search.hybrid import HybridSearcher, SearchResult
 from docqa.store import DocumentNotFound, Store, StoredPage, open_store
-from docqa.types import DocType, Document, DocumentMeta, Hit, IngestReport, SearchFilters, SearchMode
+from docqa.answer.ask import Asker, AskRequest
+from docqa.stats import document_stats
+from docqa.types import (
+    Answer,
+    Citation,
+    DocStats,
+    DocType,
+    Document,
+    DocumentMeta,
+    Figure,
+    Hit,
+    IngestReport,
+    SearchFilters,
+    SearchMode,
+)
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +90,8 @@ class Engine:
                     log.warning("dense search off: %s", exc)
                     return None
                 self.store.bind_embedder(self._embedder.identity)
+        if for_ingest:  # only chunk texts are worth remembering, not every query
+            return CachedEmbedder(self._embedder, self.settings.index / "embedding-cache.sqlite")
         return self._embedder
 
     # --- ingest --------------------------------------------------------------------------
@@ -152,16 +168,65 @@ class Engine:
             raise ValueError("query must be a non-empty string")
         if not isinstance(k, int) or k < 1:
             raise ValueError("k must be a positive integer")
-        filters = SearchFilters(
+        filters = self._filters(company, year, doc_type, document)
+        return self.searcher().search(query, self.documents(), k=k, mode=mode, filters=filters)
+
+    def _filters(self, company, year, doc_type, document) -> SearchFilters:
+        if doc_type is not None and str(getattr(doc_type, "value", doc_type)) not in {d.value for d in DocType}:
+            raise ValueError(f"doc_type must be one of {', '.join(d.value for d in DocType)}, not {doc_type!r}")
+        if year is not None and not str(year).isdigit():
+            raise ValueError(f"year must be a number like 2022, not {year!r}")
+        return SearchFilters(
             companies=(company,) if company else (),
             years=(int(year),) if year else (),
             doc_types=(DocType(doc_type),) if doc_type else (),
             document_ids=(self.document(document).id,) if document else (),
         )
-        return self.searcher().search(query, self.documents(), k=k, mode=mode, filters=filters)
 
     def search(self, query: str, k: int = 10, mode: SearchMode = "hybrid", **filters) -> list[Hit]:
         return self.search_detailed(query, k=k, mode=mode, **filters).hits
+
+    # --- answers -------------------------------------------------------------------------
+    def asker(self) -> Asker:
+        from docqa.answer.extractive import ExtractiveAnswerer
+        from docqa.answer.llm import make_llm_answerer
+
+        text_answerer = make_llm_answerer(self.settings) or ExtractiveAnswerer()
+        return Asker(self.store, self.searcher(), text_answerer, _figure_answerer())
+
+    def ask(
+        self,
+        question: str,
+        document: str | None = None,
+        company: str | None = None,
+        year: int | None = None,
+        doc_type: str | DocType | None = None,
+    ) -> Answer:
+        """A verified answer; ``found=False`` with a reason is a normal result."""
+        if not isinstance(question, str) or not question.strip():
+            raise ValueError("question must be a non-empty string")
+        filters = self._filters(company, year, doc_type, document)
+        return self.asker().ask(AskRequest(question=question.strip(), filters=filters))
+
+    def stats(self, document: str, term: str | None = None) -> DocStats:
+        """Exact counts over the document's full text (not retrieval)."""
+        doc = self.document(document)
+        texts = [p.text for p in self.store.pages(doc.id)]
+        return document_stats(texts, doc.file_name, term)
+
+    def evidence(self, citation: Citation, figures: Iterable[Figure] = ()) -> bytes:
+        """The cited page as PNG with the quote (or, failing that, the figures) boxed."""
+        return self.evidence_image(citation.document, citation.page, [citation.quote] if citation.quote else [],
+                                   list(figures), list(citation.boxes)).png
+
+    def evidence_image(self, document: str, page: int, quotes: list[str] | None = None,
+                       figures: list[Figure] | None = None, boxes: list | None = None):
+        from docqa.evidence import render_evidence
+
+        doc = self.document(document)
+        if not isinstance(page, int) or not 1 <= page <= doc.pages:
+            raise PageOutOfRange(doc, page)
+        return render_evidence(self.pdf_path(doc), page, quotes or [], figures or [], boxes or [])
 
     def close(self) -> None:
         self.store.close()
@@ -181,3 +246,12 @@ def _identity_for(name: str) -> str | None:
     if name.startswith("hashing"):
         return HashingEmbedder().identity
     return None
+
+
+def _figure_answerer():
+    """The statement-reading answerer, when the finance package provides it."""
+    try:
+        from docqa.answer.figures import FiguresAnswerer
+    except ImportError:
+        return None
+    return FiguresAnswerer()

@@ -168,3 +168,111 @@ class IngestReport(Frozen):
     @property
     def skipped(self) -> list[FileOutcome]:
         return [f for f in self.files if f.status == "skipped"]
+
+
+# --- answers ----------------------------------------------------------------------------------
+
+
+class EvidencePage(Frozen):
+    """A page handed to an answerer, labelled P1..Pn. Answerers may only cite these labels."""
+
+    label: str
+    document: str
+    document_id: str
+    page: int
+    text: str
+    company: str | None = None
+    year: int | None = None
+    statement: StatementKind | None = None
+
+
+class Citation(Frozen):
+    document: str
+    document_id: str
+    page: int                       # 1-based
+    quote: str                      # occurs on the page (checked by answer.verify)
+    boxes: tuple[BBox, ...] = ()    # where the quote sits on the page, PDF points
+
+
+class Figure(Frozen):
+    """One number an answer used: printed on a cited page (or the output of its formula)."""
+
+    name: str                       # what it is: the line item or the computed metric
+    value: float                    # in units of `scale` (1577 with scale 1e6 = $1.577bn)
+    text: str                       # as printed ("(1,577)") or as computed ("4.81%")
+    unit: str | None = None         # "USD", "%", "x", "shares", "USD/share", "days"
+    scale: float = 1.0
+    period: str | None = None       # the column it was read from ("2018", "Q2 2023")
+    document: str | None = None
+    page: int | None = None
+    bbox: BBox | None = None
+    computed: bool = False
+
+
+class Draft(Frozen):
+    """What an answerer proposes; answer.verify decides what survives."""
+
+    text: str
+    found: bool
+    reason: str | None = None
+    citations: tuple[Citation, ...] = ()
+    figures: tuple[Figure, ...] = ()
+    formula: str | None = None
+    answerer: str = ""
+
+
+class Answer(Frozen):
+    id: str | None = None
+    question: str
+    text: str
+    found: bool
+    reason: str | None = None
+    citations: tuple[Citation, ...] = ()
+    figures: tuple[Figure, ...] = ()
+    formula: str | None = None
+    answerer: str = ""
+    verification: Literal["verified", "partial", "not_found"] = "not_found"
+    citations_dropped: int = 0
+    numbers_unverified: tuple[str, ...] = ()
+    timings: dict[str, float] = Field(default_factory=dict)
+
+
+class DocStats(Frozen):
+    document: str
+    pages: int
+    words: int
+    term: str | None = None
+    count: int | None = None            # occurrences of the term over the full text
+    pages_with_term: tuple[int, ...] = ()
+
+
+# --- service state: background ingest jobs and the question log --------------------------------
+
+JobStatus = Literal["queued", "processing", "ready", "failed"]
+
+
+class Job(Frozen):
+    """One uploaded file on its way into the index; survives a server restart."""
+
+    id: str
+    file_name: str               # as the user named it (display only, never a path)
+    stored_path: str             # where the server keeps the bytes (a name it chose)
+    sha256: str
+    status: JobStatus = "queued"
+    pages_done: int = 0
+    pages_total: int = 0
+    reason: str | None = None    # why it failed
+    document_id: str | None = None
+    attempts: int = 0
+    created_at: str = ""
+    updated_at: str = ""
+
+
+class QuestionRecord(Frozen):
+    """A question asked, the answer given, and what the asker thought of it."""
+
+    answer: Answer
+    filters: dict[str, str | int | None] = Field(default_factory=dict)
+    created_at: str = ""
+    helpful: bool | None = None
+    note: str | None = None

@@ -76,7 +76,7 @@ def chunk_page(
     document: str,
     meta: DocumentMeta,
     info: PageInfo | None = None,
-    max_words: int = 180,
+    max_words: int = 250,
 ) -> list[Chunk]:
     chunks = []
     for ordinal, (kind, lines) in enumerate(_regions(page, max_words)):

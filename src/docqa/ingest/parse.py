@@ -104,7 +104,9 @@ def parse_pdf(path: str | Path, ocr: bool = True) -> ParsedPdf:
 def parse_page(page: fitz.Page, number: int, ocr: bool = True) -> Page:
     raw = page.get_text("words", sort=False)
     used_ocr = False
-    if not any(w[4].strip() for w in raw) and ocr and tesseract_available() and _has_images(page):
+    # A page with no words but with images is a scan; with neither it is simply blank.
+    scanned = not any(w[4].strip() for w in raw) and _has_images(page)
+    if scanned and ocr and tesseract_available():
         try:
             textpage = page.get_textpage_ocr(language="eng", dpi=200, full=True)
             raw = page.get_text("words", textpage=textpage, sort=False)
@@ -119,7 +121,7 @@ def parse_page(page: fitz.Page, number: int, ocr: bool = True) -> Page:
         height=page.rect.height,
         lines=lines,
         ocr=used_ocr,
-        no_text=not lines,
+        no_text=scanned and not lines,
     )
 
 
@@ -246,10 +248,15 @@ def drop_running_lines(pages: list[Page]) -> list[Page]:
     running = {sig for sig, n in counts.items() if n >= threshold}
     cleaned = []
     for page in pages:
+        last = len(page.lines) - 1
         kept = tuple(
             line
-            for line in page.lines
-            if not (_in_band(line, page) and (_signature(line.text) in running or _is_page_number(line.text)))
+            for i, line in enumerate(page.lines)
+            if not (
+                (_in_band(line, page) and (_signature(line.text) in running or _is_page_number(line.text)))
+                # a bare page number ends (or starts) the page even where the text block is short
+                or (i in (0, last) and _is_page_number(line.text))
+            )
         )
         cleaned.append(page if len(kept) == len(page.lines) else page.model_copy(update={"lines": kept}))
     return cleaned

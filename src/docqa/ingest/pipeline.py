@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from docqa.embed import Embedder
+from docqa.finance.statements import read_tables
 from docqa.ingest import metadata
 from docqa.ingest.chunk import chunk_page, page_title
 from docqa.ingest.parse import ParseError, parse_pdf
@@ -20,13 +21,15 @@ from docqa.types import Chunk, Document, DocumentMeta, FileOutcome, IngestReport
 
 log = logging.getLogger(__name__)
 
+MIN_TABLE_ROWS = 3  # rows with two or more figures before a page is read for tables
+
 # (file name, pages done, pages total) — called as work advances, for progress bars and job state
 Progress = Callable[[str, int, int], None]
 
 
 @dataclass
 class IngestOptions:
-    chunk_words: int = 180
+    chunk_words: int = 250
     ocr: bool = True
     max_pages: int = 2000
     overrides: DocumentMeta | None = None  # explicit values win over detection
@@ -109,11 +112,13 @@ class Ingestor:
             )
         if progress:
             progress(name, 0, len(pages))
-        if all(p.no_text for p in pages):
-            raise ParseError(
-                "no extractable text on any page (a scan?) and OCR found nothing; "
-                "install tesseract-ocr or add a PDF with a text layer"
-            )
+        if not any(p.lines for p in pages):
+            if any(p.no_text for p in pages):
+                raise ParseError(
+                    "no extractable text: the pages are scanned images and OCR found nothing "
+                    "(install tesseract-ocr, or add a PDF with a text layer)"
+                )
+            raise ParseError("no extractable text: every page is blank")
         with self._timed("metadata"):
             meta = _override(metadata.detect_document(pages), self.options.overrides)
             infos = metadata.detect_pages(pages)
@@ -122,7 +127,9 @@ class Ingestor:
             chunks: list[Chunk] = []
             for page, info in zip(pages, infos):
                 chunks.extend(chunk_page(page, doc_id, name, meta, info, self.options.chunk_words))
-            stored = [_stored_page(doc_id, p, i) for p, i in zip(pages, infos)]
+        with self._timed("tables"):
+            tables = {p.number: _tables(p) for p in pages}
+        stored = [_stored_page(doc_id, p, i, tables[p.number]) for p, i in zip(pages, infos)]
         vectors = None
         if self.embedder is not None and chunks:
             titles = {p.number: page_title(p) for p in pages}
@@ -167,12 +174,23 @@ def _override(detected: DocumentMeta, overrides: DocumentMeta | None) -> Documen
     return detected.model_copy(update=explicit)
 
 
-def _stored_page(document_id: str, page: Page, info: PageInfo) -> StoredPage:
+def _stored_page(document_id: str, page: Page, info: PageInfo, tables: list[dict]) -> StoredPage:
     return StoredPage(
         document_id=document_id, number=page.number, width=page.width, height=page.height,
         lines=tuple(StoredLine(text=l.text, bbox=l.bbox, is_table=l.is_table) for l in page.lines),
-        info=info, ocr=page.ocr, no_text=page.no_text,
+        info=info, tables=tables, ocr=page.ocr, no_text=page.no_text,
     )
+
+
+def _tables(page: Page) -> list[dict]:
+    """Numeric tables as line items x periods, read once here because reading needs word boxes."""
+    if sum(line.is_table for line in page.lines) < MIN_TABLE_ROWS:
+        return []
+    try:
+        return [t.model_dump(mode="json") for t in read_tables(page)]
+    except Exception as exc:  # a table the reader cannot follow must not lose the document
+        log.warning("page %d: tables not read (%s)", page.number, exc)
+        return []
 
 
 def _embedding_text(chunk: Chunk, title: str) -> str:

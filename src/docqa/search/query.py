@@ -73,12 +73,37 @@ def company_names(document: Document) -> set[str]:
     return {n for n in names if len(n) >= 2}
 
 
+def canonical_companies(documents: list[Document]) -> dict[str, str]:
+    """document id -> one name per company: filings that share a name, alias or ticker are one
+    company ("Adobe Systems Incorporated" and "Adobe Inc."), named as its latest filing names it."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            x = parent[x]
+        return x
+
+    for doc in documents:
+        keys = [f"doc:{doc.id}"] + [f"name:{n}" for n in company_names(doc)]
+        if doc.meta.ticker:
+            keys.append(f"ticker:{doc.meta.ticker.upper()}")
+        for key in keys[1:]:
+            parent[find(key)] = find(keys[0])
+    latest: dict[str, Document] = {}
+    for doc in documents:
+        root = find(f"doc:{doc.id}")
+        if doc.meta.company and (root not in latest or (doc.meta.fiscal_year or 0) > (latest[root].meta.fiscal_year or 0)):
+            latest[root] = doc
+    return {d.id: latest[find(f"doc:{d.id}")].meta.company for d in documents if find(f"doc:{d.id}") in latest}
+
+
 def detect_companies(question: str, documents: list[Document]) -> list[str]:
-    """Companies (as the index names them) that the question mentions, in order of mention."""
+    """Companies (by their canonical name) that the question mentions, in order of mention."""
     norm = " " + normalize_name(question) + " "
     found: dict[str, int] = {}
+    canonical = canonical_companies(documents)
     for doc in documents:
-        company = doc.meta.company
+        company = canonical.get(doc.id)
         if not company:
             continue
         for name in company_names(doc):
@@ -134,13 +159,18 @@ def plan_query(question: str, documents: list[Document], explicit: SearchFilters
     pool = documents
     if explicit.document_ids:
         pool = [d for d in pool if d.id in explicit.document_ids or d.file_name in explicit.document_ids]
+    canonical = canonical_companies(documents)
     if explicit.companies:
         wanted = {normalize_name(c) for c in explicit.companies}
         pool = [d for d in pool if company_names(d) & wanted]
-        plan.companies = sorted({d.meta.company for d in pool if d.meta.company})
+        plan.companies = sorted({canonical[d.id] for d in pool if d.id in canonical})
     else:
         plan.companies = detect_companies(question, pool)
-    years = list(explicit.years) or plan.years
+    if explicit.years:  # an explicit filter is a filter, not a hint
+        pool = [d for d in pool if d.meta.fiscal_year in explicit.years]
+    if explicit.doc_types:
+        pool = [d for d in pool if d.meta.doc_type in explicit.doc_types]
+    years = [] if explicit.years else plan.years
     if not pool:
         plan.notes.append("no indexed document matches the filters given")
         return plan
@@ -149,7 +179,7 @@ def plan_query(question: str, documents: list[Document], explicit: SearchFilters
         return plan
     groups = plan.companies or [None]
     for company in groups:
-        candidates = [d for d in pool if company is None or d.meta.company == company]
+        candidates = [d for d in pool if company is None or canonical.get(d.id) == company]
         chosen, note = choose_documents(candidates, years, plan.quarter, plan.doc_types)
         if note:
             plan.notes.append(f"{company or 'all companies'}: {note}")

@@ -12,7 +12,7 @@ from typing import Iterable, Protocol, runtime_checkable
 import numpy as np
 from pydantic import Field
 
-from docqa.types import BBox, Chunk, Document, Frozen, PageInfo, SearchFilters
+from docqa.types import BBox, Chunk, Document, Frozen, Job, PageInfo, QuestionRecord, SearchFilters
 
 
 class StoredLine(Frozen):
@@ -84,5 +84,25 @@ class Store(Protocol):
         self, terms: list[str], phrases: list[str], filters: SearchFilters, k: int
     ) -> list[tuple[str, float]]: ...
     def vector_search(self, vector: np.ndarray, filters: SearchFilters, k: int) -> list[tuple[str, float]]: ...
+
+    # --- service state (web app, MCP): ingest jobs and the question log ---
+    def put_job(self, job: Job) -> None:
+        """Insert or replace a job by id."""
+
+    def job(self, job_id: str) -> Job | None: ...
+    def jobs(self) -> list[Job]:
+        """Oldest first."""
+
+    def delete_job(self, job_id: str) -> bool: ...
+
+    def log_question(self, record: QuestionRecord) -> None:
+        """Store an asked question with its answer (keyed by answer.id)."""
+
+    def question(self, answer_id: str) -> QuestionRecord | None: ...
+    def questions(self, limit: int = 100) -> list[QuestionRecord]:
+        """Newest first."""
+
+    def add_feedback(self, answer_id: str, helpful: bool, note: str | None = None) -> bool:
+        """False when no such answer was logged."""
 
     def close(self) -> None: ...

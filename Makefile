@@ -1,0 +1,33 @@
+# The two commands of the README: `make run` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+SAMPLE_INDEX ?= .docqa-sample
+QUESTION ?= What was Amazon's total net sales in 2017?
+
+.PHONY: run test install eval bench clean
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	# torch first and pinned: the CPU wheel; an unpinned torch would pull a multi-GB CUDA build
+	$(PY) -m pip install --quiet torch==2.13.0
+	$(PY) -m pip install --quiet -e '.[dense,dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+run: install
+	$(PY) -m docqa.faces.cli ingest samples --index $(SAMPLE_INDEX)
+	$(PY) -m docqa.faces.cli docs --index $(SAMPLE_INDEX)
+	$(PY) -m docqa.faces.cli search "$(QUESTION)" --index $(SAMPLE_INDEX) --k 5
+
+test: install
+	$(PY) -m pytest -q
+
+eval: install
+	$(PY) -m docqa.faces.cli eval retrieval --questions ../shared/data/questions/financebench.jsonl \
+		--pdfs ../shared/data/pdfs --index .docqa-corpus
+
+clean:
+	rm -rf $(SAMPLE_INDEX) .pytest_cache

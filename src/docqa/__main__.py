@@ -1,0 +1,3 @@
+from docqa.faces.cli import main
+
+main()

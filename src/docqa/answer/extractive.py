@@ -1,0 +1,90 @@
+"""The offline answerer for questions that are not a figure: quote the best supporting lines.
+
+It never writes a sentence of its own about the company: the answer is the quoted lines, each
+cited to its page. When the best lines share too little with the question it abstains.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+from docqa.finance.lexicon import load_lexicon
+from docqa.text import query_tokens, tokens
+from docqa.types import Citation, Draft, EvidencePage
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
+MIN_COVERAGE = 0.34   # share of the question's content words (idf-weighted) the best unit must hold
+MAX_QUOTES = 3
+
+_GENERIC = frozenset(
+    "company companies fy fiscal year years year-end end total amount much many based data usd million millions "
+    "billion billions change changes between compared versus vs as of say says said main key major primary "
+    "primarily describe explain list mention mentioned face faces regarding related its company's".split()
+)
+
+
+def units(page: EvidencePage) -> list[str]:
+    """Sentences of prose and whole rows of tables: the pieces an answer may quote."""
+    out: list[str] = []
+    paragraph: list[str] = []
+    for line in page.text.split("\n"):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if "  " in stripped and any(ch.isdigit() for ch in stripped):  # a table row: quote it whole
+            if paragraph:
+                out.extend(_SENTENCE_END.split(" ".join(paragraph)))
+                paragraph = []
+            out.append(stripped)
+        else:
+            paragraph.append(stripped)
+            if stripped.endswith((".", ":", ";")):
+                out.extend(_SENTENCE_END.split(" ".join(paragraph)))
+                paragraph = []
+    if paragraph:
+        out.extend(_SENTENCE_END.split(" ".join(paragraph)))
+    return [u.strip() for u in out if len(u.split()) >= 3]
+
+
+class ExtractiveAnswerer:
+    name = "extractive"
+
+    def answer(self, question: str, evidence: list[EvidencePage]) -> Draft:
+        if not evidence:
+            return Draft(text="Not found.", found=False, reason="no page in the index matches the question",
+                         answerer=self.name)
+        # The company's own name picks the filing; it says nothing about which lines answer.
+        names = {t for page in evidence for t in tokens(page.company or "")}
+        wanted = [t for t in query_tokens(question) if t not in _GENERIC and t not in names and not t.isdigit()]
+        expansions = {t for phrase in load_lexicon().expansion_terms(question) for t in tokens(phrase)}
+        candidates = [(page, unit) for page in evidence for unit in units(page)]
+        if not wanted or not candidates:
+            return Draft(text="Not found.", found=False, reason="the question names nothing to look for",
+                         answerer=self.name)
+        df = Counter(t for _, u in candidates for t in set(tokens(u)))
+        n = len(candidates)
+        idf = {t: math.log(1 + n / (1 + df[t])) for t in set(wanted) | expansions}
+        total = sum(idf[t] for t in wanted)
+        scored = []
+        for rank, (page, unit) in enumerate(candidates):
+            toks = set(tokens(unit))
+            covered = sum(idf[t] for t in wanted if t in toks)
+            bonus = 0.5 * sum(idf[t] for t in expansions if t in toks and t not in wanted)
+            page_rank = next(i for i, p in enumerate(evidence) if p is page)
+            scored.append(((covered + bonus) / total - 0.02 * page_rank, covered / total, page, unit))
+        scored.sort(key=lambda s: -s[0])
+        best_score, best_coverage, _, _ = scored[0]
+        if best_coverage < MIN_COVERAGE:
+            return Draft(
+                text="Not found.", found=False, answerer=self.name,
+                reason="the closest passages in the filings share too little with the question "
+                f"(best covers {best_coverage:.0%} of its terms)",
+            )
+        chosen = [s for s in scored[:MAX_QUOTES] if s[0] >= best_score * 0.6]
+        citations = tuple(
+            Citation(document=p.document, document_id=p.document_id, page=p.page, quote=u) for _, _, p, u in chosen
+        )
+        text = " … ".join(f"“{u}” (p. {p.page})" for _, _, p, u in chosen)
+        return Draft(text=text, found=True, citations=citations, answerer=self.name)

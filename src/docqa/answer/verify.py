@@ -1,0 +1,428 @@
+"""Check an answerer's draft against the pages it cites; what cannot be checked does not survive.
+
+Every answerer (extractive, figures, language models) hands its ``Draft`` through ``verify``:
+
+* a citation survives only if its quote occurs on the cited page as stored (whitespace, case,
+  curly quotes, dashes, line-end hyphenation and table-cell spacing do not matter);
+* every number in the answer text must be printed on a surviving cited page (across a unit
+  shift and the answer's own rounding), be given in the question, or follow from the draft's
+  arithmetic (a formula or a ``Figure(computed=True)``) whose inputs are printed on cited pages;
+* years, item/note/page numbers, quarters and form names are references, not claims, and are
+  not checked.
+
+The outcome is ``verified`` (everything checked), ``partial`` (something was dropped but a cited,
+grounded answer is left) or ``not_found`` (nothing verifiable is left: ``found=False``, a reason).
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+import re
+from dataclasses import dataclass
+from typing import Iterable, Literal
+
+from docqa.text import fold, normalize_for_match, tokens
+from docqa.types import Answer, Citation, Draft, Figure
+
+NOT_FOUND_TEXT = "Not found in the documents."
+
+REASON_NO_CITATIONS = "the answer cites no evidence"
+REASON_CITATIONS_NOT_FOUND = "the answer's citations could not be found on the cited pages"
+REASON_NUMBERS = "none of the answer's figures ({}) are printed on the cited pages or follow from them"
+
+# --- numbers ---------------------------------------------------------------------------------
+
+_SCALES = {
+    "thousand": 1e3, "thousands": 1e3, "k": 1e3,
+    "million": 1e6, "millions": 1e6, "mn": 1e6, "mm": 1e6, "m": 1e6,
+    "billion": 1e9, "billions": 1e9, "bn": 1e9, "b": 1e9,
+    "trillion": 1e12, "trillions": 1e12, "tn": 1e12,
+}
+
+_NUMBER = re.compile(
+    r"""
+    (?P<open>\()?
+    (?P<sign>[-+])?
+    (?:(?P<cur>[$\u20ac\u00a3\u00a5])[ ]?)?
+    (?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)
+    (?P<close>\))?
+    (?:[ ]?(?P<pct>%|percent\b|per[ ]?cent\b|pct\b))?
+    (?:(?P<sp>[ ]?)(?P<scale>thousands?|millions?|billions?|trillions?|mn|mm|bn|tn|[kmb])(?![a-z]))?
+    """,
+    re.X | re.I,
+)
+
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december|"
+    "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_REFERENCE_BEFORE = re.compile(
+    r"(?:\b(?:items?|parts?|notes?|pages?|p\.|pp\.|sections?|exhibits?|schedules?|forms?|rules?|articles?"
+    r"|chapters?|tables?|figures?|footnotes?|lines?|steps?|levels?|tiers?|phases?|no\.|nos\.|#)"
+    r"|\b(?:" + _MONTHS + r")\.?)\s*$",
+    re.I,
+)
+_MONTH_AFTER = re.compile(r"^,?\s*(?:" + _MONTHS + r")\b", re.I)
+_FORM_AFTER = re.compile(r"^-[a-z]\b", re.I)
+_DATE = re.compile(r"\b\d{1,2}/\d{1,2}/\d{2,4}\b|\b\d{4}-\d{2}-\d{2}\b")
+
+# Constants of arithmetic that a formula may use without a page printing them.
+_CONSTANTS = {1.0, 2.0, 4.0, 12.0, 100.0, 360.0, 365.0, 1000.0}
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number as written: ``magnitude`` is unsigned and already multiplied by its scale word."""
+
+    raw: str
+    magnitude: float
+    decimals: int      # significant digits after the point: sets the rounding tolerance
+    scale: float       # 1e6 for "million"; the tolerance is in these units
+    percent: bool
+    explicit: bool     # has a currency sign, % or scale word: never a year or a reference
+
+    @property
+    def tolerance(self) -> float:
+        # Half a unit of the last digit written: "4.8%" stands for anything in [4.75, 4.85].
+        return 0.5 * 10 ** (-self.decimals) * self.scale * (1 + 1e-9) + 1e-12 * self.magnitude
+
+
+def _to_number(match: re.Match) -> Number | None:
+    num = match.group("num").replace(",", "")
+    try:
+        value = float(num)
+    except ValueError:
+        return None
+    # Trailing zeros are formatting, not precision: "$4.60" and "1577.00" claim what "$4.6" and "1577" do.
+    decimals = len(num.split(".", 1)[1].rstrip("0")) if "." in num else 0
+    scale_word = (match.group("scale") or "").lower()
+    # A lone letter (k, m, b) is a scale only glued to an amount ("$5m"; not "5 m", "3M", "10K").
+    if scale_word in {"k", "m", "b"} and (match.group("sp") or not match.group("cur")):
+        scale_word = ""
+    scale = _SCALES.get(scale_word, 1.0)
+    raw = match.group(0).strip()
+    if not scale_word and match.group("scale"):
+        raw = raw[: len(raw) - len(match.group("scale"))].strip()
+    return Number(
+        raw=raw,
+        magnitude=abs(value) * scale,
+        decimals=decimals,
+        scale=scale,
+        percent=bool(match.group("pct")),
+        explicit=bool(match.group("cur") or match.group("pct") or scale_word),
+    )
+
+
+def _is_reference(text: str, match: re.Match, number: Number) -> bool:
+    """Years, item numbers, quarters, form names and dates: references, not claims."""
+    if number.explicit:
+        return False
+    start, end = match.start("num"), match.end("num")
+    before = text[max(0, start - 14) : start]
+    after = text[end : end + 12]
+    if before[-1:].isalpha() or before[-1:] in {"'", "\u2019"}:
+        return True  # Q2, P1, FY2018, H1, '18
+    if len(before) >= 2 and before[-1] == "-" and before[-2].isalpha():
+        return True  # COVID-19, S-1
+    if after[:1].isalpha() and not (after[:1].lower() == "x" and not after[1:2].isalpha()):
+        return True  # 10K, 7A, 2nd, 3rd
+    if _FORM_AFTER.match(after):
+        return True  # 10-K, 8-K, 20-F
+    if _REFERENCE_BEFORE.search(before):
+        return True  # Item 7, Note 5, page 38, December 31
+    if _MONTH_AFTER.match(after):
+        return True  # 31 December
+    if number.decimals == 0 and "," not in match.group("num") and 1900 <= number.magnitude <= 2100:
+        return True  # a year
+    return False
+
+
+def numbers_in(text: str, claims_only: bool = False) -> list[Number]:
+    """Numbers written in ``text``; with ``claims_only`` years and references are left out."""
+    text = fold(text)
+    if claims_only:  # dates (12/31/2017, 2017-12-31) are references: blank them out, keep offsets
+        text = _DATE.sub(lambda m: " " * len(m.group(0)), text)
+    out = []
+    for match in _NUMBER.finditer(text):
+        # A bare number glued to a preceding digit or point is the tail of a longer token ("1.2.3").
+        start = match.start("num")
+        if match.start() == start and start > 0 and (text[start - 1].isdigit() or text[start - 1] == "."):
+            continue
+        number = _to_number(match)
+        if number is None:
+            continue
+        if claims_only and _is_reference(text, match, number):
+            continue
+        out.append(number)
+    return out
+
+
+def _shifts(claim: Number) -> tuple[int, ...]:
+    # Unit shifts ($1,577 million = $1.577 billion = 1577.00) apply to amounts, not to percentages.
+    return (0,) if claim.percent else (-4, -3, -2, -1, 0, 1, 2, 3, 4)
+
+
+def matches(claim: Number, values: Iterable[float], percent_of_ratio: bool = False) -> bool:
+    """Does ``claim`` (as rounded) agree with any of ``values`` across a unit shift?
+
+    With ``percent_of_ratio`` a percentage claim also matches a ratio (37.1% ~ 0.3707).
+    """
+    tol = claim.tolerance
+    for value in values:
+        value = abs(value)
+        candidates = [value]
+        if percent_of_ratio and claim.percent:
+            candidates.append(value * 100)
+        for candidate in candidates:
+            for k in _shifts(claim):
+                if abs(claim.magnitude - candidate * 1000.0**k) <= tol:
+                    return True
+    return False
+
+
+# --- quotes ----------------------------------------------------------------------------------
+
+_HYPHEN_BREAK = re.compile(r"(\w)-\s*\n\s*(\w)")
+_INNER_HYPHEN = re.compile(r"(\w)-(\w)")
+_ELLIPSIS = re.compile(r"\s*(?:\.\s?\.\s?\.|\u2026)\s*")
+_QUOTE_MARKS = "\"'`\u201c\u201d\u2018\u2019 "
+# A "quote" that tells a model what to do is an injection attempt, not evidence of anything.
+_INSTRUCTION = re.compile(
+    r"\b(ignore|disregard|forget)\b.{0,40}\b(instructions?|prompts?)\b"
+    r"|\b(system prompt|you are now|new instructions)\b",
+    re.I,
+)
+
+
+def _token_string(text: str) -> str:
+    return " " + " ".join(tokens(_HYPHEN_BREAK.sub(r"\1\2", fold(text)))) + " "
+
+
+def _fragment_on_page(fragment: str, page_norm: str, page_tokens: str) -> bool:
+    if normalize_for_match(fragment) in page_norm:
+        return True
+    # Token form: spacing between table cells, "$" cells and thousands commas do not matter.
+    wanted = _token_string(fragment)
+    return wanted.strip() != "" and wanted in page_tokens
+
+
+def quote_on_page(quote: str, page_text: str) -> bool:
+    """Does ``quote`` occur on the page? An elided quote ("a ... b") needs each part, in order."""
+    quote = quote.strip().strip(_QUOTE_MARKS)
+    qtokens = tokens(quote)
+    # One-word quotes ("Yes", "the") prove nothing; a single figure ("177,866") may.
+    if not qtokens or (len(qtokens) < 2 and not any(ch.isdigit() for ch in qtokens[0])):
+        return False
+    page_norm = normalize_for_match(page_text)
+    page_tokens = _token_string(page_text)
+    parts = [p for p in _ELLIPSIS.split(fold(quote)) if tokens(p)]
+    if len(parts) <= 1:
+        # A compound broken at its own hyphen ("co-\nsourced") reads "cosourced" once rejoined.
+        return _fragment_on_page(quote, page_norm, page_tokens) or _fragment_on_page(
+            _INNER_HYPHEN.sub(r"\1\2", quote), page_norm, page_tokens)
+    position = 0
+    for part in parts:
+        # Parts are found in order on the token form of the page.
+        wanted = _token_string(part)
+        found = page_tokens.find(wanted, position)
+        if found < 0:
+            return False
+        position = found + len(wanted) - 1
+    return True
+
+
+# --- formulas --------------------------------------------------------------------------------
+
+_FORMULA_NUMBER = re.compile(
+    r"[$\u20ac\u00a3]?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)\s?(%)?"
+    r"(?:\s?(thousands?|millions?|billions?|trillions?)\b)?",
+    re.I,
+)
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
+
+
+def _safe_eval(node: ast.AST) -> float:
+    if isinstance(node, ast.Expression):
+        return _safe_eval(node.body)
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        return float(node.value)
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
+        return _BINARY[type(node.op)](_safe_eval(node.left), _safe_eval(node.right))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        value = _safe_eval(node.operand)
+        return -value if isinstance(node.op, ast.USub) else value
+    raise ValueError("not arithmetic")
+
+
+def evaluate(expression: str) -> float | None:
+    """Evaluate plain arithmetic as people write it ("(177,866 - 111,934) / 177,866 x 100")."""
+
+    def number(match: re.Match) -> str:
+        value = float(match.group(1).replace(",", ""))
+        if match.group(2):
+            value /= 100
+        if match.group(3):
+            value *= _SCALES[match.group(3).lower()]
+        return repr(value)
+
+    text = fold(expression).replace("\u00d7", "*").replace("\u00f7", "/")
+    text = _FORMULA_NUMBER.sub(number, text)
+    text = re.sub(r"(?<=[\d)\s])[x\u00b7](?=[\s\d(])", "*", text)
+    if not re.fullmatch(r"[\d.eE+\-*/()\s]+", text) or not re.search(r"\d", text):
+        return None
+    try:
+        return _safe_eval(ast.parse(text.strip(), mode="eval"))
+    except (SyntaxError, ValueError, ZeroDivisionError, RecursionError, OverflowError):
+        return None
+
+
+@dataclass
+class _Formula:
+    inputs: list[Number]
+    declared: Number | None
+    evaluated: list[float]
+
+
+def _parse_formula(formula: str | None) -> _Formula:
+    if not formula:
+        return _Formula([], None, [])
+    segments = fold(formula).split("=")
+    body, last = segments[:-1], segments[-1]
+    # The declared output is a last "= 37.07%" holding one number; "= (a - b) / a" is arithmetic.
+    if len(segments) == 1 or len(numbers_in(last)) != 1:
+        body, last = segments, ""
+    declared = numbers_in(last)[0] if last else None
+    inputs = [n for seg in body for n in numbers_in(seg, claims_only=True) if n.magnitude not in _CONSTANTS]
+    evaluated = [v for v in (evaluate(seg) for seg in body) if v is not None]
+    return _Formula(inputs, declared, evaluated)
+
+
+# --- the check -------------------------------------------------------------------------------
+
+
+def _figure_number(figure: Figure) -> Number | None:
+    parsed = numbers_in(figure.text)
+    if len(parsed) == 1:
+        return parsed[0]
+    value = abs(figure.value) * figure.scale
+    text = f"{figure.value}"
+    decimals = len(text.split(".", 1)[1].rstrip("0")) if "." in text else 0
+    return Number(figure.text, value, decimals, figure.scale, figure.unit == "%", True)
+
+
+def _figure_values(figure: Figure) -> list[float]:
+    values = [abs(figure.value) * figure.scale, abs(figure.value)]
+    values += [n.magnitude for n in numbers_in(figure.text)]
+    return values
+
+
+def verify(draft: Draft, question: str, pages: dict[tuple[str, int], str]) -> Answer:
+    """Keep what the cited pages support; say "not found" when nothing verifiable is left."""
+    base = dict(question=question, answerer=draft.answerer, formula=draft.formula)
+
+    def not_found(reason: str, dropped: int = 0, unverified: tuple[str, ...] = (), text: str = NOT_FOUND_TEXT) -> Answer:
+        return Answer(text=text, found=False, reason=reason, verification="not_found",
+                      citations_dropped=dropped, numbers_unverified=unverified, **base)
+
+    if not draft.found:
+        return not_found(draft.reason or "the documents do not support an answer", text=draft.text or NOT_FOUND_TEXT)
+
+    # 1. Citations: the quote must be on the page it names.
+    kept: list[Citation] = []
+    seen: set[tuple[str, int, str]] = set()
+    dropped = 0
+    for citation in draft.citations:
+        text = pages.get((citation.document_id, citation.page))
+        ok = (
+            text is not None
+            and not _INSTRUCTION.search(citation.quote)
+            and quote_on_page(citation.quote, text)
+        )
+        if not ok:
+            dropped += 1
+            continue
+        key = (citation.document_id, citation.page, normalize_for_match(citation.quote))
+        if key not in seen:
+            seen.add(key)
+            kept.append(citation)
+    if not kept:
+        reason = REASON_CITATIONS_NOT_FOUND if draft.citations else REASON_NO_CITATIONS
+        return not_found(reason, dropped)
+
+    cited_pages = {(c.document_id, c.page) for c in kept}
+    page_values = [n.magnitude for key in cited_pages for n in numbers_in(pages[key])]
+
+    # 2. Inputs (figures read off pages, numbers in the formula) must be printed on cited pages.
+    formula = _parse_formula(draft.formula)
+    inputs = [f for f in draft.figures if not f.computed]
+    outputs = [f for f in draft.figures if f.computed]
+    verified_inputs = [f for f in inputs if (n := _figure_number(f)) is not None and matches(n, page_values)]
+    input_values = [v for f in verified_inputs for v in _figure_values(f)]
+    formula_inputs_ok = all(matches(n, page_values + input_values) for n in formula.inputs)
+    inputs_ok = (
+        bool(inputs or formula.inputs) and len(verified_inputs) == len(inputs) and formula_inputs_ok
+    )
+
+    # 3. Outputs are trusted when their inputs are grounded and the stated arithmetic adds up.
+    formula_ok = formula.declared is None or not formula.evaluated or matches(
+        formula.declared, formula.evaluated, percent_of_ratio=True
+    )
+    trusted: list[float] = []
+    verified_outputs: list[Figure] = []
+    if inputs_ok and formula_ok:
+        trusted = list(formula.evaluated)
+        if formula.declared is not None:
+            trusted.append(formula.declared.magnitude)
+        for figure in outputs:
+            n = _figure_number(figure)
+            if n is not None and (not formula.evaluated or matches(n, trusted, percent_of_ratio=True)):
+                verified_outputs.append(figure)
+                trusted += _figure_values(figure)
+
+    # 4. Every number the answer states must be grounded somewhere above (or given by the question).
+    question_values = [n.magnitude for n in numbers_in(question)]
+    claims = numbers_in(draft.text, claims_only=True)
+    unverified: list[str] = []
+    grounded = 0
+    for claim in claims:
+        if (
+            matches(claim, page_values)
+            or matches(claim, input_values + trusted, percent_of_ratio=True)
+        ):
+            grounded += 1
+        elif any(abs(claim.magnitude - q) <= claim.tolerance for q in question_values):
+            continue  # the user's own number, restated
+        elif claim.raw not in unverified:
+            unverified.append(claim.raw)
+    for figure in draft.figures:
+        if figure not in verified_inputs and figure not in verified_outputs and figure.text not in unverified:
+            unverified.append(figure.text)
+
+    if claims and grounded == 0 and len(unverified) > 0:
+        shown = ", ".join(unverified[:5])
+        return not_found(REASON_NUMBERS.format(shown), dropped, tuple(unverified))
+
+    status: Literal["verified", "partial"] = "verified" if not dropped and not unverified else "partial"
+    return Answer(
+        text=draft.text,
+        found=True,
+        reason=draft.reason,
+        citations=tuple(kept),
+        figures=tuple(f for f in draft.figures if f in verified_inputs or f in verified_outputs),
+        verification=status,
+        citations_dropped=dropped,
+        numbers_unverified=tuple(unverified),
+        **base,
+    )
+
+
+__all__ = [
+    "NOT_FOUND_TEXT",
+    "Number",
+    "evaluate",
+    "matches",
+    "numbers_in",
+    "quote_on_page",
+    "verify",
+]

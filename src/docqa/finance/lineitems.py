@@ -1,0 +1,123 @@
+"""Which printed rows are a metric: "Purchases of property, plant and equipment (PP&E)" is capex.
+
+Rows are scored against the metric's printed forms: an exact label beats a label that starts
+with the form, which beats one that merely contains it. A total beats its components ("Total
+net sales" over a segment's "Net sales"), the metric's own statement beats another (cash-flow
+"Accounts payable" is a change, not the balance), and excluded words veto a row outright
+("Net income attributable to noncontrolling interests" is never net income).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from docqa.finance.lexicon import Metric, load_lexicon
+from docqa.finance.tables import Row, StatementTable
+from docqa.finance.text import stems
+
+PREFER_BONUS = 0.25
+STATEMENT_BONUS = 0.1
+STATEMENT_PENALTY = 0.15
+SECTION_FACTOR = 0.92  # a match that needs the heading ("Earnings per share:" + "Basic") is a bit weaker
+MIN_SCORE = 0.5
+_GENERIC = frozenset(stems("basic diluted total net continuing discontinued operations from other amount assuming dilution"))
+
+
+class LineItemMatch(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    table: StatementTable
+    row: Row
+    score: float
+    phrase: str  # the printed form that matched
+
+
+def find_line_items(tables: list[StatementTable], metric: Metric | str) -> list[LineItemMatch]:
+    """Rows that report ``metric``, best first (ties: earlier table, higher row)."""
+    if isinstance(metric, str):
+        metric = load_lexicon().metric(metric)
+    prints = [(stems(p), p) for p in metric.prints]
+    excludes = [stems(e) for e in metric.exclude if stems(e)]
+    prefers = [stems(p) for p in metric.prefer if stems(p)]
+    found: list[LineItemMatch] = []
+    for table in tables:
+        for row in table.rows:
+            if not any(c.value is not None for c in row.cells):
+                continue
+            if not _kind_fits(metric, row):
+                continue
+            best = _best(row, prints, excludes)
+            if best is None:
+                continue
+            score, phrase = best
+            if any(_contains(stems(row.label), p) for p in prefers):
+                score += PREFER_BONUS
+            if metric.statement is not None and table.statement is not None:
+                score += STATEMENT_BONUS if table.statement == metric.statement else -STATEMENT_PENALTY
+            found.append(LineItemMatch(table=table, row=row, score=round(score, 4), phrase=phrase))
+    order = {id(t): k for k, t in enumerate(tables)}
+    found.sort(key=lambda m: (-m.score, order[id(m.table)], m.row.bbox[1]))
+    return found
+
+
+def _best(row: Row, prints: list[tuple[tuple[str, ...], str]], excludes: list[tuple[str, ...]]) -> tuple[float, str] | None:
+    label = stems(row.label)
+    candidates = [(label, 1.0)]
+    if row.section and (not label or set(label) <= _GENERIC):
+        # "Basic" means nothing without its heading ("Earnings per share:"); a specific label
+        # ("Net income") must stand on its own, or headings would leak into every row.
+        candidates.append((stems(row.section) + label, SECTION_FACTOR))
+    best: tuple[float, str] | None = None
+    for text, factor in candidates:
+        if not text or any(_contains(text, e) for e in excludes):
+            continue
+        for rank, (form, phrase) in enumerate(prints):
+            score = _similarity(text, form)
+            if score <= 0:
+                continue
+            score = score * factor - 0.002 * rank  # earlier printed forms are the more canonical
+            if score >= MIN_SCORE and (best is None or score > best[0]):
+                best = (score, phrase)
+    return best
+
+
+def _similarity(label: tuple[str, ...], form: tuple[str, ...]) -> float:
+    if not form:
+        return 0.0
+    extra = max(0, len(label) - len(form))
+    if label == form:
+        return 1.0
+    if label[:1] == ("total",) and label[1:] == form:
+        return 0.98
+    # Extra words cost more the shorter the form: "Sales of property, plant and equipment" is
+    # not "sales", while "Net cash provided by (used in) operating activities" is still cash
+    # from operations.
+    cost = 0.08 / len(form) + 0.01
+    if label[: len(form)] == form:
+        return 0.86 - cost * extra
+    if _contains(label, form):
+        return 0.76 - cost * extra
+    if _subsequence(label, form):
+        return 0.7 - (cost + 0.01) * extra
+    return 0.0
+
+
+def _contains(text: tuple[str, ...], part: tuple[str, ...]) -> bool:
+    n = len(part)
+    return n > 0 and any(text[i : i + n] == part for i in range(len(text) - n + 1))
+
+
+def _subsequence(text: tuple[str, ...], part: tuple[str, ...]) -> bool:
+    it = iter(text)
+    return all(tok in it for tok in part)
+
+
+def _kind_fits(metric: Metric, row: Row) -> bool:
+    """A per-share metric never reads a dollar total, and a dollar metric never reads a % row."""
+    if metric.kind == "per_share":
+        return row.kind == "per_share"
+    if metric.kind == "shares":
+        return row.kind in ("shares", "currency")
+    if metric.kind == "percent":
+        return True
+    return row.kind in ("currency",)

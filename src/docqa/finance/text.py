@@ -1,0 +1,79 @@
+"""Word-level normalisation shared by the lexicon and the statement reader.
+
+Questions and printed labels differ in case, punctuation, plurals and hyphenation
+("Property, plant and equipment — net" vs "net PP&E", "year-over-year" vs "year over year").
+Both sides are reduced to the same stem tokens so that a phrase match is a token match.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# A token is a run of letters/digits, or an ampersand-joined abbreviation (PP&E, D&A, SG&A),
+# or a lone % sign (it carries meaning: "% margin", "as a % of revenue").
+_TOKEN = re.compile(r"[A-Za-z0-9]+(?:&[A-Za-z0-9]+)*|%")
+_SPACED_AMP = re.compile(r"\b([A-Za-z]{1,2})\s*&\s*([A-Za-z]{1,2})\b")  # "PP & E" -> "PP&E"
+_FOOTNOTE = re.compile(r"\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|\*+")  # "(1)", "(a)", "(iv)", "*"
+_GLUED_FOOTNOTE = re.compile(r"(?<=[a-z])\d{1,2}(?=\s|$|[,.;:])")    # "operations1" -> "operations"
+
+_IRREGULAR = {"liabilities": "liability", "companies": "company", "activities": "activity",
+              "inventories": "inventory", "securities": "security", "properties": "property",
+              "subsidiaries": "subsidiary", "equities": "equity", "entities": "entity"}
+_KEEP_S = {"gross", "loss", "less", "its", "this", "us", "was", "has", "is", "as", "plus", "basis",
+           "business", "ss", "analysis", "process", "excess", "class", "across", "unless", "gaap",
+           "series", "status", "bonus", "canvas", "mgmt", "always", "tax", "focus"}
+
+
+@dataclass(frozen=True)
+class Token:
+    stem: str
+    start: int  # character offsets into the original text
+    end: int
+
+
+def stem(word: str) -> str:
+    """Lower-case and strip a plural 's' so singular and plural forms meet."""
+    w = word.lower()
+    if w in _IRREGULAR:
+        return _IRREGULAR[w]
+    if w.endswith("ies") and len(w) > 4:
+        return w[:-3] + "y"
+    if len(w) > 3 and w.endswith("s") and not w.endswith("ss") and w not in _KEEP_S and not w.endswith("us"):
+        return w[:-1]
+    return w
+
+
+def tokens(text: str) -> list[Token]:
+    """Stem tokens with their character spans in ``text`` (spans let callers quote a match)."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    # Glue "PP & E" into one token without shifting offsets: pad the collapsed form with spaces.
+    def _glue(m: re.Match[str]) -> str:
+        joined = f"{m.group(1)}&{m.group(2)}"
+        return joined + " " * (len(m.group(0)) - len(joined))
+
+    text = _SPACED_AMP.sub(_glue, text)
+    out = []
+    for m in _TOKEN.finditer(text):
+        word = m.group(0)
+        # Possessive/contraction tails ("Block's") are their own token "s": drop them.
+        if word.lower() == "s" and m.start() > 0 and text[m.start() - 1] == "'":
+            continue
+        out.append(Token(stem(word), m.start(), m.end()))
+    return out
+
+
+def clean_label(label: str) -> str:
+    """Drop footnote markers that filings glue to labels ("Revenues(1)", "operations1", "Other*")."""
+    label = _FOOTNOTE.sub(" ", label)
+    label = _GLUED_FOOTNOTE.sub("", label)
+    return " ".join(label.split())
+
+
+def stems(text: str) -> tuple[str, ...]:
+    return tuple(t.stem for t in tokens(text))
+
+
+def phrase_key(text: str) -> str:
+    """A canonical string for a phrase: its stems joined by spaces."""
+    return " ".join(stems(text))

@@ -1,0 +1,517 @@
+"""What a filing is, read from its own pages: company, filing type, fiscal period, and per page
+the 10-K/10-Q Item and the primary statement printed on it.
+
+Nothing here looks at the file name: users name their files anything. Document fields come
+from the first pages (the SEC cover, or a press release's headline), so detection costs a few
+regexes per document; per page only cheap regexes run over a page's first lines.
+
+Fiscal year convention (matches the labelled corpus): a fiscal year is named by the calendar
+year in which it ends, so Best Buy's year ended January 28, 2023 is 2023, and a 52/53-week year
+that ends in the first days of January (J&J: January 1, 2023) belongs to the year before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from datetime import date
+
+from docqa.types import DocType, DocumentMeta, Page, PageInfo, StatementKind
+
+HEAD_PAGES = 3      # the cover and the headline live here
+NAME_PAGES = 40     # pages read to learn the short name a filer uses for itself
+SHORT_NAME_MIN = 8  # standalone uses before a short form ("Adobe", "AMD") counts as an alias
+
+# ----------------------------------------------------------------------------- dates
+
+_MONTHS = {
+    m[:3].lower(): i
+    for i, m in enumerate(
+        "January February March April May June July August September October November December".split(), 1
+    )
+}
+_MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
+# "December 31, 2022" (US) or "31 December 2022" (UK / non-US annual reports)
+_DATE = rf"(?:{_MONTH}\s+\d{{1,2}}\s*,?\s*(?:19|20)\d\d|\d{{1,2}}\s+{_MONTH}\s+(?:19|20)\d\d)"
+_DATE_RE = re.compile(_DATE, re.I)
+
+
+def _parse_date(text: str) -> date | None:
+    m = re.match(r"([A-Za-z]+)\.?\s+(\d{1,2})\s*,?\s*(\d{4})", text) or None
+    if m:
+        month, day, year = m.group(1), m.group(2), m.group(3)
+    else:
+        m = re.match(r"(\d{1,2})\s+([A-Za-z]+)\.?\s+(\d{4})", text)
+        if not m:
+            return None
+        day, month, year = m.group(1), m.group(2), m.group(3)
+    number = _MONTHS.get(month[:3].lower())
+    try:
+        return date(int(year), number, int(day)) if number else None
+    except ValueError:
+        return None
+
+
+def _fiscal_year(end: date, quarter: int | None = None) -> int:
+    """Year of the fiscal year that a period ending on ``end`` (quarter ``quarter``) belongs to."""
+    month, year = end.month + 3 * (4 - (quarter or 4)), end.year
+    year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
+    # a 52/53-week year ending January 1-7 is the previous calendar year's fiscal year
+    return year - 1 if month == 1 and end.day <= 7 else year
+
+
+# ----------------------------------------------------------------------------- filing type
+
+_FORM_TITLE = re.compile(
+    r"^(?:[☒☐xý¨o■\s]*)(?:form\s+(10-?k|10-?q|8-?k|20-?f|40-?f|6-?k)\b"
+    r"|(annual|quarterly|current)\s+report\s+(?:pursuant|under)\b"
+    r"|(current)\s+report\s*$)",
+    re.I,
+)
+_FORM_TYPES = {
+    "10k": DocType.ANNUAL, "20f": DocType.ANNUAL, "40f": DocType.ANNUAL, "annual": DocType.ANNUAL,
+    "10q": DocType.QUARTERLY, "quarterly": DocType.QUARTERLY,
+    "8k": DocType.CURRENT, "6k": DocType.CURRENT, "current": DocType.CURRENT,
+}
+_RELEASE = re.compile(
+    r"\b(?:reports?|reported|announces?|announced|posts?|delivers?)\b[^.]{0,100}?\b(?:results|earnings)\b"
+    r"|for immediate release|\bresults for (?:the )?(?:first|second|third|fourth|full)",
+    re.I,
+)
+_REPORT_TITLE = re.compile(
+    r"\b(annual report|annual financial report|integrated report|half[- ]year(?:ly)? report|interim report)\b",
+    re.I,
+)
+
+
+def _doc_type(head_lines: list[str], headline: str) -> DocType:
+    # The SEC cover names the form in its title block: the first such line wins. Matching whole
+    # title lines (not "our Annual Report on Form 10-K" in prose) keeps press releases apart.
+    for line in head_lines[:150]:
+        m = _FORM_TITLE.match(line)
+        if m:
+            key = next(g for g in m.groups() if g).lower().replace("-", "")
+            return _FORM_TYPES[key]
+    # No SEC cover: a non-US annual/interim report announces itself in a short title line, an
+    # earnings release in its headline ("X reports fourth quarter results"). An 8-K that carries
+    # a release has the 8-K cover and was caught above.
+    for line in head_lines[:40]:
+        m = _REPORT_TITLE.search(line)
+        if m and len(line.split()) <= 8:
+            return DocType.ANNUAL if "annual" in m.group(1).lower() or "integrated" in m.group(1).lower() \
+                else DocType.QUARTERLY
+    if _RELEASE.search(headline):
+        return DocType.EARNINGS
+    return DocType.OTHER
+
+
+# ----------------------------------------------------------------------------- fiscal period
+
+_YEAR_ENDED = re.compile(rf"(?:fiscal\s+)?year\s+ended\s*:?\s*({_DATE})", re.I)
+_QUARTER_ENDED = re.compile(rf"(?:quarterly\s+period|quarter|period)\s+ended\s*:?\s*({_DATE})", re.I)
+_REPORT_DATE = re.compile(rf"date\s+of\s+(?:report|earliest\s+event)[^:]{{0,60}}:\s*({_DATE})", re.I)
+_RELEASE_ENDED = re.compile(
+    rf"(?:quarter|period|year|weeks|months)\s+(?:\([^)]{{0,40}}\)\s*)?ended\s+({_DATE})", re.I
+)
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_QUARTER_WORD = re.compile(r"\b(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+quarter\b|\bQ([1-4])\b|\b([1-4])Q\d\d\b", re.I)
+_QUARTER_YEAR = re.compile(
+    r"\b(?:(20\d\d)\s+(first|second|third|fourth)[\s-]+quarter"
+    r"|(first|second|third|fourth)[\s-]+quarter(?:\s+(?:and|of|&|full|year|fiscal|results|financial))*[\s-]+(20\d\d)"
+    r"|fiscal\s+(?:year\s+)?(20\d\d)|full[\s-]+year\s+(20\d\d))",
+    re.I,
+)
+_FULL_YEAR = re.compile(r"\b(full[\s-]+year|fiscal\s+(?:year\s+)?20\d\d\s+results|annual results|year[- ]end results)\b", re.I)
+
+
+def _quarter_from_year_to_date(text: str) -> int:
+    """A 10-Q reports three months plus the year to date: six months means Q2, nine means Q3."""
+    nine = len(re.findall(r"\b(?:nine|9)\s+months\s+ended|\b(?:thirty-nine|39|forty|40)\s+weeks\s+ended", text, re.I))
+    six = len(re.findall(r"\b(?:six|6)\s+months\s+ended|\b(?:twenty-six|26|twenty-four|24)\s+weeks\s+ended", text, re.I))
+    return 3 if nine >= 2 else 2 if six >= 2 else 1
+
+
+def _period(doc_type: DocType, head: str, headline: str, body: str):
+    """(fiscal_year, fiscal_quarter, period_end) as printed on the first pages."""
+    if doc_type is DocType.ANNUAL:
+        m = _YEAR_ENDED.search(head)
+        if m and (end := _parse_date(m.group(1))):
+            return _fiscal_year(end), None, end
+        years = re.findall(r"\b(20\d\d)\b", headline[:2000])
+        return (int(Counter(years).most_common(1)[0][0]) if years else None), None, None
+    if doc_type is DocType.QUARTERLY:
+        m = _QUARTER_ENDED.search(head)
+        end = _parse_date(m.group(1)) if m else None
+        quarter = _quarter_from_year_to_date(body)
+        return (_fiscal_year(end, quarter) if end else None), quarter, end
+    if doc_type is DocType.CURRENT:
+        m = _REPORT_DATE.search(head)
+        end = _parse_date(m.group(1)) if m else None
+        return (end.year if end else None), None, None
+    if doc_type is DocType.EARNINGS:
+        q = _QUARTER_WORD.search(headline[:1500])
+        quarter = None
+        if q:
+            quarter = _ORDINAL.get((q.group(1) or "").lower()) or int(q.group(2) or q.group(3))
+        elif _FULL_YEAR.search(headline[:1500]):
+            quarter = 4
+        m = _RELEASE_ENDED.search(headline)
+        end = _parse_date(m.group(1)) if m else None
+        if end:
+            return _fiscal_year(end, quarter), quarter, end
+        y = _QUARTER_YEAR.search(headline)
+        year = next((int(g) for g in (y.groups() if y else ()) if g and g.isdigit()), None)
+        return year, quarter, None
+    return None, None, None
+
+
+# ----------------------------------------------------------------------------- company
+
+_LEGAL = (
+    r"Inc\.?|Incorporated|Corporation|Corp\.?|Company|Co\.?|plc|PLC|Ltd\.?|Limited|LLC|L\.P\.|LP|"
+    r"N\.V\.|S\.A\.|SE|AG|A/S|ASA|AB|S\.p\.A\.|GmbH|Holdings?|Group|N\.A\."
+)
+_LEGAL_TAIL = re.compile(rf"(?:[\s,]+(?:{_LEGAL}))+\.?$", re.I)
+_EXACT_NAME = re.compile(r"\(?\s*exact\s+name\s+of\s+(?:the\s+)?registrant", re.I)
+_COMMISSION = re.compile(r"commission\s+file\s+(?:number|no)", re.I)
+_NOT_A_NAME = re.compile(
+    r"commission|report|pursuant|transition|period|fiscal|exchange act|address|telephone|zip|"
+    r"jurisdiction|incorporation|identification|state of|\(|\)|:|☐|☒|securities",
+    re.I,
+)
+_EXCHANGE_TICKER = re.compile(
+    r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|NYSE Arca|TSX|ASX|LSE|SIX)\s*:\s*([A-Z][A-Z.]{0,6})\)"
+)
+_TICKER_CELL = re.compile(r"^[A-Z]{1,5}(?:[.\-][A-Z])?$")
+_NOT_TICKER = {"NYSE", "NASDAQ", "LLC", "N/A", "NA", "USD", "THE", "INC", "CHX", "LSE", "ASX", "TSX"}
+_SUBSIDIARIES = re.compile(r"^(.{3,60}?)\s+and\s+(?:its\s+)?(?:consolidated\s+)?subsidiaries\b", re.I)
+_SUFFIXED_NAME = re.compile(
+    rf"\b((?:The\s+)?(?:[A-Z0-9][\w.'’&\-]*\s+){{0,4}}?[A-Z0-9][\w.'’&\-]*,?\s+(?:{_LEGAL}))(?![\w])"
+)
+_HEADLINE_SUBJECT = re.compile(r"^((?:[A-Z0-9][\w.'’&\-]*\s+){1,4}?)(?:reports?|announces?|posts?|delivers?)\b")
+
+
+def _name_like(text: str) -> bool:
+    words = text.split()
+    return (
+        0 < len(words) <= 10
+        and any(c.isalpha() for c in text)
+        and len(re.findall(r"\d", text)) < 3
+        and not _NOT_A_NAME.search(text)
+    )
+
+
+def _cover_name(lines: list[str]) -> str | None:
+    for i, line in enumerate(lines):
+        if _EXACT_NAME.search(line):
+            before = line[: _EXACT_NAME.search(line).start()].strip()
+            if before and _name_like(before):
+                return before
+            # the name is printed just above its label; blank or address lines are skipped
+            for prev in reversed(lines[max(0, i - 3) : i]):
+                if _name_like(prev):
+                    return prev
+                if _COMMISSION.search(prev) or _REPORT_DATE.search(prev):
+                    break
+            return None
+    # covers without the label (3M, Microsoft) print the name under the commission file number
+    for i, line in enumerate(lines[:60]):
+        if _COMMISSION.search(line) and i + 1 < len(lines):
+            nxt = lines[i + 1]
+            if _name_like(nxt) and (nxt.isupper() or _LEGAL_TAIL.search(nxt)):
+                return nxt
+    return None
+
+
+def _release_name(text: str) -> tuple[str | None, str | None]:
+    """"Johnson & Johnson (NYSE: JNJ) today announced": the name is the capitalised run before it."""
+    for m in _EXCHANGE_TICKER.finditer(text):
+        tokens = text[max(0, m.start() - 150) : m.start()].split()
+        name: list[str] = []
+        for token in reversed(tokens):
+            if re.fullmatch(r"[A-Z0-9][\w.'’&\-]*,?", token) or token in {"&", "and", "of", "de"}:
+                name.insert(0, token)
+            else:
+                break
+        while name and name[0] in {"&", "and", "of", "de"}:
+            name.pop(0)
+        if name:
+            return " ".join(name).rstrip(","), m.group(1)
+    return None, None
+
+
+def _frequent_name(text: str) -> str | None:
+    """Last resort (logo-only covers, non-US reports): the legal name printed most often."""
+    counts: Counter[str] = Counter()
+    for m in _SUFFIXED_NAME.finditer(text):
+        name = m.group(1)
+        if not re.search(r"\bLLP\b|Exchange|Commission|Securities", name):
+            counts[re.sub(r"\s+", " ", name)] += 1
+    return counts.most_common(1)[0][0] if counts else None
+
+
+def _cover_ticker(lines: list[str]) -> str | None:
+    for i, line in enumerate(lines):
+        if re.search(r"trading\s+symbol", line, re.I):
+            for row in lines[i + 1 : i + 8]:
+                for cell in re.split(r"\s{2,}", row.strip()):
+                    if _TICKER_CELL.match(cell) and cell not in _NOT_TICKER:
+                        return cell
+            return None
+    return None
+
+
+def _readable(name: str) -> str:
+    """'ADOBE SYSTEMS INCORPORATED' -> 'Adobe Systems Incorporated'; mixed case is kept as printed."""
+    name = re.sub(r"\s+", " ", name).strip(" ,;.-–—") + ("." if name.rstrip().endswith(".") else "")
+    name = re.sub(r"\s+([,.])", r"\1", name)
+    if not name.isupper():
+        return name
+    name = re.sub(r"\b([A-Z]) ([A-Z]{2,})\b", r"\1\2", name)  # small caps split "R ESORTS"
+    words = []
+    for word in name.split():
+        bare = word.strip(",.")
+        if bare in {"PLC", "AND", "OF", "DE"}:
+            words.append(word.lower())
+        elif re.search(r"\d|&", word) or not re.search(r"[AEIOUY]", bare) or bare in {"N.V", "S.A", "AG", "SE", "LLC", "LP"}:
+            words.append(word)  # 3M, AT&T, CVS, MGM: acronyms stay upper case
+        else:
+            words.append(word[0] + word[1:].lower())
+    return " ".join(words)
+
+
+def short_name(name: str) -> str:
+    """The name without a leading 'The' or legal suffixes: 'Best Buy Co., Inc.' -> 'Best Buy'."""
+    name = re.sub(r"^the\s+", "", name.strip(), flags=re.I)
+    name = _LEGAL_TAIL.sub("", name).strip(" ,.")
+    return re.sub(r"\.com$", "", name, flags=re.I)
+
+
+def _aliases(company: str, text: str, extra: Sequence[str]) -> tuple[str, ...]:
+    out: list[str] = []
+
+    def add(alias: str | None) -> None:
+        alias = (alias or "").strip(" ,.;")
+        if alias and len(alias) > 1 and alias.lower() not in {a.lower() for a in out} and alias != company:
+            out.append(alias)
+
+    short = short_name(company)
+    add(short)
+    words = short.split()
+    # the filer's own short forms: "Adobe" for Adobe Systems, "AMD" for Advanced Micro Devices.
+    # Counted case-sensitively, standalone, so that "Best" (Best Buy) or "General" never qualify.
+    for i in range(1, len(words)):
+        prefix = " ".join(words[:i])
+        alone = rf"\b{re.escape(prefix)}\b(?!\s+{re.escape(words[i])}\b)(?![\w-])"
+        if len(prefix) > 2 and len(re.findall(alone, text)) >= SHORT_NAME_MIN:
+            add(prefix)
+    if len(words) >= 2:
+        acronym = "".join(w[0] for w in words if w[0].isalpha()).upper()
+        if len(acronym) >= 2 and len(re.findall(rf"\b{acronym}\b", text)) >= SHORT_NAME_MIN:
+            add(acronym)
+    # a camel-cased brand token is distinctive on its own: "JPMorgan" of JPMorgan Chase
+    if len(words) >= 2 and re.search(r"[a-z][A-Z]|^[A-Z]{2,}[a-z]", words[0]) and len(words[0]) >= 4:
+        add(words[0])
+    for alias in extra:
+        add(alias)
+        add(short_name(alias))
+    return tuple(out)
+
+
+def _defined_names(company: str, text: str) -> list[str]:
+    """Names the document defines for its filer: 'MGM Resorts International ("MGM Resorts" or ...'."""
+    out = []
+    for m in re.finditer(re.escape(company) + r"[^“\"(]{0,40}\(([^)]{1,80})\)", text):
+        for term in re.findall(r"[“\"]([A-Z][^”\"]{1,40})[”\"]", m.group(1)):
+            if term.lower() not in {"company", "registrant", "we", "us", "our", "firm", "corporation", "group"}:
+                out.append(term)
+    return out
+
+
+def _former_name(lines: list[str]) -> str | None:
+    for i, line in enumerate(lines):
+        if re.search(r"\(former name", line, re.I) and i > 0:
+            prev = lines[i - 1].strip()
+            if _name_like(prev) and not re.fullmatch(r"n/?a|none|not applicable", prev, re.I):
+                return prev
+    return None
+
+
+# ----------------------------------------------------------------------------- document
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def detect_document(pages: Sequence[Page]) -> DocumentMeta:
+    """Company, ticker, filing type and fiscal period, from the document's own first pages."""
+    head_pages = [p for p in pages[: HEAD_PAGES + 2] if p.lines][:HEAD_PAGES]  # skip blank covers
+    lines = [line.text.strip() for p in head_pages for line in p.lines if line.text.strip()]
+    head = _flat(" ".join(lines))
+    headline = _flat(" ".join(lines[:120]))
+    body = _flat(" ".join(p.text for p in pages[:NAME_PAGES]))
+
+    doc_type = _doc_type(lines, headline)
+    fiscal_year, quarter, end = _period(doc_type, head, headline, body)
+
+    name, ticker = _cover_name(lines), _cover_ticker(lines)
+    release_name, release_ticker = _release_name(head)
+    ticker = ticker or release_ticker
+    if not name:
+        name = release_name
+    if not name:
+        subject = _HEADLINE_SUBJECT.match(headline)
+        if subject:
+            stem = subject.group(1).strip()
+            legal = re.search(rf"\b{re.escape(stem)}\s*,?\s+(?:{_LEGAL})(?![\w])", body)
+            name = legal.group(0) if legal else stem
+    if not name:
+        heads = Counter(m.group(1) for line in lines for m in [_SUBSIDIARIES.match(line)] if m)
+        name = heads.most_common(1)[0][0] if heads else _frequent_name(body)
+    if not name:
+        return DocumentMeta(doc_type=doc_type, ticker=ticker, fiscal_year=fiscal_year,
+                            fiscal_quarter=quarter, period_end=end.isoformat() if end else None)
+
+    company = _readable(name)
+    extra = [release_name] if release_name else []
+    extra += _defined_names(company, head) + _defined_names(name, head)
+    if former := _former_name(lines):
+        extra.append(_readable(former))
+    return DocumentMeta(
+        company=company,
+        ticker=ticker,
+        doc_type=doc_type,
+        fiscal_year=fiscal_year,
+        fiscal_quarter=quarter,
+        period_end=end.isoformat() if end else None,
+        aliases=_aliases(company, body, extra),
+    )
+
+
+# ----------------------------------------------------------------------------- pages
+
+_ITEM = re.compile(
+    r"^\s*(?:part\s+(i{1,3}|iv)\s*[,.:\-–—]?\s*)?item\s+(\d{1,2}[a-d]?|\d\.\d\d)\s*(?:[.:\-–—]|\s|$)(?!\s*(?:of|in|and|to|above|below)\b)",
+    re.I,
+)
+_PART = re.compile(r"^\s*part\s+(i{1,3}|iv)\b(?!\s*,?\s*item)", re.I)
+TOC_ITEMS = 5  # a page that opens this many Items is a table of contents, not a section start
+
+# Titles are matched with spaces removed: PDF text splits words ("Balance Shee t", "Cash Flow s").
+# A company name may precede the title on the same row ("NIKE, Inc. Consolidated Statements of Income").
+_NAME_END = re.compile(
+    r"\b(?:subsidiar(?:y|ies)(?:\s+companies)?|inc|incorporated|corporation|company|plc|co|ltd|limited|llc)\b[,.]*\s*", re.I
+)
+_QUALIFIERS = re.compile(r"(?:unaudited|condensed|consolidated|combined|interim|group|company|the|u\.?s\.?|gaap|ifrs)*")
+_KINDS = [  # order matters: "income and comprehensive income" is the income statement
+    (StatementKind.BALANCE, re.compile(r"balancesheets?|statements?of(?:consolidated)?financial(?:position|condition)")),
+    (StatementKind.CASH_FLOW, re.compile(r"statements?of(?:consolidated)?cashflows?|cashflows?statements?")),
+    (StatementKind.INCOME, re.compile(
+        r"statements?of(?:consolidated)?(?:operations|income|earnings|\(loss\)|loss|profitorloss|profitandloss)"
+        r"|incomestatements?")),
+    (StatementKind.COMPREHENSIVE, re.compile(
+        r"statements?of(?:consolidated)?comprehensive(?:income|loss|earnings|\(loss\))|comprehensive(?:income|loss)statements?")),
+    (StatementKind.EQUITY, re.compile(
+        r"statements?of(?:consolidated)?(?:changesin)?(?:total)?(?:(?:stock|share)(?:holder|owner)s?|members|partners)?"
+        r"(?:equity|deficit|investment)|(?:(?:stock|share)(?:holder|owner)s?)?(?:equity|deficit)statements?")),
+]
+# What may follow a title in its cell: a period, "(unaudited)", "(continued)", units, or the rest of
+# a combined title ("... and comprehensive income"). Anything else ("... data:", "... as a loan")
+# means the words are prose or an MD&A table that quotes a statement's name.
+_TITLE_REST = re.compile(
+    r"$|\((?![a-z0-9]\))|[\-—–,]|for|as(?:of|at)|(?:fiscal)?years?|periods?|quarters?|(?:three|six|nine|twelve)months|\d+weeks|"
+    r"continued|in(?:millions|thousands|billions)|unaudited|and(?:other)?comprehensive|"
+    r"and(?:retained|accumulated|changesin|stock|share|equity|(?:statements?of)?(?:operations|income|earnings))"
+)
+_NOT_A_TITLE = re.compile(r"\bnotes?\b|\bsee\b|accompanying|consolidating|guarantor|supplemental|:\s*$|\s\d{1,3}$", re.I)
+_NOT_PRIMARY = re.compile(r"^note\s+\d|^\d{1,2}\.\s+[A-Z]|guarant|consolidating|parent\s+company", re.I)
+_FIGURE = re.compile(r"(?<![\w.])(?:\(?\$?\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?%?|[—–-])(?![\w.])")
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+TITLE_LINES = 12   # a statement's title sits in the first lines of its page
+MIN_ROWS = 8       # a statement page is a table: this many rows carry two or more figures
+
+
+def _title_kind(text: str) -> StatementKind | None:
+    if not text[:1].isupper() and not text[:1].isdigit() or _NOT_A_TITLE.search(text):
+        return None
+    for cell in re.split(r"\s{2,}", text)[:1]:  # the title opens its row; later cells are table headers
+        for begin in [0] + [m.end() for m in _NAME_END.finditer(cell[:90])]:
+            key = re.sub(r"[\s’'`]+", "", cell[begin:].lower())
+            start = _QUALIFIERS.match(key).end()
+            for kind, rx in _KINDS:
+                m = rx.match(key, start)
+                if m and _TITLE_REST.match(key, m.end()):
+                    return kind
+    return None
+
+
+def _figure_rows(page: Page) -> int:
+    """Rows that end in two or more figures (years excluded): table rows, not prose with numbers."""
+    rows = 0
+    for line in page.lines:
+        figures = 0
+        for token in reversed(line.text.split()):
+            if token == "$":
+                continue
+            if not _FIGURE.fullmatch(token) or _YEAR.match(token):
+                break
+            figures += 1
+        rows += figures >= 2
+    return rows
+
+
+def _is_prose(text: str) -> bool:
+    words = text.split()
+    return len(text) > 100 or (len(words) >= 6 and sum(w[0].islower() for w in words) * 2 >= len(words))
+
+
+def statement_kind(page: Page) -> StatementKind | None:
+    """The primary statement printed on this page: its title atop a table of figures.
+
+    A note that quotes a statement (prose above the title), an index listing the statements,
+    or an MD&A table named after one are not statements.
+    """
+    found: list[StatementKind] = []
+    for line in page.lines[:TITLE_LINES]:
+        text = line.text.strip()
+        kind = _title_kind(text)
+        if kind:
+            found.append(kind)
+        elif not found and (_is_prose(text) or _NOT_PRIMARY.search(text)):
+            return None  # a note, an MD&A discussion or a guarantor schedule quoting a statement's name
+    if not found or len(set(found)) >= 3:
+        return None
+    return found[0] if _figure_rows(page) >= MIN_ROWS else None
+
+
+def detect_pages(pages: Sequence[Page]) -> list[PageInfo]:
+    """Per page: the Item it belongs to (carried forward from the last heading) and its statement."""
+    out: list[PageInfo] = []
+    section: str | None = None
+    part: str | None = None
+    for page in pages:
+        items = []
+        for line in page.lines:
+            text = line.text
+            if len(text) > 160:
+                continue
+            p = _PART.match(text)
+            if p:
+                part = p.group(1).upper()
+            m = _ITEM.match(text)
+            if m:
+                if m.group(1):
+                    part = m.group(1).upper()
+                items.append((part, m.group(2).upper()))
+        label = section
+        if items and len({i for _, i in items}) < TOC_ITEMS:
+            label = _section_name(*items[0])
+            section = _section_name(*items[-1])
+        out.append(PageInfo(number=page.number, section=label, statement=statement_kind(page)))
+    return out
+
+
+def _section_name(part: str | None, item: str) -> str:
+    return f"Item {item}"

@@ -1,0 +1,68 @@
+from docqa.search.query import (
+    choose_documents, detect_companies, detect_doc_types, detect_quarter, detect_years, normalize_name, plan_query,
+)
+from docqa.text import index_text, query_tokens
+from docqa.types import DocType, Document, DocumentMeta, SearchFilters, StatementKind
+
+
+def doc(id_, company, year, doc_type=DocType.ANNUAL, aliases=(), ticker=None):
+    return Document(id=id_, file_name=f"{id_}.pdf", path="", sha256=id_, pages=1,
+                    meta=DocumentMeta(company=company, fiscal_year=year, doc_type=doc_type, aliases=aliases, ticker=ticker))
+
+
+DOCS = [
+    doc("m18", "3M Company", 2018, aliases=("3M",), ticker="MMM"),
+    doc("m22", "3M Company", 2022, aliases=("3M",), ticker="MMM"),
+    doc("a17", "Adobe Systems Incorporated", 2017, aliases=("Adobe",)),
+    doc("a22", "Adobe Inc.", 2022, aliases=("Adobe",), ticker="ADBE"),
+    doc("b24", "Best Buy Co., Inc.", 2024, DocType.QUARTERLY, aliases=("Best Buy",)),
+    doc("b23", "Best Buy Co., Inc.", 2023, aliases=("Best Buy",)),
+]
+
+
+def test_tokens_keep_figures_matchable():
+    assert index_text("Purchases of PP&E (1,577) $8.70 FY2018 Form 10-K") == "purchases of pp&e 1577 8.70 fy2018 2018 form 10k"
+    assert query_tokens("What is the FY2018 capex for 3M?") == ["fy2018", "2018", "capex", "3m"]
+
+
+def test_years_quarters_types():
+    assert detect_years("FY2015 - FY2017 3 year average") == [2015, 2017]
+    assert detect_years("revenue of $2,018 million in fiscal 2019") == [2019]
+    assert detect_years("FY23 vs FY22") == [2022, 2023]
+    assert detect_quarter("as of Q2 of FY2024") == 2
+    assert detect_quarter("in the second quarter") == 2
+    assert detect_doc_types("according to the 10-Q") == [DocType.QUARTERLY]
+    assert detect_doc_types("the 8-K filing dated 1st July 2022") == [DocType.CURRENT]
+
+
+def test_companies_from_names_aliases_and_tickers():
+    assert detect_companies("What is 3M's FY2018 capex?", DOCS) == ["3M Company"]
+    assert detect_companies("Compare Adobe and Best Buy", DOCS)[:2] == ["Adobe Inc.", "Best Buy Co., Inc."] or \
+        set(detect_companies("Compare Adobe and Best Buy", DOCS)) >= {"Best Buy Co., Inc."}
+    assert detect_companies("MMM dividends", DOCS) == ["3M Company"]
+    assert detect_companies("what is mmm", DOCS) == []  # tickers only in capitals
+    assert normalize_name("Best Buy Co., Inc.") == "best buy"
+
+
+def test_period_narrows_to_the_filing_that_reports_it():
+    threes = [d for d in DOCS if d.id.startswith("m")]
+    assert [d.id for d in choose_documents(threes, [2018], None, [])[0]] == ["m18"]
+    assert [d.id for d in choose_documents(threes, [2016, 2017], None, [])[0]] == ["m18"]  # comparative columns
+    bestbuy = [d for d in DOCS if d.id.startswith("b")]
+    assert [d.id for d in choose_documents(bestbuy, [2023, 2024], 2, [])[0]] == ["b24"]
+
+
+def test_plan_filters_each_company_and_expands_line_items():
+    plan = plan_query("What is the FY2018 capital expenditure amount for 3M?", DOCS)
+    assert plan.companies == ["3M Company"]
+    assert plan.groups == [SearchFilters(document_ids=("m18",))]
+    assert StatementKind.CASH_FLOW in plan.statements
+    assert any("purchases of property plant and equipment" in p for p in plan.phrases)
+    two = plan_query("Did 3M or Adobe spend more on capex in FY2022?", DOCS)
+    assert len(two.groups) == 2
+
+
+def test_explicit_filters_that_match_nothing_search_nothing():
+    plan = plan_query("revenue", DOCS, SearchFilters(companies=("Tesla",)))
+    assert plan.groups == []
+    assert plan.notes
