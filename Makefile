@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 SAMPLE_INDEX ?= .docqa-sample
-QUESTION ?= What was Amazon's total net sales in 2017?
+QUESTION ?= What is Amazon's FY2017 capital expenditure in USD millions?
 
 .PHONY: run test install eval bench clean
 
@@ -21,6 +21,7 @@ run: install
 	$(PY) -m docqa.faces.cli ingest samples --index $(SAMPLE_INDEX)
 	$(PY) -m docqa.faces.cli docs --index $(SAMPLE_INDEX)
 	$(PY) -m docqa.faces.cli search "$(QUESTION)" --index $(SAMPLE_INDEX) --k 5
+	$(PY) -m docqa.faces.cli ask "$(QUESTION)" --index $(SAMPLE_INDEX)
 
 test: install
 	$(PY) -m pytest -q

@@ -19,6 +19,7 @@ class Settings(BaseSettings):
     # --- ingest ---
     dense: bool = Field(True, description="embed chunks for vector search (needs the 'dense' extra)")
     embedder: str = "minilm"
+    embed_max_tokens: int = 128   # word pieces embedded per chunk; part of the index's embedder identity
     chunk_words: int = 250
     ocr: bool = True
     max_upload_mb: int = 100
@@ -27,7 +28,7 @@ class Settings(BaseSettings):
     # --- search ---
     candidates: int = 200      # chunks fetched per retriever before fusion
     rrf_k: int = 60
-    statement_boost: float = 0.5  # added to a page's fused score (in RRF units * 100) when it holds the statement asked for
+    statement_boost: float = 1.0  # added to a page's fused score (in RRF units * 100) when it holds the statement asked for
 
     # --- answering ---
     answerer: Literal["extractive", "anthropic", "openai"] = "extractive"

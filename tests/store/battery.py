@@ -136,3 +136,93 @@ class StoreBattery:
         assert store.lexical_search(["adhesives"], [], SearchFilters(), 5)[0][0] == "dddd4444-1"
         assert store.vector_search(EMBEDDER.embed([PROSE])[0], SearchFilters(), 5) == []
         assert store.document("dddd4444").embedded is False
+
+
+# --- service state: background ingest jobs and the question log ---------------------------------
+
+from docqa.types import Answer, Citation, Figure, Job, QuestionRecord  # noqa: E402
+
+
+def make_job(job_id: str, created_at: str, **changes) -> Job:
+    return Job(id=job_id, file_name=f"{job_id} report.pdf", stored_path=f"/srv/uploads/{job_id}.pdf",
+               sha256=job_id * 8, created_at=created_at, updated_at=created_at, **changes)
+
+
+def make_record(answer_id: str, created_at: str, question: str = "What was 3M's FY2018 capex?") -> QuestionRecord:
+    answer = Answer(
+        id=answer_id, question=question, text="$1,577 million", found=True, answerer="figures",
+        verification="verified", formula="capex = purchases of PP&E",
+        citations=(Citation(document="3M_2018_10K.pdf", document_id="aaaa1111", page=60,
+                            quote="Purchases of property, plant and equipment (PP&E)  (1,577)",
+                            boxes=((10.0, 20.0, 300.0, 28.0),)),),
+        figures=(Figure(name="capital expenditure", value=1577.0, text="(1,577)", unit="USD", scale=1e6,
+                        period="2018", document="3M_2018_10K.pdf", page=60, bbox=(250.0, 20.0, 300.0, 28.0)),),
+        timings={"total_ms": 12.5},
+    )
+    return QuestionRecord(answer=answer, filters={"company": "3M", "year": 2018, "document": None},
+                          created_at=created_at)
+
+
+class ServiceStateBattery:
+    def test_no_jobs_or_questions_yet(self, store):
+        assert store.jobs() == []
+        assert store.job("nope") is None
+        assert store.delete_job("nope") is False
+        assert store.questions() == []
+        assert store.question("nope") is None
+        assert store.add_feedback("nope", True) is False
+
+    def test_job_round_trip_and_replace(self, store):
+        job = make_job("job1", "2025-01-01T10:00:00Z")
+        store.put_job(job)
+        assert store.job("job1") == job
+        done = job.model_copy(update={"status": "failed", "pages_done": 3, "pages_total": 9, "attempts": 2,
+                                      "reason": "password-protected PDF", "updated_at": "2025-01-01T10:05:00Z"})
+        store.put_job(done)
+        assert store.job("job1") == done
+        assert store.jobs() == [done]  # replaced, not added
+
+    def test_jobs_oldest_first_and_delete(self, store):
+        late = make_job("late", "2025-01-02T00:00:00Z")
+        early = make_job("early", "2025-01-01T00:00:00Z")
+        middle = make_job("middle", "2025-01-01T12:00:00Z", status="processing", document_id="dddd")
+        for job in (late, early, middle):
+            store.put_job(job)
+        assert [j.id for j in store.jobs()] == ["early", "middle", "late"]
+        store.put_job(early.model_copy(update={"status": "ready", "updated_at": "2025-01-03T00:00:00Z"}))
+        assert [j.id for j in store.jobs()] == ["early", "middle", "late"]  # updating keeps its place
+        assert store.delete_job("middle") is True
+        assert store.delete_job("middle") is False
+        assert [j.id for j in store.jobs()] == ["early", "late"]
+
+    def test_question_round_trip(self, store):
+        record = make_record("ans1", "2025-01-01T10:00:00Z")
+        store.log_question(record)
+        got = store.question("ans1")
+        assert got == record
+        assert got.answer.citations[0].boxes == ((10.0, 20.0, 300.0, 28.0),)
+        assert got.answer.figures[0].scale == 1e6 and got.filters["year"] == 2018
+
+    def test_questions_newest_first_with_limit(self, store):
+        for i, stamp in enumerate(["2025-01-01T10:00:00Z", "2025-01-03T10:00:00Z", "2025-01-02T10:00:00Z"]):
+            store.log_question(make_record(f"ans{i}", stamp, question=f"question {i}"))
+        assert [r.answer.id for r in store.questions()] == ["ans1", "ans2", "ans0"]
+        assert [r.answer.id for r in store.questions(limit=2)] == ["ans1", "ans2"]
+
+    def test_feedback(self, store):
+        store.log_question(make_record("ans1", "2025-01-01T10:00:00Z"))
+        assert store.question("ans1").helpful is None
+        assert store.add_feedback("ans1", False, "wrong year") is True
+        got = store.question("ans1")
+        assert got.helpful is False and got.note == "wrong year"
+        assert store.add_feedback("ans1", True) is True  # the latest word wins
+        got = store.question("ans1")
+        assert got.helpful is True and got.note is None
+        assert got.answer.text == "$1,577 million"  # feedback leaves the answer alone
+
+    def test_service_state_survives_document_changes(self, store, two_documents):
+        store.put_job(make_job("aaaa1111", "2025-01-01T00:00:00Z", status="ready", document_id="aaaa1111"))
+        store.log_question(make_record("ans1", "2025-01-01T10:00:00Z"))
+        store.delete_document("aaaa1111")
+        assert store.job("aaaa1111") is not None  # the web app decides what a deleted document's job becomes
+        assert store.question("ans1") is not None  # the log keeps history of deleted documents

@@ -1,7 +1,7 @@
 import pytest
 
 from docqa.store.sqlite import SQLiteStore
-from tests.store.battery import StoreBattery, two_documents  # noqa: F401  (fixture)
+from tests.store.battery import ServiceStateBattery, StoreBattery, two_documents  # noqa: F401  (fixture)
 
 
 @pytest.fixture
@@ -11,7 +11,7 @@ def store(tmp_path):
     s.close()
 
 
-class TestSQLiteStore(StoreBattery):
+class TestSQLiteStore(StoreBattery, ServiceStateBattery):
     def test_reopening_keeps_everything(self, tmp_path):
         from tests.store.battery import make_document
         from docqa.types import DocType

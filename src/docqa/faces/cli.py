@@ -146,6 +146,112 @@ def docs(index: Optional[Path] = IndexOpt, as_json: bool = typer.Option(False, "
     console.print(table)
 
 
+@app.command()
+def ask(
+    question: str,
+    document: Optional[str] = typer.Option(None, help="only this document (file name or id)"),
+    company: Optional[str] = None,
+    year: Optional[int] = None,
+    doc_type: Optional[str] = None,
+    index: Optional[Path] = IndexOpt,
+    as_json: bool = typer.Option(False, "--json"),
+):
+    """Answer a question with citations, quotes and the arithmetic; or say why not."""
+    engine = _engine(index)
+    answer = engine.ask(question, document=document, company=company, year=year, doc_type=doc_type)
+    if as_json:
+        print(answer.model_dump_json(indent=2))
+        return
+    badge = {"verified": "[green]verified[/green]", "partial": "[yellow]partially verified[/yellow]",
+             "not_found": "[red]not found[/red]"}[answer.verification]
+    console.print(f"{badge} · {answer.answerer} · {answer.timings.get('total_ms', 0):.0f} ms")
+    console.print(answer.text, highlight=False)
+    if not answer.found and answer.reason:
+        console.print(f"[dim]why: {answer.reason}[/dim]")
+    if answer.formula:
+        console.print(f"[bold]formula[/bold] {answer.formula}", highlight=False)
+    for fig in answer.figures:
+        where = f"{fig.document} p.{fig.page}" if fig.page else "computed"
+        console.print(f"  [dim]figure[/dim] {fig.name}: {fig.text} ({fig.period or ''}) — {where}", highlight=False)
+    for c in answer.citations:
+        console.print(f"  [bold]{c.document} p.{c.page}[/bold] “{c.quote}”", highlight=False)
+    if answer.citations_dropped:
+        console.print(f"[dim]{answer.citations_dropped} citation(s) dropped: not found on their pages[/dim]")
+
+
+@app.command()
+def stats(
+    document: str,
+    term: Optional[str] = typer.Option(None, help="count this word or phrase"),
+    index: Optional[Path] = IndexOpt,
+    as_json: bool = typer.Option(False, "--json"),
+):
+    """Exact page/word counts and term occurrences over a document's full text."""
+    result = _engine(index).stats(document, term)
+    if as_json:
+        print(result.model_dump_json(indent=2))
+        return
+    console.print(f"{result.document}: {result.pages} pages, {result.words:,} words")
+    if term:
+        console.print(f"“{term}”: {result.count} occurrence(s) on pages {', '.join(map(str, result.pages_with_term)) or 'none'}")
+
+
+@app.command()
+def show(
+    document: str,
+    page: int,
+    quote: Optional[str] = typer.Option(None, help="box this quote on the page"),
+    out: Path = typer.Option(Path("page.png"), "--out", "-o"),
+    index: Optional[Path] = IndexOpt,
+):
+    """Render a page to PNG with the evidence boxed."""
+    image = _engine(index).evidence_image(document, page, [quote] if quote else [])
+    out.write_bytes(image.png)
+    console.print(f"wrote {out} ({len(image.png):,} bytes; boxed: {image.used}, {len(image.boxes)} box(es))")
+
+
+@app.command()
+def mcp(
+    http: bool = typer.Option(False, "--http", help="serve Streamable HTTP instead of stdio"),
+    host: str = typer.Option("127.0.0.1"),
+    port: int = typer.Option(8765),
+    index: Optional[Path] = IndexOpt,
+):
+    """Serve the index to AI agents over MCP (stdio by default)."""
+    from docqa.faces.mcp import run_mcp
+
+    settings = Settings()
+    if index is not None:
+        settings = settings.model_copy(update={"index": index})
+    run_mcp(settings, http=http, host=host, port=port)
+
+
+@app.command()
+def serve(
+    host: Optional[str] = typer.Option(None, help="default 127.0.0.1 ($DOCQA_HOST)"),
+    port: Optional[int] = typer.Option(None, help="default 8000 ($DOCQA_PORT)"),
+    index: Optional[Path] = IndexOpt,
+):
+    """Run the web app and REST API."""
+    from docqa.faces.web.app import run_server
+
+    settings = Settings()
+    updates = {k: v for k, v in {"index": index, "host": host, "port": port}.items() if v is not None}
+    run_server(settings.model_copy(update=updates) if updates else settings)
+
+
+@app.command("export-log")
+def export_log(
+    out: Path = typer.Option(Path("log.jsonl"), "--out", "-o"),
+    index: Optional[Path] = IndexOpt,
+):
+    """Export asked questions and answers as JSONL in the dev-question format."""
+    from docqa.questionlog import export_jsonl
+
+    n = export_jsonl(_engine(index), out)
+    console.print(f"wrote {n} question(s) to {out}")
+
+
 @eval_app.command("retrieval")
 def eval_retrieval(
     questions: Path = typer.Option(..., help="JSONL of labeled questions"),
@@ -168,6 +274,19 @@ def eval_retrieval(
             engine.ingest([pdfs], progress=bar)
     run_retrieval_eval(engine, questions, mode=mode, k=k, oracle=oracle, runs_dir=runs_dir,
                        baseline=baseline, compare=compare, console=console)
+
+
+@eval_app.command("answers")
+def eval_answers(
+    questions: list[Path] = typer.Option(..., help="JSONL files of labeled questions (repeatable)"),
+    index: Optional[Path] = IndexOpt,
+    runs_dir: Path = typer.Option(Path("runs")),
+    limit: Optional[int] = typer.Option(None, help="only the first N questions"),
+):
+    """Answer accuracy (numeric within 1 %, yes/no lead, abstention on unanswerable), verification rate."""
+    from docqa.eval.answers import run_answer_eval
+
+    run_answer_eval(_engine(index), questions, runs_dir=runs_dir, console=console, limit=limit)
 
 
 @eval_app.command("compare")

@@ -126,7 +126,8 @@ class Lexicon(BaseModel):
             if span & taken and not any(c[:2] == o[:2] for o in chosen):
                 continue
             if any(c[2:4] == o[2:4] for o in chosen):
-                continue  # the entry is already named (a longer mention, or an acronym repeated)
+                taken |= span  # named again ("DPO ... DPO is defined as"): its words are used up
+                continue
             taken |= span
             chosen.append(c)
         out = []

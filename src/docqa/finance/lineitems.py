@@ -36,7 +36,7 @@ def find_line_items(tables: list[StatementTable], metric: Metric | str) -> list[
     """Rows that report ``metric``, best first (ties: earlier table, higher row)."""
     if isinstance(metric, str):
         metric = load_lexicon().metric(metric)
-    prints = [(stems(p), p) for p in metric.prints]
+    prints = [(_form(p), p) for p in metric.prints]
     excludes = [stems(e) for e in metric.exclude if stems(e)]
     prefers = [stems(p) for p in metric.prefer if stems(p)]
     found: list[LineItemMatch] = []
@@ -81,9 +81,20 @@ def _best(row: Row, prints: list[tuple[tuple[str, ...], str]], excludes: list[tu
     return best
 
 
+OPEN = "*"  # a printed form ending in "*" takes any words after it ("attributable to *" + the company's name)
+
+
+def _form(phrase: str) -> tuple[str, ...]:
+    form = stems(phrase)
+    return (*form, OPEN) if phrase.rstrip().endswith("*") else form
+
+
 def _similarity(label: tuple[str, ...], form: tuple[str, ...]) -> float:
     if not form:
         return 0.0
+    if form[-1] == OPEN:
+        head = form[:-1]
+        return 0.97 if len(label) > len(head) and label[: len(head)] == head else 0.0
     extra = max(0, len(label) - len(form))
     if label == form:
         return 1.0

@@ -470,6 +470,8 @@ def _rows(lines: list[_Line], lo: int, hi: int, cols: list[_Col]) -> list[Row]:
         if continued:
             indent = min(indent, continued[0].x0)
         for p in pending:
+            if _is_unit_line(p.label):
+                continue  # "(In millions except per share data)" below the years is no heading
             headings = [h for h in headings if h.indent < p.x0 - 1]
             headings.append(_Heading(p.x0, p.label))
         pending = []
@@ -508,6 +510,10 @@ def _continues(prev: _Line, label: str, row: _Line) -> bool:
     if label[0].islower() or _CONNECTOR_END.search(text):
         return True
     return False
+
+
+def _is_unit_line(text: str) -> bool:
+    return bool(_UNIT.search(text)) and len(text.split()) <= 12
 
 
 def _join(upper: Line, lower: Line) -> Line:

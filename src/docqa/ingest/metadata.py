@@ -430,13 +430,16 @@ _NOT_PRIMARY = re.compile(r"^note\s+\d|^\d{1,2}\.\s+[A-Z]|guarant|consolidating|
 _FIGURE = re.compile(r"(?<![\w.])(?:\(?\$?\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?%?|[—–-])(?![\w.])")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
 TITLE_LINES = 12   # a statement's title sits in the first lines of its page
-MIN_ROWS = 8       # a statement page is a table: this many rows carry two or more figures
+MIN_ROWS = 3       # a statement page is a table (comprehensive income statements can be this short)
 
 
 def _title_kind(text: str) -> StatementKind | None:
     if not text[:1].isupper() and not text[:1].isdigit() or _NOT_A_TITLE.search(text):
         return None
-    for cell in re.split(r"\s{2,}", text)[:1]:  # the title opens its row; later cells are table headers
+    cells = re.split(r"\s{2,}", text)
+    if len(cells) > 2:
+        return None  # a row of column headers ("Balance Sheet  Liabilities  Net Amount"), not a title
+    for cell in cells[:1]:  # the title opens its row; a second cell may name the company
         for begin in [0] + [m.end() for m in _NAME_END.finditer(cell[:90])]:
             key = re.sub(r"[\s’'`]+", "", cell[begin:].lower())
             start = _QUALIFIERS.match(key).end()

@@ -18,7 +18,8 @@ from docqa.types import DocType, Document, SearchFilters, StatementKind
 _LEGAL = re.compile(
     r"\b(incorporated|inc|corporation|corp|company|co|plc|limited|ltd|llc|lp|sa|ag|nv|se|holdings?|group|the)\b"
 )
-_YEAR = re.compile(r"(?<![\d.,$])(?:fy\s?'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})(?![\d,])", re.I)
+# A year, not an amount: "2,018" and "$2018" are not years; "FY2023, FY2022" are.
+_YEAR = re.compile(r"(?<![\d.,$])(?:fy\s?'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})(?!\d|,\d|\.\d)", re.I)
 _SHORT_FY = re.compile(r"\bfy\s?'?(\d{2})\b", re.I)
 _QUARTER = re.compile(r"\b(?:q([1-4])|([1-4])q|(first|second|third|fourth)\s+(?:fiscal\s+)?quarter)\b", re.I)
 _ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
@@ -70,7 +71,24 @@ def detect_doc_types(question: str) -> list[DocType]:
 def company_names(document: Document) -> set[str]:
     meta = document.meta
     names = {normalize_name(n) for n in (meta.company, *meta.aliases) if n}
+    names |= {short for n in list(names) for short in _short_forms(n)}
     return {n for n in names if len(n) >= 2}
+
+
+def _short_forms(name: str) -> set[str]:
+    """How people shorten a two- or three-word name: "American Express" -> "amex",
+    "Johnson & Johnson" -> "j and j" (J&J). Only forms of four or more letters, or with "and",
+    so that short forms do not collide with ordinary words."""
+    words = name.split()
+    out = set()
+    if 2 <= len(words) <= 3 and all(w.isalpha() for w in words):
+        if "and" in words:
+            out.add(" and ".join(w[0] for w in words if w != "and"))
+        else:
+            prefix = "".join(w[:2] for w in words)
+            if len(prefix) >= 4:
+                out.add(prefix)
+    return out
 
 
 def canonical_companies(documents: list[Document]) -> dict[str, str]:
@@ -135,7 +153,10 @@ def choose_documents(
         if quarterly:
             docs = quarterly
     if not years:
-        return docs, None
+        # No period named: the latest filings speak for the company ("historically" is answered
+        # by the latest 10-K's comparatives, "what industry" by the latest description).
+        latest = max((d.meta.fiscal_year for d in docs if d.meta.fiscal_year), default=None)
+        return ([d for d in docs if d.meta.fiscal_year == latest] if latest else docs), None
     target = max(years)
     for wanted in ([target], years, [target + 1, target + 2]):
         chosen = [d for d in docs if d.meta.fiscal_year in wanted]

@@ -12,7 +12,9 @@ import numpy as np
 
 from docqa.store.base import EmbedderMismatch, StoredLine, StoredPage
 from docqa.text import index_text
-from docqa.types import Chunk, DocType, Document, DocumentMeta, PageInfo, SearchFilters, StatementKind
+from docqa.types import (
+    Answer, Chunk, DocType, Document, DocumentMeta, Job, PageInfo, QuestionRecord, SearchFilters, StatementKind,
+)
 
 SCHEMA_VERSION = 1
 
@@ -62,6 +64,23 @@ CREATE TABLE IF NOT EXISTS chunks (
 );
 CREATE INDEX IF NOT EXISTS chunks_document ON chunks(document_id, page);
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(body, tokenize="porter unicode61 tokenchars '.&'");
+-- service state (web app, MCP): background ingest jobs and the question log
+CREATE TABLE IF NOT EXISTS jobs (
+    seq INTEGER PRIMARY KEY,            -- insertion order: ties on created_at keep it
+    id TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    body TEXT NOT NULL                  -- the Job as JSON
+);
+CREATE TABLE IF NOT EXISTS questions (
+    seq INTEGER PRIMARY KEY,
+    answer_id TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL,
+    question TEXT NOT NULL,
+    answer TEXT NOT NULL,               -- the Answer as JSON
+    filters TEXT NOT NULL,
+    helpful INTEGER,                    -- NULL: no feedback yet
+    note TEXT
+);
 """
 
 
@@ -275,6 +294,63 @@ class SQLiteStore:
             _, ids, matrix, meta = self._matrix  # type: ignore[misc]
             return ids, matrix, meta
 
+    # --- service state: ingest jobs ------------------------------------------------------
+    def put_job(self, job: Job) -> None:
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO jobs(id, created_at, body) VALUES (?,?,?)"
+                " ON CONFLICT(id) DO UPDATE SET created_at=excluded.created_at, body=excluded.body",
+                (job.id, job.created_at, job.model_dump_json()),
+            )
+
+    def job(self, job_id: str) -> Job | None:
+        with self._lock:
+            row = self._db.execute("SELECT body FROM jobs WHERE id=?", (job_id,)).fetchone()
+        return Job.model_validate_json(row["body"]) if row else None
+
+    def jobs(self) -> list[Job]:
+        with self._lock:
+            rows = self._db.execute("SELECT body FROM jobs ORDER BY created_at, seq").fetchall()
+        return [Job.model_validate_json(r["body"]) for r in rows]
+
+    def delete_job(self, job_id: str) -> bool:
+        with self._lock:
+            return self._db.execute("DELETE FROM jobs WHERE id=?", (job_id,)).rowcount > 0
+
+    # --- service state: the question log ------------------------------------------------
+    def log_question(self, record: QuestionRecord) -> None:
+        if not record.answer.id:
+            raise ValueError("a logged answer needs an id")
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO questions(answer_id, created_at, question, answer, filters, helpful, note)"
+                " VALUES (?,?,?,?,?,?,?) ON CONFLICT(answer_id) DO UPDATE SET created_at=excluded.created_at,"
+                " question=excluded.question, answer=excluded.answer, filters=excluded.filters,"
+                " helpful=excluded.helpful, note=excluded.note",
+                (
+                    record.answer.id, record.created_at, record.answer.question, record.answer.model_dump_json(),
+                    json.dumps(record.filters), None if record.helpful is None else int(record.helpful), record.note,
+                ),
+            )
+
+    def question(self, answer_id: str) -> QuestionRecord | None:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM questions WHERE answer_id=?", (answer_id,)).fetchone()
+        return _question(row) if row else None
+
+    def questions(self, limit: int = 100) -> list[QuestionRecord]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM questions ORDER BY created_at DESC, seq DESC LIMIT ?", (max(0, int(limit)),)
+            ).fetchall()
+        return [_question(r) for r in rows]
+
+    def add_feedback(self, answer_id: str, helpful: bool, note: str | None = None) -> bool:
+        with self._lock:
+            return self._db.execute(
+                "UPDATE questions SET helpful=?, note=? WHERE answer_id=?", (int(bool(helpful)), note, answer_id)
+            ).rowcount > 0
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
@@ -334,6 +410,14 @@ def _chunk(row: sqlite3.Row) -> Chunk:
         bbox=tuple(json.loads(row["bbox"])) if row["bbox"] else None, section=row["section"],
         statement=StatementKind(row["statement"]) if row["statement"] else None, company=row["company"],
         fiscal_year=row["fiscal_year"], doc_type=DocType(row["doc_type"]) if row["doc_type"] else None,
+    )
+
+
+def _question(row: sqlite3.Row) -> QuestionRecord:
+    return QuestionRecord(
+        answer=Answer.model_validate_json(row["answer"]), filters=json.loads(row["filters"]),
+        created_at=row["created_at"], helpful=None if row["helpful"] is None else bool(row["helpful"]),
+        note=row["note"],
     )
 
 
