@@ -19,6 +19,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from pydantic import TypeAdapter
+
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.statements import find_line_items, read_tables
@@ -144,15 +146,18 @@ def computed_answer(question: str, fig: Figures, years: list[int]) -> tuple[floa
     return value, kind
 
 
+_PAGES = TypeAdapter(list[Page])
+
+
 def load_pages(pdf: Path, cache: str | None) -> list[Page]:
     if cache is None:
         return parse_pdf(pdf).pages
     path = Path(cache) / f"{pdf.name}.json"
     if path.exists():
-        return [Page.model_validate(p) for p in json.loads(path.read_text())]
+        return _PAGES.validate_json(path.read_bytes())
     pages = parse_pdf(pdf).pages
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps([p.model_dump() for p in pages]))
+    path.write_bytes(_PAGES.dump_json(pages))
     return pages
 
 

@@ -249,9 +249,6 @@ def _identity_for(name: str, max_tokens: int) -> str | None:
 
 
 def _figure_answerer():
-    """The statement-reading answerer, when the finance package provides it."""
-    try:
-        from docqa.answer.figures import FiguresAnswerer
-    except ImportError:
-        return None
+    from docqa.answer.figures import FiguresAnswerer
+
     return FiguresAnswerer()

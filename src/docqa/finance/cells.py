@@ -42,8 +42,12 @@ def is_cell_word(text: str) -> bool:
     return is_number(text) or is_dash(text) or is_affix(text) or is_not_meaningful(text)
 
 
+_MARK = re.compile(r"(\*+|\([a-z0-9]\)|[(),])$", re.I)
+
+
 def is_year(text: str) -> bool:
-    return bool(_YEAR.match(text))
+    """"2018", "2018,", and headers with a footnote mark: "2018*", "2018(a)"."""
+    return bool(_YEAR.match(text)) or bool(_YEAR.match(_MARK.sub("", text.lstrip("("))))
 
 
 def is_day(text: str) -> bool:

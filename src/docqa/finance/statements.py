@@ -402,12 +402,18 @@ def _last_data(lines: list[_Line], lo: int, hi: int) -> int:
     return lo - 1
 
 
+def _is_title(ln: _Line) -> bool:
+    """Headings are short and are not sentences: prose that mentions "the balance sheet" is no title."""
+    text = ln.line.text.strip()
+    return not ln.is_data and 0 < len(text.split()) <= 14 and not text.endswith(".")
+
+
 def _title_lines(lines: list[_Line], lo: int, hi: int) -> list[str]:
-    return [ln.line.text for ln in lines[max(lo, hi - MAX_TITLE_LINES):hi] if not ln.is_data]
+    return [ln.line.text for ln in lines[max(lo, hi - MAX_TITLE_LINES):hi] if _is_title(ln)]
 
 
 def _top_lines(lines: list[_Line], hi: int) -> list[str]:
-    return [ln.line.text for ln in lines[:min(hi, 5)] if not ln.is_data]
+    return [ln.line.text for ln in lines[:min(hi, 5)] if _is_title(ln)]
 
 
 def _read_region(page: Page, lines: list[_Line], block: _Block | None, lo: int, hi: int,
@@ -547,8 +553,8 @@ def _row_kind(label: str, section: str | None, cells: tuple[Cell, ...]) -> RowKi
         return "per_share"
     if _SHARES_LABEL.search(own) or (generic and _SHARES_LABEL.search(sec)):
         return "shares"
-    if generic and ("per share" in sec or "per common share" in sec):
-        return "per_share"
+    if "per share" in sec or "per common share" in sec:
+        return "per_share"  # every row under "Per share of common stock:" is a per-share amount
     if any("%" in c.raw for c in cells):
         return "percent"
     return "currency"

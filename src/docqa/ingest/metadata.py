@@ -90,7 +90,7 @@ def _doc_type(head_lines: list[str], headline: str) -> DocType:
     # title lines (not "our Annual Report on Form 10-K" in prose) keeps press releases apart.
     for line in head_lines[:150]:
         m = _FORM_TITLE.match(line)
-        if m:
+        if m and (len(line) <= 40 or not m.group(1)):  # "FORM 10-K" stands alone on its line
             key = next(g for g in m.groups() if g).lower().replace("-", "")
             return _FORM_TYPES[key]
     # No SEC cover: a non-US annual/interim report announces itself in a short title line, an
@@ -109,7 +109,8 @@ def _doc_type(head_lines: list[str], headline: str) -> DocType:
 # ----------------------------------------------------------------------------- fiscal period
 
 _YEAR_ENDED = re.compile(rf"(?:fiscal\s+)?year\s+ended\s*:?\s*({_DATE})", re.I)
-_QUARTER_ENDED = re.compile(rf"(?:quarterly\s+period|quarter|period)\s+ended\s*:?\s*({_DATE})", re.I)
+# two-column covers interleave text: "For the quarterly period ended  Commission file  March 31, 2021"
+_QUARTER_ENDED = re.compile(rf"(?:quarterly\s+period|quarter|period)\s+ended\s*:?\s*(?:[^\d]{{0,40}}?)({_DATE})", re.I)
 _REPORT_DATE = re.compile(rf"date\s+of\s+(?:report|earliest\s+event)[^:]{{0,60}}:\s*({_DATE})", re.I)
 _RELEASE_ENDED = re.compile(
     rf"(?:quarter|period|year|weeks|months)\s+(?:\([^)]{{0,40}}\)\s*)?ended\s+({_DATE})", re.I
@@ -156,8 +157,9 @@ def _period(doc_type: DocType, head: str, headline: str, body: str):
             quarter = _ORDINAL.get((q.group(1) or "").lower()) or int(q.group(2) or q.group(3))
         elif _FULL_YEAR.search(headline[:1500]):
             quarter = 4
-        m = _RELEASE_ENDED.search(headline)
-        end = _parse_date(m.group(1)) if m else None
+        # the current period is the latest one named ("quarter ended June 30, 2023 ... 2022")
+        ends = [d for d in (_parse_date(m.group(1)) for m in _RELEASE_ENDED.finditer(headline)) if d]
+        end = max(ends, default=None)
         if end:
             return _fiscal_year(end, quarter), quarter, end
         y = _QUARTER_YEAR.search(headline)
@@ -170,7 +172,7 @@ def _period(doc_type: DocType, head: str, headline: str, body: str):
 
 _LEGAL = (
     r"Inc\.?|Incorporated|Corporation|Corp\.?|Company|Co\.?|plc|PLC|Ltd\.?|Limited|LLC|L\.P\.|LP|"
-    r"N\.V\.|S\.A\.|SE|AG|A/S|ASA|AB|S\.p\.A\.|GmbH|Holdings?|Group|N\.A\."
+    r"N\.V\.|S\.A\.|SE|AG|A/S|ASA|AB|S\.p\.A\.|GmbH|Holdings?|Group|N\.A\.|International"
 )
 _LEGAL_TAIL = re.compile(rf"(?:[\s,]+(?:{_LEGAL}))+\.?$", re.I)
 _EXACT_NAME = re.compile(r"\(?\s*exact\s+name\s+of\s+(?:the\s+)?registrant", re.I)
@@ -423,17 +425,21 @@ _KINDS = [  # order matters: "income and comprehensive income" is the income sta
 _TITLE_REST = re.compile(
     r"$|\((?![a-z0-9]\))|[\-—–,]|for|as(?:of|at)|(?:fiscal)?years?|periods?|quarters?|(?:three|six|nine|twelve)months|\d+weeks|"
     r"continued|in(?:millions|thousands|billions)|unaudited|and(?:other)?comprehensive|"
-    r"and(?:retained|accumulated|changesin|stock|share|equity|(?:statements?of)?(?:operations|income|earnings))"
+    r"and(?:retained|accumulated|changesin|stock|share|equity|redeemable|noncontrolling|temporary|mezzanine"
+    r"|(?:statements?of)?(?:operations|income|earnings))"
 )
 _NOT_A_TITLE = re.compile(r"\bnotes?\b|\bsee\b|accompanying|consolidating|guarantor|supplemental|:\s*$|\s\d{1,3}$", re.I)
 _NOT_PRIMARY = re.compile(r"^note\s+\d|^\d{1,2}\.\s+[A-Z]|guarant|consolidating|parent\s+company", re.I)
 _FIGURE = re.compile(r"(?<![\w.])(?:\(?\$?\s?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)?%?|[—–-])(?![\w.])")
 _YEAR = re.compile(r"^(?:19|20)\d\d$")
+_TITLE_WORD = re.compile(r"statement|balance|financial", re.I)
 TITLE_LINES = 12   # a statement's title sits in the first lines of its page
 MIN_ROWS = 3       # a statement page is a table (comprehensive income statements can be this short)
 
 
 def _title_kind(text: str) -> StatementKind | None:
+    if not _TITLE_WORD.search(text):
+        return None  # cheap exit for the ordinary line
     if not text[:1].isupper() and not text[:1].isdigit() or _NOT_A_TITLE.search(text):
         return None
     cells = re.split(r"\s{2,}", text)
@@ -477,9 +483,11 @@ def statement_kind(page: Page) -> StatementKind | None:
     or an MD&A table named after one are not statements.
     """
     found: list[StatementKind] = []
-    for line in page.lines[:TITLE_LINES]:
-        text = line.text.strip()
+    top = [line.text.strip() for line in page.lines[: TITLE_LINES + 1]]
+    for i, text in enumerate(top[:TITLE_LINES]):
         kind = _title_kind(text)
+        if kind is None and i + 1 < len(top) and len(text) < 60:
+            kind = _title_kind(f"{text} {top[i + 1]}")  # a title wrapped onto two rows
         if kind:
             found.append(kind)
         elif not found and (_is_prose(text) or _NOT_PRIMARY.search(text)):

@@ -34,6 +34,18 @@ def job_id_for(sha256: str) -> str:
     return sha256[:16]
 
 
+def looks_truncated(path: Path) -> bool:
+    """A PDF ends with %%EOF (give or take trailing whitespace); a cut-off download does not."""
+    try:
+        with path.open("rb") as fh:
+            fh.seek(0, 2)
+            size = fh.tell()
+            fh.seek(max(0, size - 2048))
+            return b"%%EOF" not in fh.read()
+    except OSError:
+        return False
+
+
 class IngestWorker:
     """One thread that indexes queued jobs, oldest first. Questions are answered meanwhile."""
 
@@ -116,8 +128,13 @@ class IngestWorker:
             try:
                 self._process(job)
             except Exception as exc:  # a bug in a stage must fail the job, not the worker
+                if self._stop.is_set():
+                    return  # shutting down (the store may be closed): the job is retried on the next start
                 log.exception("job %s failed", job.id)
-                self._finish(job.id, status="failed", reason=f"internal error while indexing: {exc}")
+                try:
+                    self._finish(job.id, status="failed", reason=f"internal error while indexing: {exc}")
+                except Exception:
+                    log.exception("job %s: cannot record the failure", job.id)
             finally:
                 self.current = None
 
@@ -160,7 +177,10 @@ class IngestWorker:
 
         outcome = self.engine.ingest_file(path, display_name=job.file_name, progress=progress)
         if outcome.status == "failed":
-            self._finish(job.id, status="failed", reason=outcome.reason or "could not be indexed")
+            reason = outcome.reason or "could not be indexed"
+            if looks_truncated(path):
+                reason = f"the file looks truncated (no PDF end-of-file marker): upload the complete file ({reason})"
+            self._finish(job.id, status="failed", reason=reason)
             return
         # "skipped": the same bytes were already indexed (by the CLI, or before a restart): ready all the same.
         document = self.store.document(outcome.document_id) if outcome.document_id else None

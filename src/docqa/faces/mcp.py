@@ -1,0 +1,548 @@
+"""The MCP server: the engine's search, pages, verified answers and evidence images, for AI agents.
+
+One Engine is opened per server process and serves every call (and, over HTTP, every session).
+The face holds no logic: each tool validates nothing the engine does not, calls the Engine and
+shapes its result for a calling model. Errors an agent can act on (an unknown document, a page
+out of range, a bad argument) come back as tool errors that say what to do; ``found=false`` from
+``ask`` is a normal result.
+
+Transports: stdio (nothing but protocol on stdout; logs go to stderr) and Streamable HTTP on
+``/mcp``, which requires ``Authorization: Bearer <DOCQA_MCP_TOKEN>`` when that token is set.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hmac
+import inspect
+import json
+import logging
+import sys
+from typing import Annotated, Any, Literal
+from urllib.parse import quote
+
+from mcp.server.mcpserver import Image, MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
+from mcp_types import (
+    ListResourcesResult,
+    PaginatedRequestParams,
+    Resource,
+    TextContent,
+    ToolAnnotations,
+)
+from pydantic import BaseModel, Field
+
+from docqa import __version__
+from docqa.config import Settings
+from docqa.engine import Engine, PageOutOfRange
+from docqa.ingest.parse import ParseError
+from docqa.store import DocumentNotFound, EmbedderMismatch
+from docqa.types import Answer, Document
+
+log = logging.getLogger(__name__)
+
+SERVER_NAME = "docqa"
+HTTP_PATH = "/mcp"
+RESOURCES_PER_LIST_PAGE = 200   # resources/list is paginated: an index can hold thousands of pages
+MAX_KNOWN_IN_ERROR = 12         # how many known document names an unknown-document error lists
+SNIPPET_CHARS = 400
+
+INSTRUCTIONS = """\
+docqa holds an index of company filings (10-K annual reports, 10-Qs, earnings releases) and \
+answers with proof: every answer names the document and page it came from and quotes the line.
+
+How to work with it:
+1. list_documents: see what is indexed (company, fiscal year, filing type, file name, pages).
+2. ask: a question in plain words -> a verified answer with citations (document, page, quote), \
+the figures it used and any formula. found=false means the filings do not support an answer; \
+that is a result, not a failure: say so, or search and read pages yourself.
+3. search: find the pages about something (ranked page-level hits with snippets), e.g. to \
+answer from several pages or to check an answer.
+4. read_page: the full text of one page, table rows kept on one line, with the neighbouring \
+page numbers so you can widen.
+5. document_stats: exact counts (pages, words, how often a term occurs and on which pages) \
+over a document's full text; use it for "how many times ..." instead of search.
+6. show_evidence: the page as a PNG image with the quote boxed, to look at a table or show proof.
+
+Documents are named by file name exactly as list_documents shows it (the '.pdf' may be \
+omitted, or use the id). Page numbers are 1-based physical pages of the PDF, not the page \
+numbers printed on the page.\
+"""
+
+DocTypeArg = Literal["10k", "10q", "8k", "earnings", "other"]
+
+# --- results: typed, so each tool publishes an output schema ---------------------------------
+
+
+class DocumentInfo(BaseModel):
+    document: str = Field(description="file name: pass it as `document` to the other tools")
+    id: str
+    company: str | None = None
+    ticker: str | None = None
+    doc_type: str | None = Field(None, description="10k, 10q, 8k, earnings or other")
+    fiscal_year: int | None = None
+    fiscal_quarter: int | None = None
+    period_end: str | None = Field(None, description="ISO date the fiscal period ends, when printed")
+    pages: int
+    chunks: int
+    dense: bool = Field(description="whether the document has embeddings for vector search")
+
+
+class DocumentList(BaseModel):
+    count: int
+    documents: list[DocumentInfo]
+    hint: str | None = None
+
+
+class SearchHit(BaseModel):
+    rank: int
+    document: str
+    company: str | None = None
+    year: int | None = None
+    doc_type: str | None = None
+    page: int = Field(description="1-based physical page")
+    section: str | None = Field(None, description="e.g. 'Item 7' or 'Item 8'")
+    statement: str | None = Field(None, description="the primary statement printed on the page, if any")
+    snippet: str = Field(description="the best-matching passage on the page")
+    score: float
+    scores: dict[str, float] = Field(default_factory=dict, description="per-retriever scores")
+
+
+class SearchResults(BaseModel):
+    query: str
+    mode: str
+    companies: list[str] = Field(default_factory=list, description="companies the query was read as naming")
+    years: list[int] = Field(default_factory=list, description="years the query was read as naming")
+    notes: list[str] = Field(default_factory=list)
+    hits: list[SearchHit]
+
+
+class TableInfo(BaseModel):
+    title: str | None = None
+    unit: str | None = Field(None, description="e.g. 'in millions'")
+    columns: list[str] = Field(default_factory=list)
+
+
+class PageText(BaseModel):
+    document: str
+    page: int = Field(description="1-based physical page")
+    pages: int = Field(description="pages in the document")
+    previous_page: int | None = None
+    next_page: int | None = None
+    section: str | None = None
+    statement: str | None = None
+    tables: list[TableInfo] = Field(default_factory=list, description="statement tables read on this page")
+    ocr: bool = Field(False, description="the text came from OCR")
+    no_text: bool = Field(False, description="the page has no text layer and could not be read")
+    text: str = Field(description="the page text, one visual row per line; table rows keep their figures")
+
+
+class CitationOut(BaseModel):
+    document: str
+    page: int = Field(description="1-based physical page")
+    quote: str = Field(description="verbatim from the page (checked)")
+
+
+class FigureOut(BaseModel):
+    name: str
+    text: str = Field(description="as printed, or as computed")
+    value: float
+    unit: str | None = None
+    scale: float = Field(1.0, description="value x scale = the amount (scale 1e6: in millions)")
+    period: str | None = None
+    document: str | None = None
+    page: int | None = None
+    computed: bool = False
+
+
+class AnswerOut(BaseModel):
+    question: str
+    found: bool = Field(description="false: the filings do not support an answer (see reason)")
+    text: str
+    reason: str | None = None
+    verification: Literal["verified", "partial", "not_found"]
+    citations: list[CitationOut] = Field(default_factory=list)
+    figures: list[FigureOut] = Field(default_factory=list)
+    formula: str | None = None
+    answerer: str = ""
+    citations_dropped: int = Field(0, description="citations removed because their quote was not on the page")
+    numbers_unverified: list[str] = Field(default_factory=list)
+
+
+class StatsOut(BaseModel):
+    document: str
+    pages: int
+    words: int
+    term: str | None = None
+    count: int | None = Field(None, description="whole-word, case-insensitive occurrences of the term over the full text")
+    pages_with_term: list[int] = Field(default_factory=list)
+
+
+# --- errors an agent can act on ----------------------------------------------------------------
+
+
+def _unknown_document(exc: DocumentNotFound) -> ToolError:
+    known = list(exc.known)
+    if not known:
+        return ToolError(f"Unknown document {exc.name!r}: the index is empty. Ingest PDFs with `docqa ingest`.")
+    shown = ", ".join(known[:MAX_KNOWN_IN_ERROR])
+    more = f" (and {len(known) - MAX_KNOWN_IN_ERROR} more; call list_documents)" if len(known) > MAX_KNOWN_IN_ERROR else ""
+    return ToolError(
+        f"Unknown document {exc.name!r}. Known documents, closest first: {shown}{more}. "
+        "Pass a file name as list_documents shows it."
+    )
+
+
+def _page_out_of_range(exc: PageOutOfRange) -> ToolError:
+    doc = exc.document
+    return ToolError(
+        f"{doc.file_name} has pages 1-{doc.pages}; page {exc.page} does not exist. "
+        "Page numbers are 1-based physical pages of the PDF."
+    )
+
+
+@contextlib.contextmanager
+def _agent_errors():
+    """Turn the engine's input errors into tool errors whose text says what to do."""
+    try:
+        yield
+    except DocumentNotFound as exc:
+        raise _unknown_document(exc) from exc
+    except PageOutOfRange as exc:
+        raise _page_out_of_range(exc) from exc
+    except (ValueError, ParseError) as exc:  # bad mode/doc_type/query, vector search on a lexical index, PDF gone
+        raise ToolError(str(exc)) from exc
+
+
+# --- shaping engine results ----------------------------------------------------------------------
+
+
+def _document_info(doc: Document) -> DocumentInfo:
+    m = doc.meta
+    return DocumentInfo(
+        document=doc.file_name, id=doc.id, company=m.company, ticker=m.ticker,
+        doc_type=m.doc_type.value if m.doc_type else None, fiscal_year=m.fiscal_year,
+        fiscal_quarter=m.fiscal_quarter, period_end=m.period_end, pages=doc.pages, chunks=doc.chunks,
+        dense=doc.embedded,
+    )
+
+
+def _answer_out(answer: Answer) -> AnswerOut:
+    return AnswerOut(
+        question=answer.question, found=answer.found, text=answer.text, reason=answer.reason,
+        verification=answer.verification,
+        citations=[CitationOut(document=c.document, page=c.page, quote=c.quote) for c in answer.citations],
+        figures=[
+            FigureOut(name=f.name, text=f.text, value=f.value, unit=f.unit, scale=f.scale, period=f.period,
+                      document=f.document, page=f.page, computed=f.computed)
+            for f in answer.figures
+        ],
+        formula=answer.formula, answerer=answer.answerer, citations_dropped=answer.citations_dropped,
+        numbers_unverified=list(answer.numbers_unverified),
+    )
+
+
+def _table_info(table: dict) -> TableInfo:
+    columns = [str(c.get("header") or "") for c in table.get("columns", []) if isinstance(c, dict)]
+    return TableInfo(title=table.get("title"), unit=table.get("unit_text") or table.get("unit"), columns=columns)
+
+
+def _describe(fn) -> str:
+    """A docstring as a tool description: dedented, each paragraph on one line."""
+    paragraphs = inspect.cleandoc(fn.__doc__ or "").split("\n\n")
+    return "\n\n".join(" ".join(line.strip() for line in p.splitlines()) for p in paragraphs)
+
+
+def page_uri(document: str, page: int) -> str:
+    return f"docqa://documents/{quote(document, safe='')}/pages/{page}"
+
+
+# --- the server -----------------------------------------------------------------------------------
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+
+DocumentArg = Annotated[str, Field(description="file name as list_documents shows it (e.g. 'AMAZON_2017_10K.pdf'; "
+                                               "'.pdf' optional) or the document id")]
+PageArg = Annotated[int, Field(description="1-based physical page number of the PDF")]
+
+
+class DocqaServer(MCPServer):
+    """MCPServer whose resources/list enumerates the indexed pages, paginated, from the live index."""
+
+    def __init__(self, engine: Engine, **kwargs: Any):
+        self.engine = engine
+        super().__init__(**kwargs)
+
+    async def _handle_list_resources(self, ctx, params: PaginatedRequestParams | None) -> ListResourcesResult:
+        import anyio.to_thread
+
+        cursor = params.cursor if params else None
+        try:
+            start = int(cursor) if cursor else 0
+        except ValueError:
+            start = 0
+        static = await self.list_resources()
+        pages, total = await anyio.to_thread.run_sync(self._page_resources, start, RESOURCES_PER_LIST_PAGE)
+        end = start + len(pages)
+        return ListResourcesResult(
+            resources=(static if start == 0 else []) + pages,
+            next_cursor=str(end) if end < total else None,
+        )
+
+    def _page_resources(self, start: int, count: int) -> tuple[list[Resource], int]:
+        out: list[Resource] = []
+        offset = 0
+        docs = self.engine.documents()
+        total = sum(d.pages for d in docs)
+        for doc in docs:
+            if offset + doc.pages <= start:
+                offset += doc.pages
+                continue
+            for n in range(max(1, start - offset + 1), doc.pages + 1):
+                if len(out) >= count:
+                    return out, total
+                company = doc.meta.company or doc.file_name
+                out.append(Resource(
+                    uri=page_uri(doc.file_name, n), name=f"{doc.file_name} p.{n}",
+                    title=f"{company} {doc.meta.fiscal_year or ''} page {n} of {doc.pages}".replace("  ", " "),
+                    mime_type="text/plain",
+                ))
+            offset += doc.pages
+        return out, total
+
+
+def build_server(engine: Engine) -> DocqaServer:
+    """The MCP server over one open Engine: six tools and the page resources."""
+    server = DocqaServer(engine, name=SERVER_NAME, title="docqa: filings with proof", version=__version__,
+                         instructions=INSTRUCTIONS, log_level="WARNING")
+
+    def tool(title: str):
+        def register(fn):
+            server.add_tool(fn, title=title, description=_describe(fn), annotations=READ_ONLY)
+            return fn
+
+        return register
+
+    @tool('List indexed documents')
+    def list_documents() -> DocumentList:
+        """List every indexed document: file name (pass it as `document` to other tools), company,
+        ticker, filing type (10k, 10q, 8k, earnings), fiscal year and quarter, period end, page count.
+
+        Call this first to learn what can be asked about and how documents are named."""
+        docs = [_document_info(d) for d in engine.documents()]
+        hint = None if docs else "The index is empty: ingest PDFs with `docqa ingest PATH --index INDEX`."
+        return DocumentList(count=len(docs), documents=docs, hint=hint)
+
+    @tool('Search the filings')
+    def search(
+        query: Annotated[str, Field(description="what to look for, in plain words or the filing's own terms")],
+        k: Annotated[int, Field(ge=1, le=50, description="how many pages to return")] = 8,
+        mode: Annotated[Literal["hybrid", "lexical", "vector"],
+                        Field(description="hybrid (default) fuses keyword and semantic ranking; lexical is "
+                                          "keywords only; vector needs an index built with embeddings")] = "hybrid",
+        company: Annotated[str | None, Field(description="only this company, e.g. 'Amazon'")] = None,
+        year: Annotated[int | None, Field(description="only this fiscal year, e.g. 2017")] = None,
+        doc_type: Annotated[DocTypeArg | None, Field(description="only this filing type")] = None,
+        document: Annotated[str | None, Field(description="only this document (file name or id)")] = None,
+    ) -> SearchResults:
+        """Find the pages that discuss something: ranked page-level hits, each with document,
+        company, fiscal year, 1-based page, section, the best-matching snippet and scores.
+
+        Use it to locate evidence yourself, to gather material from several pages or companies, or
+        to check an answer; then read_page for the full text. Companies and years named in the
+        query are understood as filters; the explicit filters narrow further. For a direct
+        question prefer `ask`, which also verifies its answer; for exact counts use
+        document_stats."""
+        with _agent_errors():
+            result = engine.search_detailed(query, k=k, mode=mode, company=company, year=year,
+                                            doc_type=doc_type, document=document)
+        hits = [
+            SearchHit(
+                rank=i, document=h.document, company=h.company, year=h.year,
+                doc_type=h.doc_type.value if h.doc_type else None, page=h.page, section=h.section,
+                statement=h.statement.value if h.statement else None,
+                snippet=" ".join(h.text.split())[:SNIPPET_CHARS], score=round(h.score, 4),
+                scores={k_: round(v, 4) for k_, v in h.scores.items()},
+            )
+            for i, h in enumerate(result.hits, 1)
+        ]
+        plan = result.plan
+        return SearchResults(query=query, mode=mode, companies=list(plan.companies), years=list(plan.years),
+                             notes=list(plan.notes), hits=hits)
+
+    @tool('Read a page')
+    def read_page(document: DocumentArg, page: PageArg) -> PageText:
+        """The full text of one page, one visual row per line, so a table row keeps its label and
+        all its figures on one line; plus the section, any financial statement on the page with
+        its unit (e.g. 'in millions') and column headers, and the previous/next page numbers so
+        you can widen to neighbouring pages.
+
+        Use it to read around a search hit or a citation before relying on it."""
+        with _agent_errors():
+            doc = engine.document(document)
+            stored = engine.page(doc.id, page)
+        info = stored.info
+        return PageText(
+            document=doc.file_name, page=page, pages=doc.pages,
+            previous_page=page - 1 if page > 1 else None, next_page=page + 1 if page < doc.pages else None,
+            section=info.section if info else None,
+            statement=info.statement.value if info and info.statement else None,
+            tables=[_table_info(t) for t in stored.tables if isinstance(t, dict)],
+            ocr=stored.ocr, no_text=stored.no_text, text=stored.text,
+        )
+
+    @tool('Ask a question (verified answer)')
+    def ask(
+        question: Annotated[str, Field(description="the question, in plain words; name the company and year "
+                                                   "when you know them")],
+        document: Annotated[str | None, Field(description="only this document (file name or id)")] = None,
+        company: Annotated[str | None, Field(description="only this company, e.g. 'Netflix'")] = None,
+        year: Annotated[int | None, Field(description="only this fiscal year")] = None,
+        doc_type: Annotated[DocTypeArg | None, Field(description="only this filing type")] = None,
+    ) -> AnswerOut:
+        """Answer a question from the filings, verified: the answer text, found (true/false), the
+        reason when not found, citations (document, 1-based page, verbatim quote checked against
+        that page), the figures used (as printed, with unit, scale and period) and the formula for
+        anything computed.
+
+        found=false is a normal result meaning the filings do not support an answer: report that
+        rather than guessing, or use search/read_page to look further. Use show_evidence with a
+        citation's document, page and quote to see it on the page."""
+        with _agent_errors():
+            answer = engine.ask(question, document=document, company=company, year=year, doc_type=doc_type)
+        return _answer_out(answer)
+
+    @tool('Exact document statistics')
+    def document_stats(
+        document: DocumentArg,
+        term: Annotated[str | None, Field(description="a word or phrase to count: whole words, case-insensitive")] = None,
+    ) -> StatsOut:
+        """Exact statistics over a document's full text (not retrieval): page count, word count,
+        and, with a term, how many times it occurs and on which pages.
+
+        Use it for questions like "how many times does the report mention X" or "how long is it";
+        search only returns the top-ranked pages and cannot count."""
+        with _agent_errors():
+            s = engine.stats(document, term)
+        return StatsOut(document=s.document, pages=s.pages, words=s.words, term=s.term, count=s.count,
+                        pages_with_term=list(s.pages_with_term))
+
+    @tool('Show the evidence on the page')
+    def show_evidence(
+        document: DocumentArg,
+        page: PageArg,
+        quote: Annotated[str | None, Field(description="text on the page to box, e.g. a citation's quote")] = None,
+    ) -> list[Image | TextContent]:
+        """The page rendered as a PNG image with the quote boxed in yellow, followed by a line
+        saying what was boxed. Use it to look at a table or chart, or to show proof of a citation
+        (pass its document, page and quote). Without a quote the page is shown unmarked."""
+        with _agent_errors():
+            doc = engine.document(document)
+            image = engine.evidence_image(doc.id, page, [quote] if quote else [])
+        if quote and image.used != "quote":
+            boxed = "the quote was not found on this page, so nothing is boxed"
+        elif image.used == "none":
+            boxed = "nothing boxed"
+        else:
+            boxed = f"boxed: {image.used} ({len(image.boxes)} box{'es' if len(image.boxes) != 1 else ''})"
+        caption = f"{doc.file_name} page {page} of {doc.pages}; {boxed}."
+        return [Image(data=image.png, format="png"), TextContent(type="text", text=caption)]
+
+    @server.resource("docqa://documents", name="documents", mime_type="application/json",
+                     description="The indexed documents, as list_documents returns them.")
+    def documents_resource() -> str:
+        return list_documents().model_dump_json(indent=2)
+
+    @server.resource("docqa://documents/{document}/pages/{n}", name="page", mime_type="text/plain",
+                     description="The text of page n (1-based) of an indexed document.")
+    def page_resource(document: str, n: str) -> str:
+        try:
+            number = int(n)
+            doc = engine.document(document)
+            stored = engine.page(doc.id, number)
+        except DocumentNotFound as exc:
+            raise ResourceNotFoundError(str(_unknown_document(exc))) from exc
+        except PageOutOfRange as exc:
+            raise ResourceNotFoundError(str(_page_out_of_range(exc))) from exc
+        except ValueError as exc:
+            raise ResourceNotFoundError(f"page must be a whole number, not {n!r}") from exc
+        header = f"{doc.file_name} — page {number} of {doc.pages}"
+        return f"{header}\n\n{stored.text}"
+
+    return server
+
+
+# --- transports ------------------------------------------------------------------------------------
+
+
+class BearerAuth:
+    """ASGI middleware: every HTTP request needs ``Authorization: Bearer <token>``; 401 otherwise."""
+
+    def __init__(self, app, token: str):
+        self.app = app
+        self._token = token.encode()
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":  # lifespan: starts the session manager
+            await self.app(scope, receive, send)
+            return
+        header = dict(scope.get("headers") or []).get(b"authorization", b"")
+        scheme, _, given = header.partition(b" ")
+        if scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), self._token):
+            await self.app(scope, receive, send)
+            return
+        body = json.dumps({
+            "error": "invalid_token" if header else "unauthorized",
+            "error_description": "send 'Authorization: Bearer <token>' with the server's DOCQA_MCP_TOKEN",
+        }).encode()
+        await send({"type": "http.response.start", "status": 401, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+            (b"www-authenticate", b'Bearer realm="docqa"'),
+        ]})
+        await send({"type": "http.response.body", "body": body})
+
+
+def http_app(server: MCPServer, token: str | None, host: str = "127.0.0.1"):
+    """The Streamable HTTP ASGI app at /mcp, behind the bearer check when a token is set."""
+    app = server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host)
+    return BearerAuth(app, token) if token else app
+
+
+async def _serve_http(server: MCPServer, host: str, port: int, token: str | None) -> None:
+    import uvicorn
+
+    config = uvicorn.Config(http_app(server, token, host), host=host, port=port, log_level="warning")
+    await uvicorn.Server(config).serve()
+
+
+def run_mcp(settings: Settings, http: bool = False, host: str = "127.0.0.1", port: int = 8765) -> None:
+    """Open the index once and serve it over stdio, or Streamable HTTP with ``http=True``."""
+    import anyio
+
+    try:
+        with contextlib.redirect_stdout(sys.stderr):  # stdout is the protocol's alone
+            engine = Engine.open(settings)
+    except (EmbedderMismatch, ValueError) as exc:
+        print(f"docqa mcp: {exc}", file=sys.stderr)
+        raise SystemExit(2) from exc
+    try:
+        docs = engine.documents()
+        if not docs:
+            print(f"docqa mcp: warning: the index at {settings.index} holds no documents", file=sys.stderr)
+        server = build_server(engine)
+        if http:
+            token = settings.mcp_token.get_secret_value() if settings.mcp_token else None
+            if not token and host not in ("127.0.0.1", "localhost", "::1"):
+                print(f"docqa mcp: warning: serving {host} without DOCQA_MCP_TOKEN: anyone who can reach it "
+                      "can read the index", file=sys.stderr)
+            print(f"docqa mcp: {len(docs)} document(s) from {settings.index} on http://{host}:{port}{HTTP_PATH}"
+                  f" ({'bearer token required' if token else 'no token'})", file=sys.stderr, flush=True)
+            anyio.run(_serve_http, server, host, port, token)
+        else:
+            print(f"docqa mcp: {len(docs)} document(s) from {settings.index} over stdio", file=sys.stderr, flush=True)
+            server.run("stdio")
+    finally:
+        engine.close()
+
+
+__all__ = ["BearerAuth", "build_server", "http_app", "page_uri", "run_mcp"]
