@@ -3,7 +3,7 @@
 MCP Inspector's CLI from npm (a client nobody here wrote).
 
 One index of the bundled samples (lexical only, so no embedding model) serves the whole module;
-each transport keeps one live session for all of its tests.
+each transport keeps one live session for all of its tests, which run once per transport.
 """
 
 from __future__ import annotations
@@ -41,14 +41,14 @@ INSPECTOR = "@modelcontextprotocol/inspector@2.12.0"  # the version .ci/setup.d 
 
 
 @pytest.fixture(scope="module")
-def index_dir(tmp_path_factory, sample_pdfs) -> Path:
-    from docqa import Engine
+def index_dir(lexical_engine) -> Path:
+    """The bundled samples, lexical only (conftest builds it once per session: Engine.open(dense=False) + ingest).
 
-    folder = tmp_path_factory.mktemp("mcp-index")
-    with Engine.open(folder, dense=False) as engine:
-        report = engine.ingest(sample_pdfs)
-    assert not report.failed, report.failed
-    return folder
+    The servers under test open it in their own processes; this process only reads it.
+    """
+    names = {d.file_name for d in lexical_engine.documents()}
+    assert {"ADOBE_2022_10K.pdf", AMAZON, "NETFLIX_2017_10K.pdf"} <= names
+    return lexical_engine.settings.index
 
 
 def server_env(token: str | None = None) -> dict[str, str]:
@@ -272,6 +272,7 @@ def test_ask_returns_a_verified_answer_with_citations(session):
     assert answer["found"] is True and answer["verification"] in ("verified", "partial")
     assert answer["citations"] and answer["text"]
     assert any(c["document"] == AMAZON and "net sales" in c["quote"].lower() for c in answer["citations"])
+    assert "177,866" in answer["text"]  # $ millions, Amazon's 2017 total net sales as printed on p.38
     for citation in answer["citations"]:  # every quote is on the page it cites
         page = data(session.call("read_page", {"document": citation["document"], "page": citation["page"]}))
         assert squash(citation["quote"]) in squash(page["text"])
@@ -464,17 +465,33 @@ def test_inspector_cli_lists_the_tools(index_dir):
     assert tools["read_page"]["inputSchema"]["required"] == ["document", "page"]
 
 
-def test_inspector_cli_calls_a_tool(index_dir):
+def test_inspector_cli_calls_a_tool_over_http_with_the_token(http_server):
     done = inspector("--method", "tools/call", "--tool-name", "read_page", "--tool-arg", f"document={AMAZON}",
-                     f"page={INCOME_PAGE}", "--", sys.executable, *server_args(index_dir))
+                     f"page={INCOME_PAGE}", "--header", f"Authorization: Bearer {TOKEN}", "--transport", "http",
+                     http_server)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert not result.get("isError")
     assert "Total net sales  107,006  135,987  177,866" in result["structuredContent"]["text"]
 
 
-def test_inspector_cli_over_http_with_the_token(http_server):
-    done = inspector("--method", "tools/call", "--tool-name", "document_stats", "--tool-arg", f"document={AMAZON}",
-                     "--header", f"Authorization: Bearer {TOKEN}", "--transport", "http", http_server)
-    assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout)["structuredContent"]["pages"] == 85
+# --- in process: an empty index -------------------------------------------------------------------
+
+
+def test_an_empty_index_says_how_to_fill_it(tmp_path):
+    import anyio
+    from mcp import Client
+
+    from docqa import Engine
+    from docqa.faces.mcp import build_server
+
+    async def scenario(server):
+        async with Client(server) as client:
+            listed = data(await client.call_tool("list_documents", {}))
+            missing = await client.call_tool("read_page", {"document": AMAZON, "page": 1})
+            return listed, missing
+
+    with Engine.open(tmp_path / "empty", dense=False) as engine:
+        listed, missing = anyio.run(scenario, build_server(engine))
+    assert listed["count"] == 0 and "docqa ingest" in listed["hint"]
+    assert "the index is empty" in error_text(missing)

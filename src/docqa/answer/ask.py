@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from docqa.answer.verify import verify
+from docqa.finance.lexicon import load_lexicon
 from docqa.search.hybrid import HybridSearcher
 from docqa.search.query import QueryPlan, canonical_companies, normalize_name
 from docqa.stats import document_stats, stats_question
@@ -78,6 +79,13 @@ class Asker:
         pages = {(p.document_id, p.page): p.text for p in evidence}
 
         drafts: list[Draft] = []
+        companies = set(canonical_companies(documents).values())
+        if not plan.companies and request.filters.is_empty() and len(companies) > 1:
+            # A company's figure needs the company: without one, any number found would be a guess.
+            if load_lexicon().match(question):
+                return self._not_found(
+                    question, f"the question names none of the {len(companies)} companies in the index; "
+                    "name the company (or pass company=/document=)", started, timings)
         if self.figure_answerer is not None:
             t = time.perf_counter()
             draft = self.figure_answerer.answer(question, evidence, plan, self.store)
@@ -206,7 +214,7 @@ def quote_boxes(page: StoredPage, quote: str) -> list[BBox]:
 
 _NAME_CUE = re.compile(
     r"(?:\b(?:for|of|at|by|did|does|do|has|have|had|is|was|were|about)\s+)?"
-    r"((?:[A-Z][A-Za-z0-9&.\-]*)(?:\s+(?:[A-Z][A-Za-z0-9&.\-]*|&|and|of))*?)(?:'s|’s|\s+(?:in|for|during)\s+(?:FY|fiscal|Q\d|\d{4}))",
+    r"((?:[A-Z][A-Za-z0-9&.\-]*)(?:\s+(?:[A-Z][A-Za-z0-9&.\-]*|&|and|of))*?)(?:'s|’s|(?<=s)'|(?<=s)’|\s+(?:in|for|during)\s+(?:FY|fiscal|Q\d|\d{4}))",
 )
 _NOT_NAMES = frozenset(
     "what which how when where who why does did is was were are the a an in fy q1 q2 q3 q4 us usd gaap non "
@@ -227,7 +235,7 @@ def missing_subject(question: str, plan: QueryPlan, documents: list[Document], f
                 continue
             if any(w in known or any(w in k.split() for k in known) for w in words):
                 continue
-            held = sorted({d.meta.company for d in documents if d.meta.company})
+            held = sorted(set(canonical_companies(documents).values()))
             return (f"the index holds no filing by {name!r}; it holds {len(held)} companies "
                     f"({', '.join(held[:6])}{'…' if len(held) > 6 else ''})")
     if plan.years and plan.companies:

@@ -63,6 +63,13 @@ class FiguresAnswerer:
         if year is None:
             return None
         fmt = F.requested_format(question)
+        averaged = [f for f in formulas if f.key == "multi_year_average"]
+        ratios = [f for f in formulas if f.key not in F.SUBJECT_FORMULAS]
+        if averaged and ratios and len(set(plan.years)) >= 2:
+            # "3 year average of capex as a % of revenue": the ratio each year, then the mean.
+            draft = self._averaged_formula(ratios[0], sources, sorted(set(plan.years)), fmt)
+            if draft is not None:
+                return draft
         for formula in formulas:
             if formula.key in F.SUBJECT_FORMULAS:
                 draft = self._subject_formula(formula, metrics, sources, year, plan, fmt)
@@ -83,7 +90,9 @@ class FiguresAnswerer:
         return None
 
     # --- formulas --------------------------------------------------------------------------
-    def _fixed_formula(self, formula: FormulaDef, sources, year: int, fmt: F.Format) -> Draft | None:
+    def _inputs(self, formula: FormulaDef, sources, year: int):
+        """This year's and last year's values of a formula's inputs (last year's: for averages
+        and changes, e.g. the change in inventory inside DPO)."""
         lexicon = load_lexicon()
         current: dict[str, float] = {}
         prior: dict[str, float] = {}
@@ -94,16 +103,43 @@ class FiguresAnswerer:
             if found is not None:
                 current[key] = found.value
                 used.append(found)
-            if key in formula.average:
-                before = locate(metric, sources, year - 1)
-                if before is not None:
-                    prior[key] = before.value
-                    used.append(before)
+            before = locate(metric, sources, year - 1)
+            if before is not None:
+                prior[key] = before.value
         try:
             result = F.compute(formula.key, current, prior)
-        except (F.FormulaError, ZeroDivisionError):
+        except (F.FormulaError, ZeroDivisionError, KeyError):
+            return None, used
+        # Cite last year's inputs only when the formula used them.
+        used += [locate(lexicon.metric(k), sources, year - 1) for k in formula.inputs
+                 if k in prior and _uses_prior(result, prior[k], current.get(k))]
+        return result, [u for u in used if u is not None]
+
+    def _fixed_formula(self, formula: FormulaDef, sources, year: int, fmt: F.Format) -> Draft | None:
+        result, used = self._inputs(formula, sources, year)
+        if result is None:
             return None
         return _formula_draft(formula.label, result, used, year, fmt, self.name)
+
+    def _averaged_formula(self, formula: FormulaDef, sources, years: list[int], fmt: F.Format) -> Draft | None:
+        results, used = [], []
+        for y in range(years[0], years[-1] + 1):
+            result, inputs = self._inputs(formula, sources, y)
+            if result is None:
+                return None
+            results.append(result)
+            used.extend(inputs)
+        mean = sum(r.value for r in results) / len(results)
+        # One expression over printed figures only, so that verify can recompute it.
+        terms = [f"({r.formula.split(' = ')[1]})" for r in results]
+        combined = F.FormulaResult(
+            key=f"average_{formula.key}", value=mean, kind=results[0].kind,
+            formula=f"mean of ({results[0].formula.split(' = ')[0]}) over {years[0]}–{years[-1]} = "
+                    f"({' + '.join(terms)}) / {len(results)} = {F.render(mean, results[0].kind, F.Format(decimals=2))}",
+            inputs={},
+        )
+        return _formula_draft(f"{years[0]}–{years[-1]} average {formula.label.lower()}", combined, used,
+                              years[-1], fmt, self.name)
 
     def _subject_formula(self, formula: FormulaDef, metrics: list[Metric], sources, year: int,
                          plan: QueryPlan, fmt: F.Format) -> Draft | None:
@@ -211,3 +247,8 @@ def _kind(metric: Metric) -> str:
 
 def _unit(metric: Metric) -> str | None:
     return {"currency": "USD", "per_share": "USD/share", "shares": "shares", "percent": "%"}.get(metric.kind)
+
+
+def _uses_prior(result: F.FormulaResult, prior: float, current: float | None) -> bool:
+    text = result.formula
+    return F.fmt_number(prior) in text and (current is None or F.fmt_number(prior) != F.fmt_number(current))

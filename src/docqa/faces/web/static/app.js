@@ -94,7 +94,7 @@ function describe(doc) {
   const m = doc.meta || {};
   const parts = [m.company, m.doc_type ? m.doc_type.toUpperCase() : null,
     m.fiscal_year ? "FY" + m.fiscal_year + (m.fiscal_quarter ? " Q" + m.fiscal_quarter : "") : null,
-    doc.pages ? doc.pages + " pages" : null];
+    doc.pages ? doc.pages + (doc.pages === 1 ? " page" : " pages") : null];
   return parts.filter(Boolean).join(" · ");
 }
 
@@ -191,7 +191,7 @@ function followUploads() {
     if (doc.status === "ready") {
       setUpload(key, { status: "ready", fraction: 1, indeterminate: false, message: describe(doc) || "indexed" });
       entry.done = true;
-      setTimeout(() => { entry.row.remove(); state.uploads.delete(key); }, 6000);
+      setTimeout(() => { entry.row.remove(); state.uploads.delete(key); }, 4000);
     } else if (doc.status === "failed") {
       setUpload(key, { status: "failed", fraction: 0, indeterminate: false, message: doc.reason, isError: true });
       entry.done = true;
@@ -352,7 +352,10 @@ function pageButton(documentName, documentId, page) {
   if (!documentId) return el("span", { text: `${documentName} p.${page}` });
   return el("button", { type: "button", class: "page-button", "data-doc": documentId, "data-page": String(page),
     title: `Show page ${page} of ${documentName}`, text: `${documentName} · p. ${page}`,
-    onclick: () => showPage(documentName, documentId, page) });
+    onclick: () => {
+      showPage(documentName, documentId, page);
+      if (window.matchMedia("(max-width: 900px)").matches) $("evidence").scrollIntoView({ behavior: "smooth" });
+    } });
 }
 
 async function showPage(documentName, documentId, page) {
@@ -418,8 +421,8 @@ async function refreshHistory() {
   $("history").replaceChildren(...records.map((r) => el("li", {},
     el("button", { type: "button", onclick: () => { renderAnswer(r.answer, r); window.scrollTo({ top: $("answer").offsetTop - 10, behavior: "smooth" }); } },
       el("span", { class: `badge ${r.answer.verification}`, text: BADGES[r.answer.verification] || r.answer.verification }),
-      el("span", { text: r.question }),
-      r.helpful === null ? null : el("span", { class: "muted", text: r.helpful ? "· helpful" : "· not helpful" }),
+      el("span", { class: "q", text: r.question }),
+      r.helpful === null ? null : el("span", { class: "muted", text: r.helpful ? "helpful" : "not helpful" }),
       el("span", { class: "when", text: ago(r.created_at) })))));
 }
 
