@@ -384,6 +384,8 @@ def test_unknown_resource_says_what_exists(session):
         session.run(lambda s: s.read_resource("docqa://documents/AMAZN/pages/1"))
     with pytest.raises(MCPError, match="has pages 1-85"):
         session.run(lambda s: s.read_resource(f"docqa://documents/{AMAZON}/pages/400"))
+    with pytest.raises(MCPError, match="whole number"):
+        session.run(lambda s: s.read_resource(f"docqa://documents/{AMAZON}/pages/last"))
 
 
 # --- transport specifics --------------------------------------------------------------------------

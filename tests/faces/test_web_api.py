@@ -152,6 +152,16 @@ def test_oversize_and_too_many_pages_are_refused(tmp_path):
         # a request far over every limit is cut off before it is read
         huge = c.post("/api/documents", files=[("files", ("huge.pdf", b"%PDF-1.7\n" + b"0" * (22 << 20), "application/pdf"))])
         assert_error(huge, 413, "too_large")
+
+        def chunks():  # no Content-Length: the body is counted as it arrives
+            yield b'--B\r\nContent-Disposition: form-data; name="files"; filename="a.pdf"\r\n\r\n%PDF-1.7\n'
+            for _ in range(22):
+                yield b"0" * (1 << 20)
+            yield b"\r\n--B--\r\n"
+
+        streamed = c.post("/api/documents", content=chunks(), headers={"content-type": "multipart/form-data; boundary=B"})
+        assert "content-length" not in streamed.request.headers
+        assert_error(streamed, 413, "too_large")
         assert not list((tmp_path / "small-limits" / "uploads").glob("*"))  # nothing left behind
 
 

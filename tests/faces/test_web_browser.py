@@ -105,3 +105,18 @@ def test_upload_ask_and_see_the_highlighted_page(browser, server, tmp_path):
     assert page.is_visible("#answer-badge") and page.is_visible("#question")
     page.screenshot(path=str(tmp_path / "narrow.png"), full_page=True)
     assert errors == []
+
+
+def test_a_server_with_a_token_asks_for_it_once(browser, tmp_path):
+    with Server(tmp_path / "index", tmp_path / "server.log", env={"DOCQA_API_TOKEN": "t0ken-for-test"}) as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(server.url + "/")
+        page.locator("#token-banner").wait_for()
+        page.fill("#token-input", "t0ken-for-test")
+        page.click("#token-form button")
+        page.get_by_text("No documents yet").wait_for()
+        expect(page.locator("#token-banner")).to_be_hidden()
+        notes = tmp_path / "notes.pdf"
+        notes.write_text("plain text\n" * 10)
+        page.set_input_files("#file-input", str(notes))  # the upload carries the token too
+        page.locator("#uploads li[data-status=refused]").get_by_text("not a PDF").wait_for()

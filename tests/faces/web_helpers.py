@@ -55,7 +55,8 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log_path = log
-        self.env = {**os.environ, "DOCQA_DENSE": "false", "PYTHONUNBUFFERED": "1", **(env or {})}
+        base = {k: v for k, v in os.environ.items() if k not in ("DOCQA_API_TOKEN", "DOCQA_INDEX", "DOCQA_STORE")}
+        self.env = {**base, "DOCQA_DENSE": "false", "PYTHONUNBUFFERED": "1", **(env or {})}
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 60.0) -> "Server":

@@ -323,6 +323,11 @@ def build_server(engine: Engine) -> DocqaServer:
 
         return register
 
+    def named(document: str | None) -> None:
+        """An empty index knows no document; say so before the engine looks for close names."""
+        if document is not None and not engine.documents():
+            raise DocumentNotFound(document, [])
+
     @tool('List indexed documents')
     def list_documents() -> DocumentList:
         """List every indexed document: file name (pass it as `document` to other tools), company,
@@ -354,6 +359,7 @@ def build_server(engine: Engine) -> DocqaServer:
         question prefer `ask`, which also verifies its answer; for exact counts use
         document_stats."""
         with _agent_errors():
+            named(document)
             result = engine.search_detailed(query, k=k, mode=mode, company=company, year=year,
                                             doc_type=doc_type, document=document)
         hits = [
@@ -379,6 +385,7 @@ def build_server(engine: Engine) -> DocqaServer:
 
         Use it to read around a search hit or a citation before relying on it."""
         with _agent_errors():
+            named(document)
             doc = engine.document(document)
             stored = engine.page(doc.id, page)
         info = stored.info
@@ -409,6 +416,7 @@ def build_server(engine: Engine) -> DocqaServer:
         rather than guessing, or use search/read_page to look further. Use show_evidence with a
         citation's document, page and quote to see it on the page."""
         with _agent_errors():
+            named(document)
             answer = engine.ask(question, document=document, company=company, year=year, doc_type=doc_type)
         return _answer_out(answer)
 
@@ -423,6 +431,7 @@ def build_server(engine: Engine) -> DocqaServer:
         Use it for questions like "how many times does the report mention X" or "how long is it";
         search only returns the top-ranked pages and cannot count."""
         with _agent_errors():
+            named(document)
             s = engine.stats(document, term)
         return StatsOut(document=s.document, pages=s.pages, words=s.words, term=s.term, count=s.count,
                         pages_with_term=list(s.pages_with_term))
@@ -437,6 +446,7 @@ def build_server(engine: Engine) -> DocqaServer:
         saying what was boxed. Use it to look at a table or chart, or to show proof of a citation
         (pass its document, page and quote). Without a quote the page is shown unmarked."""
         with _agent_errors():
+            named(document)
             doc = engine.document(document)
             image = engine.evidence_image(doc.id, page, [quote] if quote else [])
         if quote and image.used != "quote":
@@ -458,14 +468,16 @@ def build_server(engine: Engine) -> DocqaServer:
     def page_resource(document: str, n: str) -> str:
         try:
             number = int(n)
+        except ValueError as exc:
+            raise ResourceNotFoundError(f"page must be a whole number, not {n!r}") from exc
+        try:
+            named(document)
             doc = engine.document(document)
             stored = engine.page(doc.id, number)
         except DocumentNotFound as exc:
             raise ResourceNotFoundError(str(_unknown_document(exc))) from exc
         except PageOutOfRange as exc:
             raise ResourceNotFoundError(str(_page_out_of_range(exc))) from exc
-        except ValueError as exc:
-            raise ResourceNotFoundError(f"page must be a whole number, not {n!r}") from exc
         header = f"{doc.file_name} — page {number} of {doc.pages}"
         return f"{header}\n\n{stored.text}"
 

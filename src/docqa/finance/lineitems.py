@@ -9,6 +9,8 @@ net sales" over a segment's "Net sales"), the metric's own statement beats anoth
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, ConfigDict
 
 from docqa.finance.lexicon import Metric, load_lexicon
@@ -20,6 +22,8 @@ STATEMENT_BONUS = 0.1
 STATEMENT_PENALTY = 0.15
 SECTION_FACTOR = 0.92  # a match that needs the heading ("Earnings per share:" + "Basic") is a bit weaker
 MIN_SCORE = 0.5
+HEAD_FACTOR = 0.96
+_HEAD = re.compile(r",|\(| \u2014 | - ")
 _GENERIC = frozenset(stems("basic diluted total net continuing discontinued operations from other amount assuming dilution"))
 
 
@@ -62,10 +66,18 @@ def find_line_items(tables: list[StatementTable], metric: Metric | str) -> list[
 
 def _best(row: Row, prints: list[tuple[tuple[str, ...], str]], excludes: list[tuple[str, ...]]) -> tuple[float, str] | None:
     label = stems(row.label)
+    if any(_contains(label, e) for e in excludes):
+        return None
     candidates = [(label, 1.0)]
-    if row.section and (not label or set(label) <= _GENERIC):
-        # "Basic" means nothing without its heading ("Earnings per share:"); a specific label
-        # ("Net income") must stand on its own, or headings would leak into every row.
+    head = stems(_HEAD.split(row.label, 1)[0])
+    if head and head != label:
+        # "Capital expenditures, net of construction payable": the words before the first comma
+        # or parenthesis often are the line item; the rest qualifies it.
+        candidates.append((head, HEAD_FACTOR))
+    if row.section and (not label or set(label) <= _GENERIC or row.kind in ("per_share", "shares")):
+        # "Basic" means nothing without its heading ("Earnings per share:"), and a per-share row
+        # is per share because of its heading; other labels must stand on their own, or headings
+        # would leak into every row.
         candidates.append((stems(row.section) + label, SECTION_FACTOR))
     best: tuple[float, str] | None = None
     for text, factor in candidates:
@@ -130,7 +142,7 @@ def _kind_fits(metric: Metric, row: Row) -> bool:
     if metric.kind == "per_share":
         return row.kind == "per_share"
     if metric.kind == "shares":
-        return row.kind in ("shares", "currency")
+        return row.kind == "shares"
     if metric.kind == "percent":
         return True
     return row.kind in ("currency",)

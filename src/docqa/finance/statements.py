@@ -481,11 +481,14 @@ def _rows(lines: list[_Line], lo: int, hi: int, cols: list[_Col]) -> list[Row]:
             headings = [h for h in headings if h.indent < p.x0 - 1]
             headings.append(_Heading(p.x0, p.label))
         pending = []
-        # A heading stops applying when rows come back out to its indent after rows under it.
-        headings = [h for h in headings if not (indent <= h.indent + 1 and h.nested)]
+        # A row that comes back out to a heading's indent after rows under it closes the heading:
+        # it is the heading's total (Pfizer's "Net income attributable ..." under "Earnings per
+        # share––diluted:") and the heading stops applying after it.
+        closing = [h for h in headings if indent <= h.indent + 1 and h.nested]
         for h in headings:
             h.nested = h.nested or indent > h.indent + 1
         section = headings[-1].text if headings else None
+        headings = [h for h in headings if h not in closing]
         cells = tuple(
             Cell(value=parse_value(c.raw), raw=c.raw, column=k, bbox=c.bbox) for k, c in sorted(assigned.items())
         )
@@ -494,7 +497,7 @@ def _rows(lines: list[_Line], lo: int, hi: int, cols: list[_Col]) -> list[Row]:
         clean = clean_label(label)
         rows.append(Row(label=clean, section=clean_label(section) if section else None,
                         kind=_row_kind(clean, section, cells), cells=cells, bbox=bbox, indent=indent))
-        if clean.lower().startswith("total") and headings:
+        if clean.lower().startswith("total") and headings and not closing:
             headings.pop()  # "Total current assets" closes "Current assets:"
     return rows
 
@@ -537,11 +540,12 @@ def _continues_heading(prev: _Line, ln: _Line) -> bool:
 
 
 def _adjacent(upper: Line, lower: Line) -> bool:
-    return lower.bbox[1] - upper.bbox[3] < 0.8 * _height(lower)
+    # Some statements double-space wrapped headings; a blank line between is still < 1.2 heights.
+    return lower.bbox[1] - upper.bbox[3] < 1.2 * _height(lower)
 
 
 _SHARES_LABEL = re.compile(r"^(weighted|average|shares|number of shares)|shares outstanding|shares used|weighted[- ]average")
-_GENERIC = ("basic", "diluted", "continuing", "discontinued", "total")
+_GENERIC = ("basic", "diluted")  # labels that say what they count only through their heading
 
 
 def _row_kind(label: str, section: str | None, cells: tuple[Cell, ...]) -> RowKind:
@@ -555,7 +559,7 @@ def _row_kind(label: str, section: str | None, cells: tuple[Cell, ...]) -> RowKi
         return "shares"
     if "per share" in sec or "per common share" in sec:
         return "per_share"  # every row under "Per share of common stock:" is a per-share amount
-    if any("%" in c.raw for c in cells):
-        return "percent"
+    if sum("%" in c.raw for c in cells) * 2 > len(cells):
+        return "percent"  # a "% change" column beside the amounts does not make the row a percentage
     return "currency"
 

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 # or a lone % sign (it carries meaning: "% margin", "as a % of revenue").
 _TOKEN = re.compile(r"[A-Za-z0-9]+(?:&[A-Za-z0-9]+)*|%")
 _SPACED_AMP = re.compile(r"\b([A-Za-z]{1,2})\s*&\s*([A-Za-z]{1,2})\b")  # "PP & E" -> "PP&E"
-_FOOTNOTE = re.compile(r"\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|\*+")  # "(1)", "(a)", "(iv)", "*"
+_FOOTNOTE = re.compile(r"\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|\*+|\((?:see\s+)?notes?\s+[\d\w]+(?:\s*(?:,|and)\s*\w+)*\)", re.I)
+# "(1)", "(a)", "(iv)", "*", "(Note 18)", "(see Notes 1 and 4)"
 _GLUED_FOOTNOTE = re.compile(r"(?<=[a-z])\d{1,2}(?=\s|$|[,.;:])")    # "operations1" -> "operations"
 
 _IRREGULAR = {"liabilities": "liability", "companies": "company", "activities": "activity",

@@ -344,7 +344,7 @@ def _former_name(lines: list[str]) -> str | None:
 
 
 def _flat(text: str) -> str:
-    return re.sub(r"\s+", " ", text)
+    return " ".join(text.split())
 
 
 def detect_document(pages: Sequence[Page]) -> DocumentMeta:

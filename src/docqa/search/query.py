@@ -165,12 +165,34 @@ def choose_documents(
     return docs, f"no filing for {target} found; searched every period"
 
 
+_SENTENCES = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
+_INSTRUCTION = re.compile(
+    r"^(?:please\s+)?(?:answer|round|give|calculate|compute|provide|base|basing|use|using|assume|respond|reply|"
+    r"express|report|show|state|explain|do not|don't|address|utilize|you are|if\b.*\b(?:not|isn't)\b.*"
+    r"\b(?:useful|relevant|meaningful|applicable)\b)",
+    re.I,
+)
+
+
+def content_text(question: str) -> str:
+    """The question without the instructions around it ("Round to two decimals.", "Assume you are
+    an analyst.", "If X is not a useful metric, say so."): they say how to answer, not where."""
+    kept = []
+    for sentence in _SENTENCES.split(question.strip()):
+        sentence = sentence.strip()
+        if not _INSTRUCTION.match(sentence):
+            kept.append(sentence)
+        elif ":" in sentence:  # "Answer the following question ...: what is the FY2018 net PPNE?"
+            kept.append(sentence.rsplit(":", 1)[1].strip())
+    return " ".join(kept) if kept else question
+
+
 def plan_query(question: str, documents: list[Document], explicit: SearchFilters | None = None) -> QueryPlan:
     lexicon = load_lexicon()
     explicit = explicit or SearchFilters()
     plan = QueryPlan(
         question=question,
-        terms=query_tokens(question),
+        terms=query_tokens(content_text(question)),
         phrases=[" ".join(tokens(p)) for p in lexicon.expansion_terms(question)],
         years=detect_years(question),
         quarter=detect_quarter(question),

@@ -63,14 +63,8 @@ class Guard:
                 await response(scope, receive, send)
                 return
             if scope["method"] == "POST":
-                length = dict(scope["headers"]).get(b"content-length")
-                if length is not None and length.isdigit() and int(length) > self.max_body:
-                    response = error_response(
-                        413, "too_large", f"the request is larger than {self.max_body // (1024 * 1024)} MB; "
-                        "send fewer or smaller files (DOCQA_MAX_UPLOAD_MB is the limit per file)")
-                    await response(scope, receive, send)
-                    return
-                receive = self._capped(receive)
+                await self._capped(scope, receive, send)
+                return
             await self.app(scope, receive, send)
             return
         if path == "/" or path.startswith("/static/"):
@@ -90,20 +84,38 @@ class Guard:
         scheme, _, given = header.partition(" ")
         return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), self.token.encode())  # type: ignore[union-attr]
 
-    def _capped(self, receive: Receive) -> Receive:
+    async def _capped(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Refuse a request body over ``max_body``: up front by Content-Length, else once it runs past."""
+        too_large = error_response(
+            413, "too_large", f"the request is larger than {self.max_body // (1024 * 1024)} MB; "
+            "send fewer or smaller files (DOCQA_MAX_UPLOAD_MB is the limit per file)")
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.max_body:
+            await too_large(scope, receive, send)
+            return
         seen = 0
-        limit = self.max_body
+        over = False
+        answered = False
 
-        async def capped() -> dict:
-            nonlocal seen
+        async def capped_receive() -> dict:
+            nonlocal seen, over
             message = await receive()
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
-                if seen > limit:  # a body without Content-Length that runs on: cut it off
+                if seen > self.max_body:  # a chunked body that runs on: stop reading it
+                    over = True
                     return {"type": "http.disconnect"}
             return message
 
-        return capped
+        async def guarded_send(message: dict) -> None:
+            nonlocal answered
+            if not over:
+                await send(message)
+            elif not answered:  # whatever the app made of the cut-off body, the answer is 413
+                answered = True
+                await too_large(scope, receive, send)
+
+        await self.app(scope, capped_receive, guarded_send)
 
 
 def create_app(settings: Settings | None = None, engine: Engine | None = None, worker: bool = True) -> FastAPI:
