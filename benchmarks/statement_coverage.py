@@ -91,6 +91,9 @@ def computed_answer(question: str, fig: Figures, years: list[int]) -> tuple[floa
     last = years[-1]
     fixed = [f for f in formulas if f not in F.SUBJECT_FORMULAS]
 
+    if fixed and any(m not in lx.formula(fixed[0]).inputs for m in metrics):
+        return None  # a composite ("EBITDA less capex"): beyond this check, the answerer's job
+
     def one(year: int) -> tuple[float, str] | None:
         if fixed:
             key = fixed[0]

@@ -126,8 +126,9 @@ class Engine:
             if key in (doc.id, doc.file_name) or key.lower() in (doc.file_name.lower(), Path(doc.file_name).stem.lower()):
                 return doc
         names = [d.file_name for d in docs]
-        close = difflib.get_close_matches(key, names, n=len(names), cutoff=0.0)
-        raise DocumentNotFound(key, close)
+        by_lower = {n.lower(): n for n in names}
+        close = difflib.get_close_matches(key.lower(), list(by_lower), n=max(1, len(names)), cutoff=0.0)
+        raise DocumentNotFound(key, [by_lower[c] for c in close])
 
     def page(self, document: str, number: int) -> StoredPage:
         doc = self.document(document)

@@ -168,8 +168,9 @@ def session(request, index_dir, stdio_stderr) -> LiveSession:
 
         @asynccontextmanager
         async def connect():
+            headers = {"Authorization": f"Bearer {TOKEN}"}
             async with (
-                httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=httpx2.Timeout(30, read=300)) as http,
+                httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30, read=300)) as http,
                 streamable_http_client(url, http_client=http) as (read, write),
                 ClientSession(read, write) as s,
             ):
@@ -454,7 +455,7 @@ def test_stdio_writes_nothing_but_protocol_to_stdout(index_dir):
 
 def inspector(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
     require(shutil.which("npx") is not None, "npx")
-    env = {**server_env(), "npm_config_update_notifier": "false"}
+    env = {**server_env(), "npm_config_update_notifier": "false", "MCP_INSPECTOR_SECRET_STORE": "memory"}
     return subprocess.run(["npx", "-y", INSPECTOR, "--cli", *args], env=env, capture_output=True, text=True,
                           timeout=timeout)
 
@@ -497,3 +498,17 @@ def test_an_empty_index_says_how_to_fill_it(tmp_path):
         listed, missing = anyio.run(scenario, build_server(engine))
     assert listed["count"] == 0 and "docqa ingest" in listed["hint"]
     assert "the index is empty" in error_text(missing)
+
+
+def test_docs_list_every_tool_with_the_description_the_model_reads(tmp_path):
+    import anyio
+
+    from docqa import Engine
+    from docqa.faces.mcp import build_server
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "mcp.md").read_text()
+    with Engine.open(tmp_path / "empty", dense=False) as engine:
+        tools = anyio.run(build_server(engine).list_tools)
+    assert {t.name for t in tools} == TOOLS
+    for tool in tools:
+        assert f"### `{tool.name}(" in docs and tool.description in docs, tool.name

@@ -70,6 +70,7 @@ numbers printed on the page.\
 """
 
 DocTypeArg = Literal["10k", "10q", "8k", "earnings", "other"]
+DOC_TYPE_HELP = "only this filing type: 10k (annual report), 10q (quarterly), 8k, earnings (results release), other"
 
 # --- results: typed, so each tool publishes an output schema ---------------------------------
 
@@ -174,7 +175,8 @@ class StatsOut(BaseModel):
     pages: int
     words: int
     term: str | None = None
-    count: int | None = Field(None, description="whole-word, case-insensitive occurrences of the term over the full text")
+    count: int | None = Field(
+        None, description="whole-word, case-insensitive occurrences of the term over the full text")
     pages_with_term: list[int] = Field(default_factory=list)
 
 
@@ -186,7 +188,8 @@ def _unknown_document(exc: DocumentNotFound) -> ToolError:
     if not known:
         return ToolError(f"Unknown document {exc.name!r}: the index is empty. Ingest PDFs with `docqa ingest`.")
     shown = ", ".join(known[:MAX_KNOWN_IN_ERROR])
-    more = f" (and {len(known) - MAX_KNOWN_IN_ERROR} more; call list_documents)" if len(known) > MAX_KNOWN_IN_ERROR else ""
+    extra = len(known) - MAX_KNOWN_IN_ERROR
+    more = f" (and {extra} more; call list_documents)" if extra > 0 else ""
     return ToolError(
         f"Unknown document {exc.name!r}. Known documents, closest first: {shown}{more}. "
         "Pass a file name as list_documents shows it."
@@ -273,6 +276,8 @@ class DocqaServer(MCPServer):
         self.engine = engine
         super().__init__(**kwargs)
 
+    # MCPServer.list_resources takes no cursor, so the resources/list handler itself is replaced
+    # (an SDK-internal hook: mcp is pinned; tests/faces/test_mcp.py pages through the listing).
     async def _handle_list_resources(self, ctx, params: PaginatedRequestParams | None) -> ListResourcesResult:
         import anyio.to_thread
 
@@ -347,7 +352,7 @@ def build_server(engine: Engine) -> DocqaServer:
                                           "keywords only; vector needs an index built with embeddings")] = "hybrid",
         company: Annotated[str | None, Field(description="only this company, e.g. 'Amazon'")] = None,
         year: Annotated[int | None, Field(description="only this fiscal year, e.g. 2017")] = None,
-        doc_type: Annotated[DocTypeArg | None, Field(description="only this filing type")] = None,
+        doc_type: Annotated[DocTypeArg | None, Field(description=DOC_TYPE_HELP)] = None,
         document: Annotated[str | None, Field(description="only this document (file name or id)")] = None,
     ) -> SearchResults:
         """Find the pages that discuss something: ranked page-level hits, each with document,
@@ -405,7 +410,7 @@ def build_server(engine: Engine) -> DocqaServer:
         document: Annotated[str | None, Field(description="only this document (file name or id)")] = None,
         company: Annotated[str | None, Field(description="only this company, e.g. 'Netflix'")] = None,
         year: Annotated[int | None, Field(description="only this fiscal year")] = None,
-        doc_type: Annotated[DocTypeArg | None, Field(description="only this filing type")] = None,
+        doc_type: Annotated[DocTypeArg | None, Field(description=DOC_TYPE_HELP)] = None,
     ) -> AnswerOut:
         """Answer a question from the filings, verified: the answer text, found (true/false), the
         reason when not found, citations (document, 1-based page, verbatim quote checked against
@@ -423,7 +428,8 @@ def build_server(engine: Engine) -> DocqaServer:
     @tool('Exact document statistics')
     def document_stats(
         document: DocumentArg,
-        term: Annotated[str | None, Field(description="a word or phrase to count: whole words, case-insensitive")] = None,
+        term: Annotated[str | None,
+                        Field(description="a word or phrase to count: whole words, case-insensitive")] = None,
     ) -> StatsOut:
         """Exact statistics over a document's full text (not retrieval): page count, word count,
         and, with a term, how many times it occurs and on which pages.

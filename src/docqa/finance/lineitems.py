@@ -60,7 +60,9 @@ def find_line_items(tables: list[StatementTable], metric: Metric | str) -> list[
                 score += STATEMENT_BONUS if table.statement == metric.statement else -STATEMENT_PENALTY
             found.append(LineItemMatch(table=table, row=row, score=round(score, 4), phrase=phrase))
     order = {id(t): k for k, t in enumerate(tables)}
-    found.sort(key=lambda m: (-m.score, order[id(m.table)], m.row.bbox[1]))
+    # Equal scores: the fuller table first (a primary statement over a condensed excerpt, such as
+    # a guarantor group's balance sheet), then page order.
+    found.sort(key=lambda m: (-m.score, -len(m.table.rows), order[id(m.table)], m.row.bbox[1]))
     return found
 
 

@@ -49,6 +49,7 @@ _HEADER_WORDS = re.compile(
     r"amounts?|percent|change|increase|decrease|millions|thousands|billions|reported|total|"
     r"fy|ytd|q[1-4])\b|%"
 )
+_UNAUDITED = re.compile(r"\(?\s*unaudited\s*\)?", re.I)
 _CONNECTOR_END = re.compile(r"(,|\b(and|of|for|to|in|the|from|on|or|by|with|at|net|less|including|excluding|before|after|per|due|related)|[\u2014\u2013\-&(])$", re.I)
 _UNIT = re.compile(
     r"(?:\bin\b|\$|\(|dollars\s+in|amounts\s+in|figures\s+in)\s*(?:u\.?\s?s\.?\s*)?(?:dollars\s*)?"
@@ -309,33 +310,37 @@ def _column_headers(header_lines: list[Line], cols: list[_Col]) -> tuple[list[st
         right = []
         for g in groups:
             text = " ".join(w.text for w in g)
-            centre = (g[0].bbox[0] + g[-1].bbox[2]) / 2
-            (stub.append(text) if centre < first_x0 - 4 else right.append((centre, text)))
+            x0, x1 = g[0].bbox[0], g[-1].bbox[2]
+            # Units and "(Unaudited)" centred over the figures describe the table, not a column.
+            context = (x0 + x1) / 2 < first_x0 - 4 or _UNIT.search(text) or _UNAUDITED.fullmatch(text.strip())
+            (stub.append(text) if context else right.append((x0, x1, text)))
         for k, text in _place(right, cols):
             parts[k].append(text)
     return [" ".join(p) for p in parts], " ".join(stub)
 
 
-def _place(groups: list[tuple[float, str]], cols: list[_Col]) -> list[tuple[int, str]]:
+def _place(groups: list[tuple[float, float, str]], cols: list[_Col]) -> list[tuple[int, str]]:
     """Which column(s) each header group belongs to.
 
-    One group per column: in order. Fewer groups that divide the columns evenly and sit over
-    the middle of their block ("Three Months Ended" over two columns): each spans its block.
-    Otherwise each group goes to its nearest column.
+    One group per column: in order. Fewer groups that divide the columns evenly and either
+    reach over two or more columns each or sit over the middle of their block ("Three Months
+    Ended" over two columns): each spans its block. Otherwise each group goes to its nearest column.
     """
     k, n = len(groups), len(cols)
     if k == 0:
         return []
     if k == n:
-        return [(j, g[1]) for j, g in enumerate(groups)]
-    nearest = [(min(range(n), key=lambda j: abs(cols[j].centre - c)), t) for c, t in groups]
+        return [(j, g[2]) for j, g in enumerate(groups)]
+    centres = [(x0 + x1) / 2 for x0, x1, _ in groups]
+    nearest = [(min(range(n), key=lambda j: abs(cols[j].centre - c)), g[2]) for c, g in zip(centres, groups)]
     if k < n and n % k == 0:
         width = n // k
         blocks = [cols[j * width:(j + 1) * width] for j in range(k)]
-        err_span = sum(abs(c - sum(b.centre for b in blk) / len(blk)) for (c, _), blk in zip(groups, blocks))
-        err_near = sum(abs(cols[j].centre - c) for (c, _), (j, _) in zip(groups, nearest))
-        if err_span <= err_near + 2 * k:
-            return [(j * width + i, t) for j, (_, t) in enumerate(groups) for i in range(width)]
+        reaches = [sum(1 for col in cols if x0 < col.x1 and x1 > min(col.reach, col.x0)) for x0, x1, _ in groups]
+        err_span = sum(abs(c - sum(b.centre for b in blk) / len(blk)) for c, blk in zip(centres, blocks))
+        err_near = sum(abs(cols[j].centre - c) for c, (j, _) in zip(centres, nearest))
+        if all(r >= 2 for r in reaches) or err_span <= err_near + 2 * k:
+            return [(j * width + i, g[2]) for j, g in enumerate(groups) for i in range(width)]
     return nearest
 
 

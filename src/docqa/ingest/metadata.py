@@ -170,10 +170,11 @@ def _period(doc_type: DocType, head: str, headline: str, body: str):
 
 # ----------------------------------------------------------------------------- company
 
-_LEGAL = (
+_LEGAL_FORM = (  # what a registered name ends in
     r"Inc\.?|Incorporated|Corporation|Corp\.?|Company|Co\.?|plc|PLC|Ltd\.?|Limited|LLC|L\.P\.|LP|"
-    r"N\.V\.|S\.A\.|SE|AG|A/S|ASA|AB|S\.p\.A\.|GmbH|Holdings?|Group|N\.A\.|International"
+    r"N\.V\.|S\.A\.|SE|AG|A/S|ASA|AB|S\.p\.A\.|GmbH|N\.A\."
 )
+_LEGAL = _LEGAL_FORM + r"|Holdings?|Group|International"  # also dropped to get the short name
 _LEGAL_TAIL = re.compile(rf"(?:[\s,]+(?:{_LEGAL}))+\.?$", re.I)
 _EXACT_NAME = re.compile(r"\(?\s*exact\s+name\s+of\s+(?:the\s+)?registrant", re.I)
 _COMMISSION = re.compile(r"commission\s+file\s+(?:number|no)", re.I)
@@ -183,10 +184,10 @@ _NOT_A_NAME = re.compile(
     re.I,
 )
 _EXCHANGE_TICKER = re.compile(
-    r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|NYSE Arca|TSX|ASX|LSE|SIX)\s*:\s*([A-Z][A-Z.]{0,6})\)"
+    r"\(?\b(?:NYSE|NASDAQ|Nasdaq|NYSE American|NYSE Arca|TSX|ASX|LSE|SIX)\s*:\s*([A-Z][A-Z.]{0,6})\b\)?"
 )
 _TICKER_CELL = re.compile(r"^[A-Z]{1,5}(?:[.\-][A-Z])?$")
-_NOT_TICKER = {"NYSE", "NASDAQ", "LLC", "N/A", "NA", "USD", "THE", "INC", "CHX", "LSE", "ASX", "TSX"}
+_NOT_TICKER = {"NYSE", "NASDAQ", "LLC", "N/A", "NA", "USD", "THE", "INC", "CHX", "LSE", "ASX", "TSX", "NONE"}
 _SUBSIDIARIES = re.compile(r"^(.{3,60}?)\s+and\s+(?:its\s+)?(?:consolidated\s+)?subsidiaries\b", re.I)
 _SUFFIXED_NAME = re.compile(
     rf"\b((?:The\s+)?(?:[A-Z0-9][\w.'’&\-]*\s+){{0,4}}?[A-Z0-9][\w.'’&\-]*,?\s+(?:{_LEGAL}))(?![\w])"
@@ -254,10 +255,14 @@ def _frequent_name(text: str) -> str | None:
 
 
 def _cover_ticker(lines: list[str]) -> str | None:
+    """The symbol cell of the cover's securities table; its header row may sit above or below."""
     for i, line in enumerate(lines):
         if re.search(r"trading\s+symbol", line, re.I):
-            for row in lines[i + 1 : i + 8]:
-                for cell in re.split(r"\s{2,}", row.strip()):
+            for row in lines[i + 1 : i + 8] + lines[max(0, i - 2) : i][::-1]:
+                cells = re.split(r"\s{2,}", row.strip())
+                if not re.search(r"stock|shares|notes|exchange|nyse|nasdaq|market", row, re.I):
+                    continue  # only the rows that list a security carry its symbol
+                for cell in cells[1:]:  # the first cell names the class of security
                     if _TICKER_CELL.match(cell) and cell not in _NOT_TICKER:
                         return cell
             return None
@@ -279,7 +284,7 @@ def _readable(name: str) -> str:
         elif re.search(r"\d|&", word) or not re.search(r"[AEIOUY]", bare) or bare in {"N.V", "S.A", "AG", "SE", "LLC", "LP"}:
             words.append(word)  # 3M, AT&T, CVS, MGM: acronyms stay upper case
         else:
-            words.append(word[0] + word[1:].lower())
+            words.append("-".join(part[:1] + part[1:].lower() for part in word.split("-")))
     return " ".join(words)
 
 
@@ -287,26 +292,34 @@ def short_name(name: str) -> str:
     """The name without a leading 'The' or legal suffixes: 'Best Buy Co., Inc.' -> 'Best Buy'."""
     name = re.sub(r"^the\s+", "", name.strip(), flags=re.I)
     name = _LEGAL_TAIL.sub("", name).strip(" ,.")
+    name = re.sub(r"\s*(?:&|\band)$", "", name)  # "JPMorgan Chase & Co." -> "JPMorgan Chase"
     return re.sub(r"\.com$", "", name, flags=re.I)
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
 def _aliases(company: str, text: str, extra: Sequence[str]) -> tuple[str, ...]:
     out: list[str] = []
+    seen = {_key(company)}
 
     def add(alias: str | None) -> None:
         alias = (alias or "").strip(" ,.;")
-        if alias and len(alias) > 1 and alias.lower() not in {a.lower() for a in out} and alias != company:
+        if len(alias) > 1 and _key(alias) not in seen and alias.lower() not in _GENERIC:
+            seen.add(_key(alias))
             out.append(alias)
 
     short = short_name(company)
     add(short)
     words = short.split()
     # the filer's own short forms: "Adobe" for Adobe Systems, "AMD" for Advanced Micro Devices.
-    # Counted case-sensitively, standalone, so that "Best" (Best Buy) or "General" never qualify.
+    # Counted case-sensitively and outside the full name, so "Best" (Best Buy), "General"
+    # (General Mills) or "Johnson" (Johnson & Johnson) never qualify.
+    rest = text.replace(short, " ") if len(words) > 1 else text
     for i in range(1, len(words)):
         prefix = " ".join(words[:i])
-        alone = rf"\b{re.escape(prefix)}\b(?!\s+{re.escape(words[i])}\b)(?![\w-])"
-        if len(prefix) > 2 and len(re.findall(alone, text)) >= SHORT_NAME_MIN:
+        if len(prefix) > 2 and len(re.findall(rf"\b{re.escape(prefix)}(?![\w-])", rest)) >= SHORT_NAME_MIN:
             add(prefix)
     if len(words) >= 2:
         acronym = "".join(w[0] for w in words if w[0].isalpha()).upper()
@@ -321,12 +334,16 @@ def _aliases(company: str, text: str, extra: Sequence[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+_GENERIC = {"company", "registrant", "we", "us", "our", "firm", "corporation", "group", "issuer", "parent"}
+
+
 def _defined_names(company: str, text: str) -> list[str]:
     """Names the document defines for its filer: 'MGM Resorts International ("MGM Resorts" or ...'."""
     out = []
     for m in re.finditer(re.escape(company) + r"[^“\"(]{0,40}\(([^)]{1,80})\)", text):
         for term in re.findall(r"[“\"]([A-Z][^”\"]{1,40})[”\"]", m.group(1)):
-            if term.lower() not in {"company", "registrant", "we", "us", "our", "firm", "corporation", "group"}:
+            term = term.strip(" ,.;")
+            if term.lower() not in _GENERIC:
                 out.append(term)
     return out
 
@@ -367,8 +384,9 @@ def detect_document(pages: Sequence[Page]) -> DocumentMeta:
         subject = _HEADLINE_SUBJECT.match(headline)
         if subject:
             stem = subject.group(1).strip()
-            legal = re.search(rf"\b{re.escape(stem)}\s*,?\s+(?:{_LEGAL})(?![\w])", body)
-            name = legal.group(0) if legal else stem
+            # "Amcor reports ..." -> the registered name that starts with it: "Amcor plc"
+            legal = Counter(re.findall(rf"\b{re.escape(stem)}\s*,?\s+(?:{_LEGAL_FORM})(?![\w])", body))
+            name = legal.most_common(1)[0][0] if legal else stem
     if not name:
         heads = Counter(m.group(1) for line in lines for m in [_SUBSIDIARIES.match(line)] if m)
         name = heads.most_common(1)[0][0] if heads else _frequent_name(body)

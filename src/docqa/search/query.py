@@ -83,7 +83,9 @@ def _short_forms(name: str) -> set[str]:
     out = set()
     if 2 <= len(words) <= 3 and all(w.isalpha() for w in words):
         if "and" in words:
-            out.add(" and ".join(w[0] for w in words if w != "and"))
+            initials = [w[0] for w in words if w != "and"]
+            out.add(" and ".join(initials))  # J&J
+            out.add("n".join(initials))        # JnJ
         else:
             prefix = "".join(w[:2] for w in words)
             if len(prefix) >= 4:
@@ -134,8 +136,16 @@ def detect_companies(question: str, documents: list[Document]) -> list[str]:
     return sorted(found, key=found.get)
 
 
+_FORWARD = re.compile(r"\b(expect\w*|guidance|outlook|forecast\w*|project(?:ed|ion)s?|anticipat\w*|plan(?:s|ned)? to)\b", re.I)
+
+
+def is_forward_looking(question: str) -> bool:
+    return bool(_FORWARD.search(question))
+
+
 def choose_documents(
-    candidates: list[Document], years: list[int], quarter: int | None, doc_types: list[DocType]
+    candidates: list[Document], years: list[int], quarter: int | None, doc_types: list[DocType],
+    forward_looking: bool = False,
 ) -> tuple[list[Document], str | None]:
     """Narrow one company's filings to the ones the question's period points at.
 
@@ -158,7 +168,9 @@ def choose_documents(
         latest = max((d.meta.fiscal_year for d in docs if d.meta.fiscal_year), default=None)
         return ([d for d in docs if d.meta.fiscal_year == latest] if latest else docs), None
     target = max(years)
-    for wanted in ([target], years, [target + 1, target + 2]):
+    # Expectations for a year are published in the filings of the year before it.
+    ahead = [target, target - 1] if forward_looking else [target]
+    for wanted in (ahead, years, [target + 1, target + 2]):
         chosen = [d for d in docs if d.meta.fiscal_year in wanted]
         if chosen:
             return chosen, None
@@ -223,7 +235,7 @@ def plan_query(question: str, documents: list[Document], explicit: SearchFilters
     groups = plan.companies or [None]
     for company in groups:
         candidates = [d for d in pool if company is None or canonical.get(d.id) == company]
-        chosen, note = choose_documents(candidates, years, plan.quarter, plan.doc_types)
+        chosen, note = choose_documents(candidates, years, plan.quarter, plan.doc_types, is_forward_looking(question))
         if note:
             plan.notes.append(f"{company or 'all companies'}: {note}")
         if company is None and not years and not plan.doc_types and not explicit.companies:

@@ -364,8 +364,8 @@ def delete_document(request: Request, doc_id: str) -> Deleted:
     doc, job = _find(engine, doc_id)
     key = doc.id if doc else job.id  # type: ignore[union-attr]
     worker.cancel(key)
-    if doc is not None:
-        engine.delete(doc.id)
+    if doc is not None or engine.store.document(key) is not None:  # indexed meanwhile: delete it too
+        engine.delete(key)
     return Deleted(deleted=[key])
 
 

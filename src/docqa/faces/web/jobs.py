@@ -159,10 +159,10 @@ class IngestWorker:
             path.unlink(missing_ok=True)
 
     def _process(self, job: Job) -> None:
+        self.current = job.id  # before the status changes, so 'processing' always has a current job
         job = self._update(job.id, status="processing", attempts=job.attempts + 1, pages_done=0, reason=None)
         if job is None:
             return
-        self.current = job.id
         path = Path(job.stored_path)
         if not path.exists():
             self._finish(job.id, status="failed", reason="the uploaded file is gone from the server; upload it again")
@@ -180,14 +180,15 @@ class IngestWorker:
             reason = outcome.reason or "could not be indexed"
             if looks_truncated(path):
                 reason = f"the file looks truncated (no PDF end-of-file marker): upload the complete file ({reason})"
-            self._finish(job.id, status="failed", reason=reason)
-            return
-        # "skipped": the same bytes were already indexed (by the CLI, or before a restart): ready all the same.
-        document = self.store.document(outcome.document_id) if outcome.document_id else None
-        pages = document.pages if document else outcome.pages
-        finished = self._finish(job.id, status="ready", document_id=outcome.document_id, pages_done=pages,
-                                pages_total=pages, reason=None)
-        if finished is None and outcome.status == "indexed" and outcome.document_id:
-            # The user deleted the document while it was being indexed: honour that.
-            self.engine.delete(outcome.document_id)
+            finished = self._finish(job.id, status="failed", reason=reason)
+        else:
+            # "skipped": the same bytes were already indexed (by the CLI, or before a restart): ready all the same.
+            document = self.store.document(outcome.document_id) if outcome.document_id else None
+            pages = document.pages if document else outcome.pages
+            finished = self._finish(job.id, status="ready", document_id=outcome.document_id, pages_done=pages,
+                                    pages_total=pages, reason=None)
+            if finished is None and outcome.status == "indexed" and outcome.document_id:
+                # The user deleted the document while it was being indexed: honour that.
+                self.engine.delete(outcome.document_id)
+        if finished is None:
             self._remove_upload(job)
