@@ -29,6 +29,7 @@ class Settings(BaseSettings):
     candidates: int = 200      # chunks fetched per retriever before fusion
     rrf_k: int = 60
     statement_boost: float = 1.0  # added to a page's fused score (in RRF units * 100) when it holds the statement asked for
+    section_boost: float = 0.5    # likewise when the page sits in the Item that usually holds the topic asked about
 
     # --- answering ---
     answerer: Literal["extractive", "anthropic", "openai"] = "extractive"

@@ -153,7 +153,7 @@ class Engine:
     # --- search --------------------------------------------------------------------------
     def searcher(self) -> HybridSearcher:
         s = self.settings
-        return HybridSearcher(self.store, self.embedder(), s.candidates, s.rrf_k, s.statement_boost)
+        return HybridSearcher(self.store, self.embedder(), s.candidates, s.rrf_k, s.statement_boost, s.section_boost)
 
     def search_detailed(
         self,

@@ -21,6 +21,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--no-first-run"]
 NETFLIX = SAMPLES / "NETFLIX_2017_10K.pdf"
 QUESTION = "How many times does 'streaming' appear in NETFLIX_2017_10K.pdf?"
+FIGURE_QUESTION = "What was Netflix's operating margin in 2017?"
 SCREENSHOT = ROOT / "docs" / "screenshot-answer.png"
 
 DROP_FILE = """([name, b64]) => {
@@ -89,7 +90,15 @@ def test_upload_ask_and_see_the_highlighted_page(browser, server, tmp_path):
     page.get_by_text("Thanks — recorded.").wait_for()
     page.locator("#history li", has_text="streaming").wait_for()
 
+    # a figure question: the answer with its formula and inputs, for the screenshot in docs/
     expect(page.locator("#uploads li[data-status=ready]")).to_have_count(0, timeout=15_000)  # done rows step aside
+    page.fill("#question", FIGURE_QUESTION)
+    page.click("#ask-button")
+    expect(page.locator("#answer-question")).to_have_text(FIGURE_QUESTION)
+    expect(badge).not_to_be_empty()
+    expect(page.locator("#history li")).to_have_count(2)
+    if page.locator("#page-img").get_attribute("data-evidence"):
+        expect(page.locator("#page-img")).to_have_js_property("complete", True)
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(tmp_path / "answer.png"), full_page=True)
     if os.environ.get("DOCQA_UPDATE_SCREENSHOT") == "1":

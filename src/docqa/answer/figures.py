@@ -9,6 +9,7 @@ the printed row it came from; the formula is shown with the inputs substituted.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from docqa.finance import formulas as F
@@ -63,6 +64,11 @@ class FiguresAnswerer:
         if year is None:
             return None
         fmt = F.requested_format(question)
+        judged = judgement(question)
+        if judged is not None:
+            draft = self._yes_no(judged, formulas, metrics, sources, year, plan, fmt)
+            if draft is not None:
+                return draft
         averaged = [f for f in formulas if f.key == "multi_year_average"]
         ratios = [f for f in formulas if f.key not in F.SUBJECT_FORMULAS]
         if averaged and ratios and len(set(plan.years)) >= 2:
@@ -88,6 +94,51 @@ class FiguresAnswerer:
                     found=True, citations=(found.citation(),), figures=(found.figure(),), answerer=self.name,
                 )
         return None
+
+    # --- yes/no about a metric's direction, sign or stability -------------------------------
+    def _value(self, formula: FormulaDef | None, metric: Metric | None, sources, year: int):
+        """(value, kind, used inputs, formula text) of a formula or a metric for one year."""
+        if formula is not None:
+            result, used = self._inputs(formula, sources, year)
+            return (result.value, result.kind, used, result.formula) if result is not None else None
+        found = locate(metric, sources, year)  # type: ignore[arg-type]
+        if found is None:
+            return None
+        return found.value, ("percent_points" if metric.kind == "percent" else "currency"), [found], None  # type: ignore[union-attr]
+
+    def _yes_no(self, judged: str, formulas, metrics, sources, year: int, plan: QueryPlan, fmt) -> Draft | None:
+        formula = next((f for f in formulas if f.key not in F.SUBJECT_FORMULAS), None)
+        metric = None if formula else (metrics[0] if metrics else None)
+        if formula is None and metric is None:
+            return None
+        label = formula.label if formula else metric.label  # type: ignore[union-attr]
+        now = self._value(formula, metric, sources, year)
+        if now is None:
+            return None
+        value, kind, used, formula_text = now
+
+        def show(v: float, k: str) -> str:
+            if k == "percent_points":
+                return f"{v:g}%"
+            return F.render(v, k, F.Format(decimals=2 if k in ("ratio", "times") else None), used[0].table.unit)
+
+        if judged in ("positive", "negative"):
+            answer = (value > 0) == (judged == "positive")
+            text = f"{'Yes' if answer else 'No'}. {label} for fiscal {year} was {show(value, kind)}."
+            return _judged_draft(text, used, formula_text, label, value, kind, year, self.name)
+        first_year = min(plan.years) if len(set(plan.years)) >= 2 else year - 1
+        before = self._value(formula, metric, sources, first_year)
+        if before is None:
+            return None
+        prior, _, prior_used, prior_formula = before
+        used = prior_used + used
+        rose = value > prior
+        answer = rose if judged == "up" else not rose
+        verb = "rose" if rose else ("fell" if value < prior else "was unchanged")
+        text = (f"{'Yes' if answer else 'No'}. {label} {verb} from {show(prior, kind)} in fiscal {first_year} "
+                f"to {show(value, kind)} in fiscal {year}.")
+        formulas_shown = "; ".join(f for f in (prior_formula, formula_text) if f)
+        return _judged_draft(text, used, formulas_shown or None, label, value, kind, year, self.name)
 
     # --- formulas --------------------------------------------------------------------------
     def _inputs(self, formula: FormulaDef, sources, year: int):
@@ -252,3 +303,40 @@ def _unit(metric: Metric) -> str | None:
 def _uses_prior(result: F.FormulaResult, prior: float, current: float | None) -> bool:
     text = result.formula
     return F.fmt_number(prior) in text and (current is None or F.fmt_number(prior) != F.fmt_number(current))
+
+
+_YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|has|have|had|was|were|can|will)\b", re.I)
+_UP = re.compile(r"\b(improv\w*|increas\w*|grow\w*|grew|rise|rising|rose|higher|expand\w*|accelerat\w*)\b", re.I)
+_DOWN = re.compile(r"\b(declin\w*|decreas\w*|drop\w*|fall\w*|fell|lower|shrink\w*|contract\w*|deteriorat\w*)\b", re.I)
+_SIGN = re.compile(r"\b(positive|negative)\b", re.I)
+
+
+def judgement(question: str) -> str | None:
+    """What a yes/no question about a metric asks: "up", "down", "positive" or "negative"."""
+    if not _YES_NO.match(question):
+        return None
+    first = question.split("?")[0]
+    sign = _SIGN.search(first)
+    if sign:
+        return sign.group(1).lower()
+    up, down = _UP.search(first), _DOWN.search(first)
+    if up and (not down or up.start() < down.start()):
+        return "up"
+    if down:
+        return "down"
+    return None
+
+
+def _judged_draft(text: str, used: list[Located], formula: str | None, label: str, value: float, kind: str,
+                  year: int, answerer: str) -> Draft:
+    citations: list[Citation] = []
+    for u in used:
+        c = u.citation()
+        if c not in citations:
+            citations.append(c)
+    figures = tuple(u.figure() for u in used)
+    if formula:
+        figures += (Figure(name=label, value=value * (100 if kind == "percent" else 1), text=f"{value:.4g}",
+                           period=str(year), computed=True),)
+    return Draft(text=text, found=True, citations=tuple(citations), figures=figures, formula=formula,
+                 answerer=answerer)

@@ -282,9 +282,25 @@ class _Formula:
     inputs: list[Number]
     declared: Number | None
     evaluated: list[float]
+    parts: tuple["_Formula", ...] = ()  # a formula per year ("...; ...") when an answer compares years
+
+    @property
+    def adds_up(self) -> bool:
+        if self.parts:
+            return all(p.adds_up for p in self.parts)
+        return self.declared is None or not self.evaluated or matches(self.declared, self.evaluated, percent_of_ratio=True)
+
+    @property
+    def outputs(self) -> list[float]:
+        if self.parts:
+            return [v for p in self.parts for v in p.outputs]
+        return self.evaluated + ([self.declared.magnitude] if self.declared is not None else [])
 
 
 def _parse_formula(formula: str | None) -> _Formula:
+    if formula and (";" in formula or "\n" in formula):
+        parts = tuple(_parse_formula(f) for f in re.split(r"[;\n]", formula) if f.strip())
+        return _Formula([n for p in parts for n in p.inputs], None, [v for p in parts for v in p.evaluated], parts)
     if not formula:
         return _Formula([], None, [])
     segments = fold(formula).split("=")
@@ -365,15 +381,11 @@ def verify(draft: Draft, question: str, pages: dict[tuple[str, int], str]) -> An
     )
 
     # 3. Outputs are trusted when their inputs are grounded and the stated arithmetic adds up.
-    formula_ok = formula.declared is None or not formula.evaluated or matches(
-        formula.declared, formula.evaluated, percent_of_ratio=True
-    )
+    formula_ok = formula.adds_up
     trusted: list[float] = []
     verified_outputs: list[Figure] = []
     if inputs_ok and formula_ok:
-        trusted = list(formula.evaluated)
-        if formula.declared is not None:
-            trusted.append(formula.declared.magnitude)
+        trusted = formula.outputs
         for figure in outputs:
             n = _figure_number(figure)
             if n is not None and (not formula.evaluated or matches(n, trusted, percent_of_ratio=True)):

@@ -58,11 +58,13 @@ _UNIT = re.compile(
     re.I,
 )
 _STATEMENT_TITLES: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
-    (StatementKind.COMPREHENSIVE, re.compile(r"statements?of(consolidated)?comprehensive(income|loss|earnings)")),
-    (StatementKind.CASH_FLOW, re.compile(r"cashflows?")),
-    (StatementKind.BALANCE, re.compile(r"balancesheets?|financialposition|financialcondition|statements?ofcondition")),
+    # Matched on the title's letters only ("Consolidated Statement of Cash Flow s" -> "...cashflows").
+    # MD&A headings ("Analysis of Financial Condition", "Cash Flows") must not count as statements.
+    (StatementKind.COMPREHENSIVE, re.compile(r"statements?of(consolidated)?comprehensive(income|loss|earnings)|comprehensiveincomestatements?")),
+    (StatementKind.CASH_FLOW, re.compile(r"statements?of(consolidated)?cashflows?|cashflows?statements?")),
+    (StatementKind.BALANCE, re.compile(r"balancesheets?|statements?of(consolidated)?financial(position|condition)|statements?ofcondition")),
     (StatementKind.EQUITY, re.compile(r"statements?of(consolidated)?(changesin)?(shareholders|stockholders|shareowners)?(equity|deficit)|changesinequity")),
-    (StatementKind.INCOME, re.compile(r"statements?of(consolidated)?(operations|income|earnings)|incomestatements?|profitandloss|statements?ofoperations")),
+    (StatementKind.INCOME, re.compile(r"statements?of(consolidated)?(operations|income|earnings)|incomestatements?|profitandloss")),
 )
 
 
@@ -388,11 +390,12 @@ def read_tables(page: Page) -> list[StatementTable]:
     prev_end = 0
     for block, lo, hi in bounds:
         if block is None and hi - lo < 3:
-            prev_end = hi
             continue
         title_lines = _title_lines(lines, prev_end, block.start if block else lo)
-        if not tables and block is not None:
-            title_lines = _top_lines(lines, block.start) + [t for t in title_lines if t not in _top_lines(lines, block.start)]
+        if not tables:
+            # The first table on a page also answers to the page's heading ("Consolidated Balance Sheets").
+            top = _top_lines(lines, block.start if block else hi)
+            title_lines = top + [t for t in title_lines if t not in top]
         table = _read_region(page, lines, block, lo, hi, title_lines, page_unit)
         if table is not None and (block is not None or len(table.rows) >= 3):
             tables.append(table)
@@ -409,8 +412,9 @@ def _last_data(lines: list[_Line], lo: int, hi: int) -> int:
 
 def _is_title(ln: _Line) -> bool:
     """Headings are short and are not sentences: prose that mentions "the balance sheet" is no title."""
-    text = ln.line.text.strip()
-    return not ln.is_data and 0 < len(text.split()) <= 14 and not text.endswith(".")
+    text = ln.line.text.strip().rstrip("\u201d\"')")
+    return (not ln.is_data and 0 < len(text.split()) <= 14 and not text.endswith(".")
+            and not text[:1].islower())
 
 
 def _title_lines(lines: list[_Line], lo: int, hi: int) -> list[str]:

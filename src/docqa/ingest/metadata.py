@@ -229,7 +229,9 @@ def _cover_name(lines: list[str]) -> str | None:
 
 def _release_name(text: str) -> tuple[str | None, str | None]:
     """"Johnson & Johnson (NYSE: JNJ) today announced": the name is the capitalised run before it."""
+    first_ticker = None
     for m in _EXCHANGE_TICKER.finditer(text):
+        first_ticker = first_ticker or m.group(1)
         tokens = text[max(0, m.start() - 150) : m.start()].split()
         name: list[str] = []
         for token in reversed(tokens):
@@ -241,7 +243,7 @@ def _release_name(text: str) -> tuple[str | None, str | None]:
             name.pop(0)
         if name:
             return " ".join(name).rstrip(","), m.group(1)
-    return None, None
+    return None, first_ticker
 
 
 def _frequent_name(text: str) -> str | None:
@@ -413,8 +415,12 @@ def detect_document(pages: Sequence[Page]) -> DocumentMeta:
 # ----------------------------------------------------------------------------- pages
 
 _ITEM = re.compile(
-    r"^\s*(?:part\s+(i{1,3}|iv)\s*[,.:\-–—]?\s*)?item\s+(\d{1,2}[a-d]?|\d\.\d\d)\s*(?:[.:\-–—]|\s|$)(?!\s*(?:of|in|and|to|above|below)\b)",
+    r"^\s*(?:part\s+(i{1,3}|iv)\s*[,.:\-–—]?\s*)?item\s+(\d{1,2}\.\d\d|\d{1,2}[a-d]?)\s*(?:[.:\-–—]|\s|$)(?!\s*(?:of|in|and|to|above|below)\b)",
     re.I,
+)
+# an Item named inside a sentence that wrapped to the line start is a cross-reference, not a heading
+_CROSS_REFERENCE = re.compile(
+    r"\b(?:see|section|included|discussed|described|refer|contained|set forth|incorporated|herein|this (?:report|form))\b", re.I
 )
 _PART = re.compile(r"^\s*part\s+(i{1,3}|iv)\b(?!\s*,?\s*item)", re.I)
 TOC_ITEMS = 5  # a page that opens this many Items is a table of contents, not a section start
@@ -516,31 +522,46 @@ def statement_kind(page: Page) -> StatementKind | None:
 
 
 def detect_pages(pages: Sequence[Page]) -> list[PageInfo]:
-    """Per page: the Item it belongs to (carried forward from the last heading) and its statement."""
-    out: list[PageInfo] = []
-    section: str | None = None
+    """Per page: the Item it belongs to and the primary statement printed on it.
+
+    A page is labelled with the first Item heading on it, else with the Item carried from the
+    pages before. A table of contents (many Items on one page) is not a heading.
+    """
     part: str | None = None
+    found: list[list[tuple[str | None, str]]] = []
     for page in pages:
-        items = []
+        page_part, items = part, []
         for line in page.lines:
             text = line.text
             if len(text) > 160:
                 continue
-            p = _PART.match(text)
+            if p := _PART.match(text):
+                page_part = p.group(1).upper()
+            if (m := _ITEM.match(text)) and not _CROSS_REFERENCE.search(text, m.end()):
+                page_part = m.group(1).upper() if m.group(1) else page_part
+                items.append((page_part, m.group(2).upper()))
+        if len({item for _, item in items}) >= TOC_ITEMS:
+            items = []  # a contents page: its Parts and Items are not where we are
+        else:
+            part = page_part
+        found.append(items)
+    # 10-Qs number Items afresh in each Part (Part I Item 2 is MD&A, Part II Item 2 is share
+    # repurchases): when an Item number recurs under another Part, labels name the Part.
+    parts_of: dict[str, set[str]] = {}
+    for items in found:
+        for p, item in items:
             if p:
-                part = p.group(1).upper()
-            m = _ITEM.match(text)
-            if m:
-                if m.group(1):
-                    part = m.group(1).upper()
-                items.append((part, m.group(2).upper()))
+                parts_of.setdefault(item, set()).add(p)
+    with_part = any(len(ps) > 1 for ps in parts_of.values())
+
+    def name(p: str | None, item: str) -> str:
+        return f"Part {p}, Item {item}" if with_part and p else f"Item {item}"
+
+    out: list[PageInfo] = []
+    section: str | None = None
+    for page, items in zip(pages, found):
         label = section
-        if items and len({i for _, i in items}) < TOC_ITEMS:
-            label = _section_name(*items[0])
-            section = _section_name(*items[-1])
+        if items:
+            label, section = name(*items[0]), name(*items[-1])
         out.append(PageInfo(number=page.number, section=label, statement=statement_kind(page)))
     return out
-
-
-def _section_name(part: str | None, item: str) -> str:
-    return f"Item {item}"

@@ -22,12 +22,13 @@ class SearchResult:
 
 class HybridSearcher:
     def __init__(self, store: Store, embedder: Embedder | None, candidates: int = 200, rrf_k: int = 60,
-                 statement_boost: float = 0.5):
+                 statement_boost: float = 1.0, section_boost: float = 0.5):
         self.store = store
         self.embedder = embedder
         self.candidates = candidates
         self.rrf_k = rrf_k
         self.statement_boost = statement_boost
+        self.section_boost = section_boost
 
     def search(
         self,
@@ -81,6 +82,9 @@ class HybridSearcher:
             if plan.statements and chunk.statement in plan.statements:
                 score += self.statement_boost
                 parts[cid]["statement_boost"] = self.statement_boost
+            if plan.sections and chunk.section in plan.sections:
+                score += self.section_boost
+                parts[cid]["section_boost"] = self.section_boost
             key = (chunk.document_id, chunk.page)
             if key not in best or score > best[key][0]:
                 best[key] = (score, chunk)

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 
 from docqa.finance.lexicon import load_lexicon
+from docqa.finance.topics import topics_for
 from docqa.text import fold, query_tokens, tokens
 from docqa.types import DocType, Document, SearchFilters, StatementKind
 
@@ -47,6 +48,7 @@ class QueryPlan:
     quarter: int | None = None
     doc_types: list[DocType] = field(default_factory=list)
     statements: set[StatementKind] = field(default_factory=set)
+    sections: set[str] = field(default_factory=set)   # Items that usually hold the topic asked about
     groups: list[SearchFilters] = field(default_factory=list)  # searched in turn, results interleaved
     notes: list[str] = field(default_factory=list)
 
@@ -211,6 +213,9 @@ def plan_query(question: str, documents: list[Document], explicit: SearchFilters
         doc_types=list(explicit.doc_types) or detect_doc_types(question),
         statements=set(lexicon.statements_for(question)),
     )
+    for topic in topics_for(content_text(question)):
+        plan.phrases.extend(" ".join(tokens(p)) for p in topic.prints if " ".join(tokens(p)) not in plan.phrases)
+        plan.sections.update(topic.sections)
     pool = documents
     if explicit.document_ids:
         pool = [d for d in pool if d.id in explicit.document_ids or d.file_name in explicit.document_ids]

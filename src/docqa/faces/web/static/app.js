@@ -324,7 +324,7 @@ function renderAnswer(answer, feedback) {
     el("td", { text: f.name }),
     el("td", { text: f.text + (f.computed ? " (computed)" : "") }),
     el("td", { text: f.period || "" }),
-    el("td", {}, f.page && f.document ? pageButton(f.document, documentIdFor(f.document), f.page) : "—"))));
+    el("td", {}, f.page && f.document ? pageButton(f.document, documentIdFor(f.document), f.page, true) : "—"))));
 
   const citations = $("citations");
   citations.replaceChildren(...(answer.citations || []).map((c) => el("div", { class: "citation" },
@@ -348,10 +348,11 @@ function documentIdFor(fileName) {
   return doc ? doc.id : null;
 }
 
-function pageButton(documentName, documentId, page) {
-  if (!documentId) return el("span", { text: `${documentName} p.${page}` });
+function pageButton(documentName, documentId, page, short = false) {
+  const label = short ? `p. ${page}` : `${documentName} · p. ${page}`;
+  if (!documentId) return el("span", { text: label });
   return el("button", { type: "button", class: "page-button", "data-doc": documentId, "data-page": String(page),
-    title: `Show page ${page} of ${documentName}`, text: `${documentName} · p. ${page}`,
+    title: `Show page ${page} of ${documentName}`, text: label,
     onclick: () => {
       showPage(documentName, documentId, page);
       if (window.matchMedia("(max-width: 900px)").matches) $("evidence").scrollIntoView({ behavior: "smooth" });

@@ -1,0 +1,41 @@
+"""Narrative topics (legal proceedings, risk factors, segments...): how questions name them,
+how filings print them, and which Items hold them. Data in topics.yaml; used by query planning."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+from docqa.finance.text import stems
+
+TOPICS_PATH = Path(__file__).with_name("topics.yaml")
+
+
+class Topic(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    key: str
+    asks: tuple[str, ...]
+    prints: tuple[str, ...] = ()
+    sections: tuple[str, ...] = ()
+
+
+@lru_cache(maxsize=1)
+def load_topics() -> tuple[Topic, ...]:
+    data = yaml.safe_load(TOPICS_PATH.read_text())
+    if data.get("version") != 1:
+        raise ValueError(f"{TOPICS_PATH}: unsupported version {data.get('version')!r}")
+    return tuple(Topic.model_validate(t) for t in data["topics"])
+
+
+def _contains(text: tuple[str, ...], part: tuple[str, ...]) -> bool:
+    n = len(part)
+    return n > 0 and any(text[i : i + n] == part for i in range(len(text) - n + 1))
+
+
+def topics_for(question: str) -> list[Topic]:
+    words = tuple(stems(question))
+    return [t for t in load_topics() if any(_contains(words, tuple(stems(a))) for a in t.asks)]
