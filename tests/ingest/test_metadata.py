@@ -171,16 +171,18 @@ def test_press_release_is_earnings_and_the_8k_cover_is_not():
 
 
 def test_non_us_annual_report():
-    page = make_page(
-        1,
-        "Annual Report and Accounts 2022",
-        "Unilever PLC",
-        "Strategic Report for the year ended 31 December 2022",
+    """No SEC cover, a logo for a name: the title line, a UK date and the legal name printed most."""
+    cover = make_page(1, "Annual Report and Accounts 2022", "Strategic Report for the year ended 31 December 2022")
+    body = make_page(
+        2,
+        "Unilever PLC (the Company) and its subsidiaries (the Group) make consumer goods.",
+        "The auditor, KPMG LLP, audited the accounts of Unilever PLC.",
+        "Registered office: Unilever PLC, Port Sunlight, Wirral.",
     )
-    meta = detect_document([page, make_page(2, "Unilever PLC (the Company) and its subsidiaries")])
+    meta = detect_document([cover, body])
     assert meta.doc_type is DocType.ANNUAL
     assert (meta.fiscal_year, meta.period_end) == (2022, "2022-12-31")
-    assert meta.company and "unilever" in _names(meta)
+    assert meta.company == "Unilever PLC" and "unilever" in _names(meta)
 
 
 def _statement_page(*title: str) -> Page:
@@ -215,7 +217,7 @@ def test_a_statement_page_needs_its_title_on_top_and_a_table():
 def test_sections_carry_forward_and_skip_the_contents_page():
     pages = [
         make_page(1, "FORM 10-K"),
-        make_page(2, *(f"Item {n}.  Heading  {n + 3}" for n in ("1", "1A", "2", "7", "8", "9"))),
+        make_page(2, *(f"Item {n}.  Heading  {3 + i}" for i, n in enumerate(("1", "1A", "2", "7", "8", "9")))),
         make_page(3, "Item 1. Business", "We make things."),
         make_page(4, "More on the business."),
         make_page(5, "as described in", "Item 7 of this report, margins grew."),
@@ -230,3 +232,9 @@ def test_short_names():
     assert short_name("The Boeing Company") == "Boeing"
     assert short_name("Amazon.com, Inc.") == "Amazon"
     assert short_name("MGM Resorts International") == "MGM Resorts"
+
+
+def test_nothing_to_read_is_not_an_error():
+    assert detect_document([]).doc_type is DocType.OTHER
+    assert detect_document([make_page(1)]).company is None
+    assert detect_pages([]) == []

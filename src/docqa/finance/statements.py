@@ -553,6 +553,7 @@ def _adjacent(upper: Line, lower: Line) -> bool:
     return lower.bbox[1] - upper.bbox[3] < 1.2 * _height(lower)
 
 
+_SHARES_START = re.compile(r"(weighted|average|shares|number of shares)\b")
 _SHARES_LABEL = re.compile(r"^(weighted|average|shares|number of shares)|shares outstanding|shares used|weighted[- ]average")
 _GENERIC = ("basic", "diluted")  # labels that say what they count only through their heading
 
@@ -562,6 +563,8 @@ def _row_kind(label: str, section: str | None, cells: tuple[Cell, ...]) -> RowKi
     own = label.lower()
     sec = (section or "").lower()
     generic = own.split()[:1] and own.split()[0] in _GENERIC
+    if _SHARES_START.match(own):
+        return "shares"  # "Shares used to compute diluted net income per share" counts shares
     if "per share" in own or "per common share" in own or "per diluted share" in own or "per basic share" in own:
         return "per_share"
     if _SHARES_LABEL.search(own) or (generic and _SHARES_LABEL.search(sec)):

@@ -34,11 +34,10 @@ _MONTHS = {
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 # "December 31, 2022" (US) or "31 December 2022" (UK / non-US annual reports)
 _DATE = rf"(?:{_MONTH}\s+\d{{1,2}}\s*,?\s*(?:19|20)\d\d|\d{{1,2}}\s+{_MONTH}\s+(?:19|20)\d\d)"
-_DATE_RE = re.compile(_DATE, re.I)
 
 
 def _parse_date(text: str) -> date | None:
-    m = re.match(r"([A-Za-z]+)\.?\s+(\d{1,2})\s*,?\s*(\d{4})", text) or None
+    m = re.match(r"([A-Za-z]+)\.?\s+(\d{1,2})\s*,?\s*(\d{4})", text)
     if m:
         month, day, year = m.group(1), m.group(2), m.group(3)
     else:
@@ -99,8 +98,8 @@ def _doc_type(head_lines: list[str], headline: str) -> DocType:
     for line in head_lines[:40]:
         m = _REPORT_TITLE.search(line)
         if m and len(line.split()) <= 8:
-            return DocType.ANNUAL if "annual" in m.group(1).lower() or "integrated" in m.group(1).lower() \
-                else DocType.QUARTERLY
+            interim = re.search(r"half|interim", m.group(1), re.I)
+            return DocType.QUARTERLY if interim else DocType.ANNUAL
     if _RELEASE.search(headline):
         return DocType.EARNINGS
     return DocType.OTHER
@@ -207,8 +206,8 @@ def _name_like(text: str) -> bool:
 
 def _cover_name(lines: list[str]) -> str | None:
     for i, line in enumerate(lines):
-        if _EXACT_NAME.search(line):
-            before = line[: _EXACT_NAME.search(line).start()].strip()
+        if label := _EXACT_NAME.search(line):
+            before = line[: label.start()].strip()
             if before and _name_like(before):
                 return before
             # the name is printed just above its label; blank or address lines are skipped
@@ -273,8 +272,9 @@ def _cover_ticker(lines: list[str]) -> str | None:
 
 def _readable(name: str) -> str:
     """'ADOBE SYSTEMS INCORPORATED' -> 'Adobe Systems Incorporated'; mixed case is kept as printed."""
-    name = re.sub(r"\s+", " ", name).strip(" ,;.-–—") + ("." if name.rstrip().endswith(".") else "")
-    name = re.sub(r"\s+([,.])", r"\1", name)
+    keep_dot = name.rstrip().endswith(".")  # "Inc." keeps its full stop, stray punctuation goes
+    name = re.sub(r"\s+", " ", name).strip(" ,;.-–—") + ("." if keep_dot else "")
+    name = re.sub(r"\s+([,.])", r"\1", name)  # "NIKE, Inc ." -> "NIKE, Inc."
     if not name.isupper():
         return name
     name = re.sub(r"\b([A-Z]) ([A-Z]{2,})\b", r"\1\2", name)  # small caps split "R ESORTS"
@@ -296,6 +296,9 @@ def short_name(name: str) -> str:
     name = _LEGAL_TAIL.sub("", name).strip(" ,.")
     name = re.sub(r"\s*(?:&|\band)$", "", name)  # "JPMorgan Chase & Co." -> "JPMorgan Chase"
     return re.sub(r"\.com$", "", name, flags=re.I)
+
+
+_GENERIC = {"company", "registrant", "we", "us", "our", "firm", "corporation", "group", "issuer", "parent"}
 
 
 def _key(name: str) -> str:
@@ -334,9 +337,6 @@ def _aliases(company: str, text: str, extra: Sequence[str]) -> tuple[str, ...]:
         add(alias)
         add(short_name(alias))
     return tuple(out)
-
-
-_GENERIC = {"company", "registrant", "we", "us", "our", "firm", "corporation", "group", "issuer", "parent"}
 
 
 def _defined_names(company: str, text: str) -> list[str]:
@@ -390,7 +390,7 @@ def detect_document(pages: Sequence[Page]) -> DocumentMeta:
             legal = Counter(re.findall(rf"\b{re.escape(stem)}\s*,?\s+(?:{_LEGAL_FORM})(?![\w])", body))
             name = legal.most_common(1)[0][0] if legal else stem
     if not name:
-        heads = Counter(m.group(1) for line in lines for m in [_SUBSIDIARIES.match(line)] if m)
+        heads = Counter(m.group(1) for line in lines for m in [_SUBSIDIARIES.match(line)] if m and _name_like(m.group(1)))
         name = heads.most_common(1)[0][0] if heads else _frequent_name(body)
     if not name:
         return DocumentMeta(doc_type=doc_type, ticker=ticker, fiscal_year=fiscal_year,

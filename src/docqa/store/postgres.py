@@ -11,7 +11,8 @@ schema ``docqa`` of that database:
   configuration drops stop words, so ``docqa.tsvector_of`` splits the normalised text on spaces
   only (as SQLite's FTS5 tokenizer does) and stems each token with an English Snowball dictionary
   that keeps stop words: ``1577``, ``8.70``, ``fy2018``, ``10k`` and ``pp&e`` stay tokens.
-  Ranking is BM25 (k1=1.2, b=0.75, as FTS5), with document frequencies kept in ``lexemes``.
+  Ranking is BM25 (k1=1.2, b=0.75, as FTS5), with document frequencies kept in ``lexemes``;
+  unfiltered searches score only the chunks that hold the query's rarer words (lexical_budget).
 - Dense: ``chunks.embedding vector(d)`` with an HNSW index (cosine). The column gets its dimension
   from the first document with vectors. Searches filtered by document or company are exact (a few
   thousand rows); unfiltered or year/type-filtered searches use HNSW with iterative scans.
@@ -238,6 +239,8 @@ def migrate(conn: "psycopg.Connection", target: int | None = None) -> int:
 
 class PostgresStore:
     """Thread-safe: every call takes a connection from the pool for one transaction."""
+
+    lexical_budget = 4000  # candidate chunks a lexical search scores, roughly (see lexical_search)
 
     def __init__(self, url: str, *, min_size: int = 1, max_size: int = 10, timeout: float = 10.0,
                  connect_timeout: int = 5):
@@ -470,12 +473,18 @@ class PostgresStore:
         if not parts or k <= 0:
             return []
         where, args = _filter_sql(filters)
-        # BM25 as FTS5 computes it (k1=1.2, b=0.75); each part (a token or a phrase) is one term.
-        # A phrase's frequency in a chunk is its rarest lexeme's count there (where the phrase
-        # matches at all), its document frequency its rarest lexeme's.
+        # BM25 (k1=1.2, b=0.75, as FTS5): each part (a token or a phrase) is one term. Its frequency
+        # in a chunk is ts_rank_cd with unit weights (the number of times the phrase occurs), its
+        # document frequency its rarest lexeme's, from docqa.lexemes.
+        # Candidates: chunks that match the rarest parts, adding parts rarest first while their
+        # document frequencies sum to less than lexical_budget. A chunk that holds only very
+        # common words ("other", "total") would rank last anyway; scoring every such chunk is what
+        # makes full-text ranking in PostgreSQL slow. Filtered by document or company, every part
+        # selects candidates (the filter bounds the rows).
+        budget = 1e18 if (filters.document_ids or filters.companies) else self.lexical_budget
         sql = f"""
-        WITH w AS (
-            SELECT p.i, docqa.tsquery_of(ARRAY[p.part]) AS tq, lx.lx, cardinality(lx.lx) AS nlx,
+        WITH w AS MATERIALIZED (
+            SELECT p.i, docqa.tsquery_of(ARRAY[p.part]) AS tq, coalesce(d.df, 0) AS df,
                    ln(1 + (n.v - coalesce(d.df, 0) + 0.5) / (coalesce(d.df, 0) + 0.5)) AS idf
             FROM unnest(%s::text[]) WITH ORDINALITY AS p(part, i)
             CROSS JOIN LATERAL (SELECT docqa.lexemes_of(p.part) AS lx) lx
@@ -484,32 +493,30 @@ class PostgresStore:
                 SELECT min(l.df) AS df FROM {SCHEMA}.lexemes l WHERE l.lexeme = ANY(lx.lx)
             ) d ON true
             WHERE cardinality(lx.lx) > 0
+        ), picked AS (
+            SELECT string_agg('(' || tq::text || ')', ' | ')::tsquery AS q FROM (
+                SELECT tq, coalesce(sum(df) OVER (ORDER BY df, i ROWS BETWEEN UNBOUNDED PRECEDING
+                                                  AND 1 PRECEDING), 0) AS before
+                FROM w
+            ) o WHERE before < %s
         ), stats AS (
-            SELECT (SELECT array_agg(DISTINCT x) FROM w, unnest(w.lx) AS x) AS all_lx,
-                   greatest((SELECT value::float8 FROM {SCHEMA}.meta WHERE key = 'chunk_length_total')
+            SELECT greatest((SELECT value::float8 FROM {SCHEMA}.meta WHERE key = 'chunk_length_total')
                    / greatest((SELECT value::float8 FROM {SCHEMA}.meta WHERE key = 'chunk_count'), 1), 1) AS avg_len
-        ), per_part AS (
-            SELECT c.id, c.length, w.i, w.idf, min(u.cnt) AS tf
-            FROM {SCHEMA}.chunks c
-            CROSS JOIN stats
-            CROSS JOIN LATERAL (
-                SELECT x.lexeme, array_length(x.positions, 1)::float8 AS cnt FROM unnest(c.tsv) AS x
-                WHERE x.lexeme = ANY(stats.all_lx)
-            ) u
-            JOIN w ON u.lexeme = ANY(w.lx) AND (w.nlx = 1 OR c.tsv @@ w.tq)
-            WHERE c.tsv @@ docqa.tsquery_of(%s::text[]) {where}
-            GROUP BY c.id, c.length, w.i, w.idf, w.nlx
-            HAVING count(*) = w.nlx
+        ), candidates AS MATERIALIZED (
+            SELECT c.id, c.length, c.tsv FROM {SCHEMA}.chunks c, picked
+            WHERE c.tsv @@ picked.q {where}
         )
-        SELECT p.id, sum(p.idf * p.tf * ({BM25_K1} + 1)
-                         / (p.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * p.length / stats.avg_len))) AS score
-        FROM per_part p CROSS JOIN stats
-        GROUP BY p.id
-        ORDER BY score DESC, p.id
+        SELECT c.id, sum(w.idf * r.tf * ({BM25_K1} + 1)
+                         / (r.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * c.length / stats.avg_len))) AS score
+        FROM candidates c CROSS JOIN stats CROSS JOIN w
+        CROSS JOIN LATERAL (SELECT ts_rank_cd('{{1,1,1,1}}', c.tsv, w.tq, 0)::float8 AS tf) r
+        WHERE r.tf > 0
+        GROUP BY c.id
+        ORDER BY score DESC, c.id
         LIMIT %s
         """
         with self._tx() as conn:
-            rows = conn.execute(sql, (parts, parts, *args, k)).fetchall()
+            rows = conn.execute(sql, (parts, budget, *args, k)).fetchall()
         return [(r[0], float(r[1])) for r in rows]
 
     def vector_search(self, vector: np.ndarray, filters: SearchFilters, k: int) -> list[tuple[str, float]]:
