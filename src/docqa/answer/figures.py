@@ -122,6 +122,19 @@ class FiguresAnswerer:
                 return f"{v:g}%"
             return F.render(v, k, F.Format(decimals=2 if k in ("ratio", "times") else None), used[0].table.unit)
 
+        if judged == "exists":
+            answer = abs(value) > 0
+            text = (f"{'Yes' if answer else 'No'}. {label} for fiscal {year}: {show(value, kind)}"
+                    f"{'' if formula_text else ' (as printed: ' + used[0].cell.raw + ')'}.")
+            return _judged_draft(text, used, formula_text, label, value, kind, year, self.name)
+        if judged == "healthy":
+            floor = HEALTHY_FLOOR.get(formula.key if formula else "")
+            if floor is None:
+                return None
+            answer = value >= floor
+            text = (f"{'Yes' if answer else 'No'}. {label} for fiscal {year} was {show(value, kind)}, "
+                    f"{'at or above' if answer else 'below'} {floor:g}, the level usually read as healthy.")
+            return _judged_draft(text, used, formula_text, label, value, kind, year, self.name)
         if judged in ("positive", "negative"):
             answer = (value > 0) == (judged == "positive")
             text = f"{'Yes' if answer else 'No'}. {label} for fiscal {year} was {show(value, kind)}."
@@ -207,6 +220,17 @@ class FiguresAnswerer:
             except (F.FormulaError, ZeroDivisionError):
                 return None
             return _formula_draft(f"{subject.label} growth", result, [first, last], year, fmt, self.name)
+        if formula.key == "cagr" and len(set(plan.years)) >= 2:
+            first_year, last_year = min(plan.years), max(plan.years)
+            first, last = locate(subject, sources, first_year), locate(subject, sources, last_year)
+            if first is None or last is None:
+                return None
+            try:
+                result = F.cagr(first.value, last.value, last_year - first_year)
+            except (F.FormulaError, ZeroDivisionError):
+                return None
+            return _formula_draft(f"{subject.label} CAGR {first_year}–{last_year}", result, [first, last], year, fmt,
+                                  self.name)
         if formula.key == "multi_year_average":
             years = list(range(min(plan.years), max(plan.years) + 1)) if len(set(plan.years)) >= 2 else [year]
             found = [locate(subject, sources, y) for y in years]
@@ -309,6 +333,10 @@ _YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|has|have|had|was|were|can|will)
 _UP = re.compile(r"\b(improv\w*|increas\w*|grow\w*|grew|rise|rising|rose|higher|expand\w*|accelerat\w*)\b", re.I)
 _DOWN = re.compile(r"\b(declin\w*|decreas\w*|drop\w*|fall\w*|fell|lower|shrink\w*|contract\w*|deteriorat\w*)\b", re.I)
 _SIGN = re.compile(r"\b(positive|negative)\b", re.I)
+_HEALTHY = re.compile(r"\b(healthy|strong|sound|adequate|comfortable|good)\b", re.I)
+_EXISTS = re.compile(r"^\s*(?:has|have|had|did|does|do)\b.*\b(pa(?:y|id)|report\w*|record\w*|incur\w*|any)\b", re.I)
+# Ratio levels analysts read as healthy: a liquidity ratio of 1 covers current liabilities.
+HEALTHY_FLOOR = {"current_ratio": 1.0, "quick_ratio": 1.0}
 
 
 def judgement(question: str) -> str | None:
@@ -324,6 +352,10 @@ def judgement(question: str) -> str | None:
         return "up"
     if down:
         return "down"
+    if _HEALTHY.search(first):
+        return "healthy"
+    if _EXISTS.match(first):
+        return "exists"
     return None
 
 

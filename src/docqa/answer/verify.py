@@ -239,7 +239,8 @@ _FORMULA_NUMBER = re.compile(
     r"(?:\s?(thousands?|millions?|billions?|trillions?)\b)?",
     re.I,
 )
-_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
+_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+           ast.Pow: lambda a, b: a ** b if abs(b) <= 12 else float("nan")}  # CAGR roots; no huge powers
 
 
 def _safe_eval(node: ast.AST) -> float:
@@ -266,7 +267,7 @@ def evaluate(expression: str) -> float | None:
             value *= _SCALES[match.group(3).lower()]
         return repr(value)
 
-    text = fold(expression).replace("\u00d7", "*").replace("\u00f7", "/")
+    text = fold(expression).replace("\u00d7", "*").replace("\u00f7", "/").replace("^", "**")
     text = _FORMULA_NUMBER.sub(number, text)
     text = re.sub(r"(?<=[\d)\s])[x\u00b7](?=[\s\d(])", "*", text)
     if not re.fullmatch(r"[\d.eE+\-*/()\s]+", text) or not re.search(r"\d", text):

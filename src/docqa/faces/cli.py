@@ -157,8 +157,12 @@ def ask(
     as_json: bool = typer.Option(False, "--json"),
 ):
     """Answer a question with citations, quotes and the arithmetic; or say why not."""
+    from docqa.questionlog import record_answer
+
     engine = _engine(index)
     answer = engine.ask(question, document=document, company=company, year=year, doc_type=doc_type)
+    record_answer(engine.store, answer, {k: v for k, v in
+                                         {"document": document, "company": company, "year": year, "doc_type": doc_type}.items() if v})
     if as_json:
         print(answer.model_dump_json(indent=2))
         return

@@ -36,6 +36,7 @@ from docqa import __version__
 from docqa.config import Settings
 from docqa.engine import Engine, PageOutOfRange
 from docqa.ingest.parse import ParseError
+from docqa.questionlog import record_answer
 from docqa.store import DocumentNotFound, EmbedderMismatch
 from docqa.types import Answer, Document
 
@@ -423,6 +424,8 @@ def build_server(engine: Engine) -> DocqaServer:
         with _agent_errors():
             named(document)
             answer = engine.ask(question, document=document, company=company, year=year, doc_type=doc_type)
+            record_answer(engine.store, answer, {k: v for k, v in {"document": document, "company": company,
+                                                                   "year": year, "doc_type": doc_type}.items() if v})
         return _answer_out(answer)
 
     @tool('Exact document statistics')

@@ -376,11 +376,18 @@ def compute(key: str, current: Values, prior: Values | None = None) -> FormulaRe
     except KeyError:
         raise FormulaError(f"no fixed-input formula {key!r}; subject formulas ({', '.join(sorted(SUBJECT_FORMULAS))}) "
                            "are called directly") from None
-    try:
-        return fn(current, prior or {})
-    except KeyError as exc:
-        which = "prior-year" if prior is not None and exc.args[0] not in current else "current-year"
-        raise FormulaError(f"{key} needs the {which} value of {exc.args[0]}") from None
+    return fn(_Year(key, "current-year", current), _Year(key, "prior-year", prior or {}))
+
+
+class _Year(dict):
+    """One year's inputs; a missing one is reported by name and year, not as a bare KeyError."""
+
+    def __init__(self, formula: str, which: str, values: Values):
+        super().__init__(values)
+        self.formula, self.which = formula, which
+
+    def __missing__(self, key: str) -> float:
+        raise FormulaError(f"{self.formula} needs the {self.which} value of {key}")
 
 
 # ---------------------------------------------------------------------------------- units & format

@@ -95,20 +95,49 @@ def _best(row: Row, prints: list[tuple[tuple[str, ...], str]], excludes: list[tu
     return best
 
 
-OPEN = "*"  # a printed form ending in "*" takes any words after it ("attributable to *" + the company's name)
+OPEN = "*"  # in a printed form, "*" stands for one or more words: the company's name, mostly
+WILDCARD_SCORE = 0.97
 
 
 def _form(phrase: str) -> tuple[str, ...]:
-    form = stems(phrase)
-    return (*form, OPEN) if phrase.rstrip().endswith("*") else form
+    """Stems of a printed form, with "*" kept as a wildcard token."""
+    parts = [stems(p) for p in phrase.split("*")]
+    out: list[str] = []
+    for k, part in enumerate(parts):
+        if k:
+            out.append(OPEN)
+        out.extend(part)
+    return tuple(out)
+
+
+def _wildcard(label: tuple[str, ...], form: tuple[str, ...]) -> bool:
+    """"net income attributable to *" or "total * shareholders equity": fixed parts in order,
+    the first at the start, the last at the end (unless the form ends with "*")."""
+    parts: list[tuple[str, ...]] = [()]
+    for tok in form:
+        if tok == OPEN:
+            parts.append(())
+        else:
+            parts[-1] = (*parts[-1], tok)
+    head, tail, middle = parts[0], parts[-1], parts[1:-1]
+    if label[: len(head)] != head or (tail and label[len(label) - len(tail):] != tail):
+        return False
+    pos, end = len(head), len(label) - len(tail)
+    for part in middle:
+        while pos <= end - len(part) and label[pos : pos + len(part)] != part:
+            pos += 1
+        if pos > end - len(part):
+            return False
+        pos += len(part)
+    # each "*" must cover at least one word
+    return end - len(head) >= (len(parts) - 1) + sum(len(p) for p in middle)
 
 
 def _similarity(label: tuple[str, ...], form: tuple[str, ...]) -> float:
     if not form:
         return 0.0
-    if form[-1] == OPEN:
-        head = form[:-1]
-        return 0.97 if len(label) > len(head) and label[: len(head)] == head else 0.0
+    if OPEN in form:
+        return WILDCARD_SCORE if _wildcard(label, form) else 0.0
     extra = max(0, len(label) - len(form))
     if label == form:
         return 1.0

@@ -14,6 +14,7 @@ import shutil
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 from statistics import median
 
 import fitz  # PyMuPDF
@@ -80,12 +81,15 @@ def tesseract_available() -> bool:
     return shutil.which("tesseract") is not None
 
 
-def parse_pdf(path: str | Path, ocr: bool = True) -> ParsedPdf:
+def parse_pdf(path: str | Path, ocr: bool = True, progress: Callable[[int, int], None] | None = None) -> ParsedPdf:
+    """``progress(pages_done, pages_total)`` is called every few pages."""
     doc = open_pdf(path)
     try:
         pages: list[Page] = []
         warnings: list[str] = []
         for index in range(doc.page_count):
+            if progress and index % 10 == 0:
+                progress(index, doc.page_count)
             try:
                 pages.append(parse_page(doc[index], index + 1, ocr=ocr))
             except Exception as exc:  # one broken page must not lose the document

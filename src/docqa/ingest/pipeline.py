@@ -103,15 +103,20 @@ class Ingestor:
         )
 
     def _build(self, path: Path, sha: str, name: str, progress: Progress | None):
+        # Progress is in pages: parsing covers them all, or the first half when embedding follows.
+        share = 0.5 if self.embedder is not None else 1.0
+
+        def parsed_pages(done: int, total: int) -> None:
+            if progress:
+                progress(name, int(done * share), total)
+
         with self._timed("parse"):
-            parsed = parse_pdf(path, ocr=self.options.ocr)
+            parsed = parse_pdf(path, ocr=self.options.ocr, progress=parsed_pages)
         pages = parsed.pages
         if len(pages) > self.options.max_pages:
             raise ParseError(
                 f"{len(pages)} pages is over the limit of {self.options.max_pages}; raise DOCQA_MAX_PAGES to index it"
             )
-        if progress:
-            progress(name, 0, len(pages))
         if not any(p.lines for p in pages):
             if any(p.no_text for p in pages):
                 raise ParseError(
@@ -141,7 +146,7 @@ class Ingestor:
                     batches.append(self.embedder.embed(texts[start : start + step]))
                     if progress:
                         done = chunks[min(start + step, len(chunks)) - 1].page
-                        progress(name, done, len(pages))
+                        progress(name, len(pages) // 2 + done // 2, len(pages))
                 import numpy as np
 
                 vectors = np.vstack(batches)

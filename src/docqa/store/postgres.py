@@ -476,12 +476,11 @@ class PostgresStore:
         # BM25 (k1=1.2, b=0.75, as FTS5): each part (a token or a phrase) is one term. Its frequency
         # in a chunk is ts_rank_cd with unit weights (the number of times the phrase occurs), its
         # document frequency its rarest lexeme's, from docqa.lexemes.
-        # Candidates: chunks that match the rarest parts, adding parts rarest first while their
-        # document frequencies sum to less than lexical_budget. A chunk that holds only very
-        # common words ("other", "total") would rank last anyway; scoring every such chunk is what
-        # makes full-text ranking in PostgreSQL slow. Filtered by document or company, every part
-        # selects candidates (the filter bounds the rows).
-        budget = 1e18 if (filters.document_ids or filters.companies) else self.lexical_budget
+        # Candidates: chunks that match the rarest parts, adding parts rarest first while the chunks
+        # they would bring (document frequency x the share of chunks the filters keep) sum to less
+        # than lexical_budget. A chunk that holds only very common words ("other", "total") would
+        # rank last anyway; scoring every such chunk is what makes full-text ranking slow.
+        budget = self.lexical_budget
         sql = f"""
         WITH w AS MATERIALIZED (
             SELECT p.i, docqa.tsquery_of(ARRAY[p.part]) AS tq, coalesce(d.df, 0) AS df,
@@ -498,7 +497,7 @@ class PostgresStore:
                 SELECT tq, coalesce(sum(df) OVER (ORDER BY df, i ROWS BETWEEN UNBOUNDED PRECEDING
                                                   AND 1 PRECEDING), 0) AS before
                 FROM w
-            ) o WHERE before < %s
+            ) o WHERE before * {{share}} < %s
         ), stats AS (
             SELECT greatest((SELECT value::float8 FROM {SCHEMA}.meta WHERE key = 'chunk_length_total')
                    / greatest((SELECT value::float8 FROM {SCHEMA}.meta WHERE key = 'chunk_count'), 1), 1) AS avg_len
@@ -515,8 +514,16 @@ class PostgresStore:
         ORDER BY score DESC, c.id
         LIMIT %s
         """
+        if where:  # the share of all chunks that the filters keep (btree index scans: cheap)
+            share = (f"(SELECT count(*) FROM {SCHEMA}.chunks c WHERE true {where})::float8"
+                     f" / greatest((SELECT value::float8 FROM {SCHEMA}.meta WHERE key = 'chunk_count'), 1)")
+            sql = sql.replace("{share}", share, 1)
+            params = (parts, *args, budget, *args, k)
+        else:
+            sql = sql.replace("{share}", "1", 1)
+            params = (parts, budget, k)
         with self._tx() as conn:
-            rows = conn.execute(sql, (parts, budget, *args, k)).fetchall()
+            rows = conn.execute(sql, params).fetchall()
         return [(r[0], float(r[1])) for r in rows]
 
     def vector_search(self, vector: np.ndarray, filters: SearchFilters, k: int) -> list[tuple[str, float]]:
