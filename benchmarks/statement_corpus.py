@@ -70,7 +70,8 @@ def main() -> int:
         balance = [t for t in tables if t.statement and t.statement.value == "balance"]
         if got["total_assets"]:
             checks["assets = liabilities + equity"][1] += 1
-            tle = _total_liabilities_and_equity(balance, year)
+            same_page = [t for t in balance if t.page in (got["total_assets"][2], got["total_assets"][2] + 1)]
+            tle = _total_liabilities_and_equity(same_page, year)
             if tle is not None and abs(tle - got["total_assets"][0]) <= 0.5:
                 checks["assets = liabilities + equity"][0] += 1
             else:
@@ -96,7 +97,7 @@ def _total_liabilities_and_equity(tables: list[StatementTable], year: int) -> fl
     for t in tables:
         for row in t.rows:
             label = row.label.lower()
-            if label.startswith("total liabilities and") or label.startswith("total liabilities,"):
+            if label.startswith(("total liabilities and", "total liabilities,", "total capitalization and liabilities")):
                 cell = t.value(row, year)
                 if cell is not None and cell.value:
                     return cell.value

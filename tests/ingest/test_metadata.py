@@ -238,3 +238,30 @@ def test_nothing_to_read_is_not_an_error():
     assert detect_document([]).doc_type is DocType.OTHER
     assert detect_document([make_page(1)]).company is None
     assert detect_pages([]) == []
+
+
+def test_foreign_filer_cover_uses_the_english_name():
+    cover = make_page(
+        1,
+        "FORM 20-F",
+        "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
+        "For the fiscal year ended 31st March 2023",
+        "Commission file number 001-14948",
+        "TOYOTA JIDOSHA KABUSHIKI KAISHA",
+        "(Exact name of registrant as specified in its charter)",
+        "TOYOTA MOTOR CORPORATION",
+        "(Translation of registrant's name into English)",
+    )
+    meta = detect_document([cover])
+    assert (meta.doc_type, meta.fiscal_year, meta.period_end) == (DocType.ANNUAL, 2023, "2023-03-31")
+    assert meta.company == "Toyota Motor Corporation"
+    assert {"toyota motor", "toyota jidosha kabushiki kaisha"} <= _names(meta)
+
+
+def test_report_date_printed_above_its_label():
+    cover = make_page(
+        1, "FORM 8-K", "CURRENT REPORT", "February 1, 2024", "Date of Report (Date of earliest event reported)",
+        "Acme Widgets, Inc.", "(Exact name of registrant as specified in its charter)",
+    )
+    meta = detect_document([cover])
+    assert (meta.doc_type, meta.fiscal_year, meta.company) == (DocType.CURRENT, 2024, "Acme Widgets, Inc.")

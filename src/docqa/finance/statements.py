@@ -314,8 +314,10 @@ def _column_headers(header_lines: list[Line], cols: list[_Col]) -> tuple[list[st
             text = " ".join(w.text for w in g)
             x0, x1 = g[0].bbox[0], g[-1].bbox[2]
             # Units and "(Unaudited)" centred over the figures describe the table, not a column.
-            context = (x0 + x1) / 2 < first_x0 - 4 or _UNIT.search(text) or _UNAUDITED.fullmatch(text.strip())
-            (stub.append(text) if context else right.append((x0, x1, text)))
+            if (x0 + x1) / 2 < first_x0 - 4 or _UNIT.search(text) or _UNAUDITED.fullmatch(text.strip()):
+                stub.append(text)
+            else:
+                right.append((x0, x1, text))
         for k, text in _place(right, cols):
             parts[k].append(text)
     return [" ".join(p) for p in parts], " ".join(stub)
@@ -377,11 +379,10 @@ def read_tables(page: Page) -> list[StatementTable]:
     """Every figure table on the page, as line items x period columns."""
     lines = [_split(line) for line in page.lines]
     for ln in lines:
-        ln.year_line = not ln.is_data and _is_year_line(ln.line, page.width) or (
-            ln.is_data and all(is_year(c.raw) for c in ln.cells) and _is_year_line(ln.line, page.width)
-        )
-        if ln.year_line:
-            ln.cells = []
+        # "(Millions)  2018  2017  2016" ends in figures too: a line of years is a header, not a row.
+        only_years = ln.is_data and all(is_year(c.raw) for c in ln.cells)
+        if (not ln.is_data or only_years) and _is_year_line(ln.line, page.width):
+            ln.year_line, ln.cells = True, []
     blocks = _header_blocks(lines, page.width)
     page_unit = detect_unit(page.text)
     tables: list[StatementTable] = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 # A token is a run of letters/digits, or an ampersand-joined abbreviation (PP&E, D&A, SG&A),
 # or a lone % sign (it carries meaning: "% margin", "as a % of revenue").
@@ -71,7 +72,9 @@ def clean_label(label: str) -> str:
     return " ".join(label.split())
 
 
+@lru_cache(maxsize=65536)
 def stems(text: str) -> tuple[str, ...]:
+    """Stem tokens of a phrase (cached: row labels are matched against every metric)."""
     return tuple(t.stem for t in tokens(text))
 
 

@@ -33,7 +33,7 @@ _MONTHS = {
 }
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 # "December 31, 2022" (US) or "31 December 2022" (UK / non-US annual reports)
-_DATE = rf"(?:{_MONTH}\s+\d{{1,2}}\s*,?\s*(?:19|20)\d\d|\d{{1,2}}\s+{_MONTH}\s+(?:19|20)\d\d)"
+_DATE = rf"(?:{_MONTH}\s+\d{{1,2}}\s*,?\s*(?:19|20)\d\d|\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\s+(?:19|20)\d\d)"
 
 
 def _parse_date(text: str) -> date | None:
@@ -41,7 +41,7 @@ def _parse_date(text: str) -> date | None:
     if m:
         month, day, year = m.group(1), m.group(2), m.group(3)
     else:
-        m = re.match(r"(\d{1,2})\s+([A-Za-z]+)\.?\s+(\d{4})", text)
+        m = re.match(r"(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?\s+(\d{4})", text)
         if not m:
             return None
         day, month, year = m.group(1), m.group(2), m.group(3)
@@ -75,7 +75,10 @@ _FORM_TYPES = {
 }
 _RELEASE = re.compile(
     r"\b(?:reports?|reported|announces?|announced|posts?|delivers?)\b[^.]{0,100}?\b(?:results|earnings)\b"
-    r"|for immediate release|\bresults for (?:the )?(?:first|second|third|fourth|full)",
+    r"|for immediate release"
+    r"|\bresults\s+for\s+the\s+(?:\w+[\s-]+){0,3}(?:quarter|year|half|months|weeks)\b"
+    r"|\b(?:first|second|third|fourth|full|half)[\s-]+(?:quarter|year)\b[^.]{0,40}?\bresults\b"
+    r"|\bQ[1-4]\s+(?:FY\s?)?(?:20)?\d\d\s+results\b",
     re.I,
 )
 _REPORT_TITLE = re.compile(
@@ -122,7 +125,14 @@ _QUARTER_YEAR = re.compile(
     r"|fiscal\s+(?:year\s+)?(20\d\d)|full[\s-]+year\s+(20\d\d))",
     re.I,
 )
+_HALF_YEAR = re.compile(r"\b(?:half[\s-]+year|first\s+half|six\s+months|interim\s+results)\b", re.I)
 _FULL_YEAR = re.compile(r"\b(full[\s-]+year|fiscal\s+(?:year\s+)?20\d\d\s+results|annual results|year[- ]end results)\b", re.I)
+
+
+def _likeliest_year(text: str) -> int | None:
+    """Last resort: the year printed most often on the first pages."""
+    years = Counter(re.findall(r"\b(20\d\d)\b", text[:3000]))
+    return int(years.most_common(1)[0][0]) if years else None
 
 
 def _quarter_from_year_to_date(text: str) -> int:
@@ -135,27 +145,29 @@ def _quarter_from_year_to_date(text: str) -> int:
 def _period(doc_type: DocType, head: str, headline: str, body: str):
     """(fiscal_year, fiscal_quarter, period_end) as printed on the first pages."""
     if doc_type is DocType.ANNUAL:
-        m = _YEAR_ENDED.search(head)
+        # the cover says it; a report without an SEC cover may say it a few pages in
+        m = _YEAR_ENDED.search(head) or _YEAR_ENDED.search(body)
         if m and (end := _parse_date(m.group(1))):
             return _fiscal_year(end), None, end
-        years = re.findall(r"\b(20\d\d)\b", headline[:2000])
-        return (int(Counter(years).most_common(1)[0][0]) if years else None), None, None
+        return _likeliest_year(headline), None, None
     if doc_type is DocType.QUARTERLY:
         m = _QUARTER_ENDED.search(head)
         end = _parse_date(m.group(1)) if m else None
         quarter = _quarter_from_year_to_date(body)
-        return (_fiscal_year(end, quarter) if end else None), quarter, end
+        return (_fiscal_year(end, quarter) if end else _likeliest_year(headline)), quarter, end
     if doc_type is DocType.CURRENT:
-        m = _REPORT_DATE.search(head)
+        # the report date follows its label, or on some covers sits above it: the first date then
+        m = _REPORT_DATE.search(head) or re.search(f"({_DATE})", head, re.I)
         end = _parse_date(m.group(1)) if m else None
-        return (end.year if end else None), None, None
+        return (end.year if end else _likeliest_year(headline)), None, None
     if doc_type is DocType.EARNINGS:
-        q = _QUARTER_WORD.search(headline[:1500])
-        quarter = None
-        if q:
-            quarter = _ORDINAL.get((q.group(1) or "").lower()) or int(q.group(2) or q.group(3))
-        elif _FULL_YEAR.search(headline[:1500]):
-            quarter = 4
+        # the release's title names its period first: the earliest of quarter, half or full year wins
+        top = headline[:1500]
+        marks = [(m.start(), _ORDINAL.get((m.group(1) or "").lower()) or int(m.group(2) or m.group(3)))
+                 for m in [_QUARTER_WORD.search(top)] if m]
+        marks += [(m.start(), 2) for m in [_HALF_YEAR.search(top)] if m]
+        marks += [(m.start(), 4) for m in [_FULL_YEAR.search(top)] if m]
+        quarter = min(marks)[1] if marks else None
         # the current period is the latest one named ("quarter ended June 30, 2023 ... 2022")
         ends = [d for d in (_parse_date(m.group(1)) for m in _RELEASE_ENDED.finditer(headline)) if d]
         end = max(ends, default=None)
@@ -176,6 +188,7 @@ _LEGAL_FORM = (  # what a registered name ends in
 _LEGAL = _LEGAL_FORM + r"|Holdings?|Group|International"  # also dropped to get the short name
 _LEGAL_TAIL = re.compile(rf"(?:[\s,]+(?:{_LEGAL}))+\.?$", re.I)
 _EXACT_NAME = re.compile(r"\(?\s*exact\s+name\s+of\s+(?:the\s+)?registrant", re.I)
+_TRANSLATION = re.compile(r"\(\s*translation\s+of\s+registrant", re.I)
 _COMMISSION = re.compile(r"commission\s+file\s+(?:number|no)", re.I)
 _NOT_A_NAME = re.compile(
     r"commission|report|pursuant|transition|period|fiscal|exchange act|address|telephone|zip|"
@@ -204,26 +217,36 @@ def _name_like(text: str) -> bool:
     )
 
 
-def _cover_name(lines: list[str]) -> str | None:
+def _labelled_name(lines: list[str], label: re.Pattern) -> str | None:
+    """The name printed just above its cover label, "(Exact name of registrant ...)"."""
     for i, line in enumerate(lines):
-        if label := _EXACT_NAME.search(line):
-            before = line[: label.start()].strip()
+        if found := label.search(line):
+            before = line[: found.start()].strip()
             if before and _name_like(before):
                 return before
-            # the name is printed just above its label; blank or address lines are skipped
-            for prev in reversed(lines[max(0, i - 3) : i]):
+            for prev in reversed(lines[max(0, i - 3) : i]):  # blank or address lines are skipped
                 if _name_like(prev):
                     return prev
                 if _COMMISSION.search(prev) or _REPORT_DATE.search(prev):
                     break
             return None
-    # covers without the label (3M, Microsoft) print the name under the commission file number
-    for i, line in enumerate(lines[:60]):
-        if _COMMISSION.search(line) and i + 1 < len(lines):
-            nxt = lines[i + 1]
-            if _name_like(nxt) and (nxt.isupper() or _LEGAL_TAIL.search(nxt)):
-                return nxt
     return None
+
+
+def _cover_names(lines: list[str]) -> list[str]:
+    """Registrant names on an SEC cover, the one to show first.
+
+    Foreign filers print the legal name and its English translation: the translation is the name
+    people use. Covers without the label (3M, Microsoft) print the name under the file number.
+    """
+    names = [n for n in (_labelled_name(lines, _TRANSLATION), _labelled_name(lines, _EXACT_NAME)) if n]
+    if not names:
+        for i, line in enumerate(lines[:60]):
+            if _COMMISSION.search(line) and i + 1 < len(lines):
+                nxt = lines[i + 1]
+                if _name_like(nxt) and (nxt.isupper() or _LEGAL_TAIL.search(nxt)):
+                    return [nxt]
+    return names
 
 
 def _release_name(text: str) -> tuple[str | None, str | None]:
@@ -377,7 +400,8 @@ def detect_document(pages: Sequence[Page]) -> DocumentMeta:
     doc_type = _doc_type(lines, headline)
     fiscal_year, quarter, end = _period(doc_type, head, headline, body)
 
-    name, ticker = _cover_name(lines), _cover_ticker(lines)
+    cover_names = _cover_names(lines)
+    name, ticker = (cover_names or [None])[0], _cover_ticker(lines)
     release_name, release_ticker = _release_name(head)
     ticker = ticker or release_ticker
     if not name:
@@ -397,7 +421,8 @@ def detect_document(pages: Sequence[Page]) -> DocumentMeta:
                             fiscal_quarter=quarter, period_end=end.isoformat() if end else None)
 
     company = _readable(name)
-    extra = [release_name] if release_name else []
+    extra = [_readable(n) for n in cover_names[1:]]
+    extra += [release_name] if release_name else []
     extra += _defined_names(company, head) + _defined_names(name, head)
     if former := _former_name(lines):
         extra.append(_readable(former))

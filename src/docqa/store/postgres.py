@@ -502,16 +502,18 @@ class PostgresStore:
             SELECT greatest((SELECT value::float8 FROM {SCHEMA}.meta WHERE key = 'chunk_length_total')
                    / greatest((SELECT value::float8 FROM {SCHEMA}.meta WHERE key = 'chunk_count'), 1), 1) AS avg_len
         ), candidates AS MATERIALIZED (
-            SELECT c.id, c.length, c.tsv FROM {SCHEMA}.chunks c, picked
+            -- setweight copies the tsvector once, out of TOAST, for the per-part calls below
+            SELECT c.id, c.length, setweight(c.tsv, 'D') AS tsv FROM {SCHEMA}.chunks c, picked
             WHERE c.tsv @@ picked.q {where}
+        ), tf AS MATERIALIZED (
+            SELECT c.id, c.length, w.idf, ts_rank_cd('{{1,1,1,1}}', c.tsv, w.tq, 0)::float8 AS tf
+            FROM candidates c JOIN w ON c.tsv @@ w.tq
         )
-        SELECT c.id, sum(w.idf * r.tf * ({BM25_K1} + 1)
-                         / (r.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * c.length / stats.avg_len))) AS score
-        FROM candidates c CROSS JOIN stats CROSS JOIN w
-        CROSS JOIN LATERAL (SELECT ts_rank_cd('{{1,1,1,1}}', c.tsv, w.tq, 0)::float8 AS tf) r
-        WHERE r.tf > 0
-        GROUP BY c.id
-        ORDER BY score DESC, c.id
+        SELECT t.id, sum(t.idf * t.tf * ({BM25_K1} + 1)
+                         / (t.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * t.length / stats.avg_len))) AS score
+        FROM tf t CROSS JOIN stats
+        GROUP BY t.id
+        ORDER BY score DESC, t.id
         LIMIT %s
         """
         if where:  # the share of all chunks that the filters keep (btree index scans: cheap)

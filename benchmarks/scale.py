@@ -1,0 +1,388 @@
+"""How search cost grows with the corpus, for each store: SQLite (embedded) and PostgreSQL + pgvector.
+
+    .venv/bin/python benchmarks/scale.py --store sqlite   --sizes 10000 30000 100000
+    .venv/bin/python benchmarks/scale.py --store postgres --sizes 10000 30000 100000
+    .venv/bin/python benchmarks/scale.py --report docs/benchmarks-scale.png   # table + plot
+
+The base is a real index of the shared corpus (``--source``, built by ``docqa ingest
+../shared/data/pdfs --index .docqa-corpus``): every chunk that has its all-MiniLM-L6-v2 vector,
+with its document's pages. The index is grown synthetically to each size with copies of those
+documents under new document ids (same text, same metadata) whose chunk vectors are the real
+vectors perturbed by Gaussian noise (noise norm 0.5, so a copy's cosine to its original is about
+0.89) and re-normalised: nothing is re-embedded. Each store is written through its own
+``add_document`` (one transaction per document; PostgreSQL from two threads, one per core).
+
+For each size: load time, index build time (PostgreSQL: the HNSW index is dropped before growing
+and built after, m=16, ef_construction=64, plus ANALYZE; SQLite: loading the vector matrix into
+memory on first use), disk size, search latency p50/p95 through ``Engine.search`` for the 150
+FinanceBench questions in each mode (the question's embedding is precomputed: the model's
+forward pass, about 10 ms, is the same for every store and size), recall@10 of the store's vector
+search against exact search (PostgreSQL: HNSW with k=10, ef_search=40, and as the engine calls
+it, k=200 with ef_search=200), and peak memory (SQLite: this process's RSS, which holds the
+vector matrix; PostgreSQL: the serving backend's peak RSS, shared buffers included).
+Results go to benchmarks/results/scale-STORE.json; --report prints the markdown table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import sqlite3
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+from docqa.config import Settings  # noqa: E402
+from docqa.engine import Engine  # noqa: E402
+from docqa.store.base import StoredPage  # noqa: E402
+from docqa.store.sqlite import _chunk, _document, _page  # noqa: E402
+from docqa.types import Chunk, Document, SearchFilters  # noqa: E402
+
+RESULTS = ROOT / "benchmarks" / "results"
+NOISE = 0.5
+MODES = ("lexical", "vector", "hybrid")
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+# --- the base corpus --------------------------------------------------------------------------
+
+
+class Base:
+    """Real documents with their pages, chunks and vectors, read from a SQLite index."""
+
+    def __init__(self, path: Path, limit_docs: int | None = None):
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        db.row_factory = sqlite3.Row
+        self.identity = db.execute("SELECT value FROM meta WHERE key='embedder'").fetchone()
+        if not self.identity:
+            raise SystemExit(f"{path} has no embedder: build it with dense embeddings")
+        self.identity = self.identity[0]
+        self.docs: list[tuple[Document, list[StoredPage], list[Chunk], np.ndarray]] = []
+        rows = db.execute("SELECT * FROM documents ORDER BY file_name").fetchall()
+        for row in rows[:limit_docs]:
+            doc = _document(row)
+            chunk_rows = db.execute(
+                "SELECT * FROM chunks WHERE document_id=? ORDER BY rowid", (doc.id,)).fetchall()
+            if not chunk_rows or any(r["vector"] is None for r in chunk_rows):
+                continue  # still being embedded by whoever builds the index
+            chunks = [_chunk(r) for r in chunk_rows]
+            vectors = np.vstack([np.frombuffer(r["vector"], dtype=np.float32) for r in chunk_rows])
+            pages = [_page(r) for r in db.execute(
+                "SELECT * FROM pages WHERE document_id=? ORDER BY number", (doc.id,))]
+            self.docs.append((doc, pages, chunks, vectors))
+        db.close()
+        self.chunks = sum(len(c) for _, _, c, _ in self.docs)
+        if not self.docs:
+            raise SystemExit(f"{path}: no fully embedded documents")
+
+    def copy(self, n: int, rng: np.random.Generator):
+        """Copy number n (1, 2, ...) of base document n % len(docs), as a new document."""
+        doc, pages, chunks, vectors = self.docs[(n - 1) % len(self.docs)]
+        new_id = f"{doc.id[:10]}{n:06x}"
+        stem = doc.file_name.rsplit(".", 1)[0]
+        document = doc.model_copy(update={"id": new_id, "file_name": f"{stem}~{n}.pdf", "sha256": f"{new_id}{n:x}" * 3})
+        new_pages = [p.model_copy(update={"document_id": new_id}) for p in pages]
+        new_chunks = [c.model_copy(update={"id": f"{new_id}-{i}", "document_id": new_id,
+                                           "document": document.file_name}) for i, c in enumerate(chunks)]
+        noise = rng.standard_normal(vectors.shape).astype(np.float32)
+        noise *= NOISE / np.linalg.norm(noise, axis=1, keepdims=True)
+        new_vectors = vectors + noise
+        new_vectors /= np.linalg.norm(new_vectors, axis=1, keepdims=True)
+        return document, new_pages, new_chunks, new_vectors
+
+
+class Precomputed:
+    """The query embedder: precomputed vectors for the benchmark questions."""
+
+    def __init__(self, identity: str, questions: list[str]):
+        from docqa.embed import get_embedder
+
+        self.identity = identity
+        model = get_embedder("minilm", int(identity.rsplit("max", 1)[1]))
+        if model.identity != identity:
+            raise SystemExit(f"source index built with {identity}, this embedder is {model.identity}")
+        self.dim = model.dim
+        self._vectors = dict(zip(questions, model.embed(questions)))
+
+    def embed(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
+        return np.vstack([self._vectors[t] for t in texts])
+
+
+# --- the stores ---------------------------------------------------------------------------------
+
+
+class SQLiteSide:
+    name = "sqlite"
+
+    def __init__(self, workdir: Path):
+        from docqa.store.sqlite import SQLiteStore
+
+        self.path = workdir / "docqa.sqlite"
+        self.store = SQLiteStore(self.path)
+
+    def load(self, docs) -> None:
+        for d in docs:
+            self.store.add_document(*d)
+
+    def build(self) -> float:
+        t = time.perf_counter()
+        self.store._vectors()  # the in-memory matrix exact search runs on
+        return time.perf_counter() - t
+
+    def before_growth(self) -> None:
+        pass
+
+    def disk_bytes(self) -> int:
+        return sum(p.stat().st_size for p in self.path.parent.glob("docqa.sqlite*"))
+
+    def exact(self, vector: np.ndarray, k: int) -> list[str]:
+        return [c for c, _ in self.store.vector_search(vector, SearchFilters(), k)]
+
+    def approx(self, vector: np.ndarray, k: int) -> list[str]:
+        return self.exact(vector, k)
+
+    def peak_mb(self) -> float:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+    def close(self) -> None:
+        self.store.close()
+
+
+class PostgresSide:
+    name = "postgres"
+
+    def __init__(self, workdir: Path):
+        from docqa.store.pgcluster import LocalCluster
+        from docqa.store.postgres import PostgresStore
+
+        self.cluster = LocalCluster.start(durable=True, settings={
+            "shared_buffers": "'2GB'", "maintenance_work_mem": "'2GB'", "work_mem": "'64MB'",
+            "max_parallel_maintenance_workers": "1", "max_wal_size": "'8GB'", "checkpoint_timeout": "'30min'",
+        })
+        self.url = self.cluster.create_database("docqa")
+        self.store = PostgresStore(self.url, max_size=4)
+        import psycopg
+        from pgvector.psycopg import register_vector
+
+        self.conn = psycopg.connect(self.url, autocommit=True)
+        register_vector(self.conn)
+
+    def load(self, docs) -> None:
+        docs = list(docs)
+        errors: list[BaseException] = []
+
+        def work(part):
+            try:
+                for d in part:
+                    self.store.add_document(*d)
+            except BaseException as exc:  # surfaced below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=work, args=(docs[i::2],)) for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if errors:
+            raise errors[0]
+
+    def before_growth(self) -> None:
+        self.conn.execute("DROP INDEX IF EXISTS docqa.chunks_embedding")
+
+    def build(self) -> float:
+        t = time.perf_counter()
+        self.conn.execute("CREATE INDEX IF NOT EXISTS chunks_embedding ON docqa.chunks"
+                          " USING hnsw (embedding vector_cosine_ops)")
+        self.conn.execute("VACUUM ANALYZE docqa.chunks")
+        return time.perf_counter() - t
+
+    def disk_bytes(self) -> int:
+        return self.conn.execute("SELECT pg_database_size(current_database())").fetchone()[0]
+
+    def exact(self, vector: np.ndarray, k: int) -> list[str]:
+        with self.conn.transaction():
+            self.conn.execute("SET LOCAL enable_indexscan = off")
+            rows = self.conn.execute("SELECT id FROM docqa.chunks ORDER BY embedding <=> %s LIMIT %s",
+                                     (vector, k)).fetchall()
+        return [r[0] for r in rows]
+
+    def approx(self, vector: np.ndarray, k: int) -> list[str]:
+        return [c for c, _ in self.store.vector_search(vector, SearchFilters(), k)]
+
+    def peak_mb(self) -> float:
+        peak = 0
+        for pid in self.cluster.server_pids():
+            try:
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmHWM:"):
+                        peak = max(peak, int(line.split()[1]))
+            except OSError:
+                continue
+        return peak / 1024
+
+    def close(self) -> None:
+        self.store.close()
+        self.conn.close()
+        self.cluster.stop()
+
+
+# --- the run ------------------------------------------------------------------------------------
+
+
+def measure(side, engine: Engine, questions: list[str], vectors: np.ndarray) -> dict:
+    out: dict = {}
+    for mode in MODES:
+        engine.search(questions[0], k=10, mode=mode)  # warm
+        times = []
+        for q in questions:
+            t = time.perf_counter()
+            engine.search(q, k=10, mode=mode)
+            times.append((time.perf_counter() - t) * 1000)
+        out[mode] = {"p50_ms": pct(times, 50), "p95_ms": pct(times, 95), "mean_ms": statistics.mean(times)}
+    recall10, recall200, t_exact, t_approx = [], [], [], []
+    for v in vectors:
+        t = time.perf_counter()
+        truth = side.exact(v, 10)
+        t_exact.append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        got = side.approx(v, 10)
+        t_approx.append((time.perf_counter() - t) * 1000)
+        recall10.append(len(set(truth) & set(got)) / len(truth))
+        recall200.append(len(set(truth) & set(side.approx(v, 200)[:10])) / len(truth))
+    out["recall@10"] = statistics.mean(recall10)
+    out["recall@10_k200"] = statistics.mean(recall200)
+    out["exact_p50_ms"] = pct(t_exact, 50)
+    out["ann_p50_ms"] = pct(t_approx, 50)
+    return out
+
+
+def run(args) -> None:
+    questions = [json.loads(line)["question"] for line in args.questions.open()]
+    base = Base(args.source, args.limit_docs)
+    print(f"base: {len(base.docs)} real documents, {base.chunks} chunks with vectors, from {args.source}",
+          flush=True)
+    embedder = Precomputed(base.identity, questions)
+    vectors = embedder.embed(questions)
+    workdir = Path(tempfile.mkdtemp(prefix=f"docqa-scale-{args.store}-", dir=args.workdir))
+    side = SQLiteSide(workdir) if args.store == "sqlite" else PostgresSide(workdir)
+    side.store.bind_embedder(base.identity)
+    engine = Engine(Settings(index=workdir / "index", store=getattr(side, "url", None)), side.store)
+    engine._embedder = embedder  # queries are embedded already
+    rng = np.random.default_rng(0)
+    results = {"store": args.store, "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+               "base_docs": len(base.docs), "base_chunks": base.chunks, "noise": NOISE, "sizes": []}
+    total, copies, load_s = 0, 0, 0.0
+    try:
+        for size in sorted(args.sizes):
+            side.before_growth()
+            batch = []
+            t = time.perf_counter()
+            if total == 0:
+                batch = [(d, p, c, v) for d, p, c, v in base.docs]
+                total += base.chunks
+            while total < size:
+                copies += 1
+                doc = base.copy(copies, rng)
+                batch.append(doc)
+                total += len(doc[2])
+                if len(batch) >= 32:
+                    side.load(batch)
+                    batch = []
+            side.load(batch)
+            grow_s = time.perf_counter() - t
+            load_s += grow_s
+            build_s = side.build()
+            loadavg = os.getloadavg()[0]
+            row = {"chunks": total, "documents": len(side.store.documents()), "load_s": grow_s,
+                   "build_s": build_s, "disk_mb": side.disk_bytes() / 1e6}
+            row.update(measure(side, engine, questions, vectors))
+            row["peak_mb"] = side.peak_mb()
+            row["loadavg"] = loadavg
+            results["sizes"].append(row)
+            print(json.dumps(row), flush=True)
+            RESULTS.mkdir(parents=True, exist_ok=True)
+            (RESULTS / f"scale-{args.store}.json").write_text(json.dumps(results, indent=1))
+    finally:
+        side.close()
+        import shutil
+
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+# --- the report ---------------------------------------------------------------------------------
+
+
+def report(plot: Path | None) -> None:
+    runs = [json.loads(p.read_text()) for p in sorted(RESULTS.glob("scale-*.json"))]
+    if not runs:
+        raise SystemExit("no results yet: run with --store first")
+    print("| store | chunks | load s | index build s | disk MB | lexical p50/p95 ms | vector p50/p95 ms "
+          "| hybrid p50/p95 ms | recall@10 (k=10 / k=200) | peak RSS MB |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for r in runs:
+        for s in r["sizes"]:
+            modes = " | ".join(f"{s[m]['p50_ms']:.0f} / {s[m]['p95_ms']:.0f}" for m in MODES)
+            print(f"| {r['store']} | {s['chunks']:,} | {s['load_s']:.0f} | {s['build_s']:.1f} | {s['disk_mb']:.0f} "
+                  f"| {modes} | {s['recall@10']:.3f} / {s['recall@10_k200']:.3f} | {s['peak_mb']:.0f} |")
+    if plot:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, axes = plt.subplots(1, 3, figsize=(13, 4), sharey=False)
+        for ax, mode in zip(axes, MODES):
+            for r, colour in zip(runs, ("tab:blue", "tab:orange", "tab:green")):
+                xs = [s["chunks"] for s in r["sizes"]]
+                ax.plot(xs, [s[mode]["p50_ms"] for s in r["sizes"]], "o-", color=colour, label=f"{r['store']} p50")
+                ax.plot(xs, [s[mode]["p95_ms"] for s in r["sizes"]], "o--", color=colour, alpha=0.6,
+                        label=f"{r['store']} p95")
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_title(f"{mode} search")
+            ax.set_xlabel("chunks in the index")
+            ax.grid(True, which="both", alpha=0.3)
+        axes[0].set_ylabel("latency per question, ms (Engine.search, k=10)")
+        axes[0].legend(fontsize=8)
+        fig.suptitle("Search latency vs corpus size (150 FinanceBench questions, 2 cores)")
+        fig.tight_layout()
+        fig.savefig(plot, dpi=110)
+        print(f"plot: {plot}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--store", choices=("sqlite", "postgres"))
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 30_000, 100_000])
+    ap.add_argument("--source", type=Path, default=ROOT / ".docqa-corpus" / "docqa.sqlite")
+    ap.add_argument("--limit-docs", type=int, default=None, help="use only the first N documents of the source")
+    ap.add_argument("--questions", type=Path, default=ROOT.parent / "shared/data/questions/financebench.jsonl")
+    ap.add_argument("--workdir", type=Path, default=None, help="where the throwaway indexes go (default: /tmp)")
+    ap.add_argument("--report", nargs="?", const="", default=None, metavar="PLOT.png",
+                    help="print the table from benchmarks/results (and draw the plot)")
+    args = ap.parse_args()
+    if args.report is not None:
+        report(Path(args.report) if args.report else None)
+    elif args.store:
+        run(args)
+    else:
+        ap.error("give --store sqlite|postgres, or --report")
+
+
+if __name__ == "__main__":
+    main()
