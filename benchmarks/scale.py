@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/scale.py --store sqlite   --sizes 10000 30000 100000
     .venv/bin/python benchmarks/scale.py --store postgres --sizes 10000 30000 100000
     .venv/bin/python benchmarks/scale.py --report docs/benchmarks-scale.png   # table + plot
+    .venv/bin/python benchmarks/scale.py --agreement .docqa-lex/docqa.sqlite  # lexical: PostgreSQL vs FTS5
 
 The base is a real index of the shared corpus (``--source``, built by ``docqa ingest
 ../shared/data/pdfs --index .docqa-corpus``): every chunk that has its all-MiniLM-L6-v2 vector,
@@ -365,6 +366,52 @@ def report(plot: Path | None) -> None:
         print(f"plot: {plot}")
 
 
+def agreement(source: Path, questions_path: Path) -> None:
+    """Copy a (lexical) SQLite index into PostgreSQL and compare lexical search on the same chunks:
+    top-10 overlap with FTS5's BM25 and latency, over the FinanceBench questions."""
+    from docqa.search.query import plan_query
+    from docqa.store.pgcluster import LocalCluster
+    from docqa.store.postgres import PostgresStore
+    from docqa.store.sqlite import SQLiteStore
+
+    questions = [json.loads(line)["question"] for line in questions_path.open()]
+    lite = SQLiteStore(source)
+    db = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    db.row_factory = sqlite3.Row
+    with LocalCluster.start(settings={"shared_buffers": "'1GB'"}) as cluster:
+        pg = PostgresStore(cluster.create_database("docqa"), max_size=4)
+        docs = lite.documents()
+        t = time.perf_counter()
+        n = 0
+        for doc in docs:
+            chunks = [_chunk(r) for r in db.execute(
+                "SELECT * FROM chunks WHERE document_id=? ORDER BY rowid", (doc.id,))]
+            pg.add_document(doc, lite.pages(doc.id), chunks, None)
+            n += len(chunks)
+        load = time.perf_counter() - t
+        print(f"copied {len(docs)} documents, {n} chunks into PostgreSQL in {load:.0f} s ({n / load:.0f} chunks/s)")
+        overlap, t_lite, t_pg = [], [], []
+        for q in questions:
+            plan = plan_query(q, docs, None)
+            for f in plan.groups:
+                t0 = time.perf_counter()
+                a = lite.lexical_search(plan.terms, plan.phrases, f, 200)
+                t1 = time.perf_counter()
+                b = pg.lexical_search(plan.terms, plan.phrases, f, 200)
+                t2 = time.perf_counter()
+                t_lite.append((t1 - t0) * 1000)
+                t_pg.append((t2 - t1) * 1000)
+                top_a, top_b = [c for c, _ in a[:10]], [c for c, _ in b[:10]]
+                if top_a:
+                    overlap.append(len(set(top_a) & set(top_b)) / len(top_a))
+        print(f"{len(t_pg)} lexical searches (k=200), FinanceBench questions as the engine plans them:")
+        print(f"  top-10 overlap with SQLite FTS5 BM25: {statistics.mean(overlap):.3f}")
+        print(f"  SQLite p50 {pct(t_lite, 50):.0f} ms, p95 {pct(t_lite, 95):.0f} ms;"
+              f" PostgreSQL p50 {pct(t_pg, 50):.0f} ms, p95 {pct(t_pg, 95):.0f} ms")
+        pg.close()
+    lite.close()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--store", choices=("sqlite", "postgres"))
@@ -373,10 +420,14 @@ def main() -> None:
     ap.add_argument("--limit-docs", type=int, default=None, help="use only the first N documents of the source")
     ap.add_argument("--questions", type=Path, default=ROOT.parent / "shared/data/questions/financebench.jsonl")
     ap.add_argument("--workdir", type=Path, default=None, help="where the throwaway indexes go (default: /tmp)")
+    ap.add_argument("--agreement", type=Path, default=None, metavar="INDEX.sqlite",
+                    help="compare lexical search on PostgreSQL with SQLite's on a copy of this index")
     ap.add_argument("--report", nargs="?", const="", default=None, metavar="PLOT.png",
                     help="print the table from benchmarks/results (and draw the plot)")
     args = ap.parse_args()
-    if args.report is not None:
+    if args.agreement:
+        agreement(args.agreement, args.questions)
+    elif args.report is not None:
         report(Path(args.report) if args.report else None)
     elif args.store:
         run(args)
