@@ -180,7 +180,7 @@ class VisibilityChecker(threading.Thread):
         self.checks = 0
         self.violations: list[str] = []
         self.max_documents = 0
-        self._stop = threading.Event()
+        self._halt = threading.Event()
 
     def run(self) -> None:
         import psycopg
@@ -192,7 +192,7 @@ class VisibilityChecker(threading.Thread):
         orphans = """SELECT count(*) FROM docqa.chunks c
                      WHERE NOT EXISTS (SELECT 1 FROM docqa.documents d WHERE d.id = c.document_id)"""
         conn = None
-        while not self._stop.is_set():
+        while not self._halt.is_set():
             try:
                 if conn is None or conn.closed:
                     conn = psycopg.connect(self.url, autocommit=True, connect_timeout=2)
@@ -212,7 +212,7 @@ class VisibilityChecker(threading.Thread):
             time.sleep(0.05)
 
     def stop(self) -> None:
-        self._stop.set()
+        self._halt.set()
         self.join(10)
 
 

@@ -332,13 +332,16 @@ def report(plot: Path | None) -> None:
     runs = [json.loads(p.read_text()) for p in sorted(RESULTS.glob("scale-*.json"))]
     if not runs:
         raise SystemExit("no results yet: run with --store first")
-    print("| store | chunks | load s | index build s | disk MB | lexical p50/p95 ms | vector p50/p95 ms "
+    print("| store | chunks | load: chunks/s | index build s | disk MB | lexical p50/p95 ms | vector p50/p95 ms "
           "| hybrid p50/p95 ms | recall@10 (k=10 / k=200) | peak RSS MB |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in runs:
+        before = 0
         for s in r["sizes"]:
             modes = " | ".join(f"{s[m]['p50_ms']:.0f} / {s[m]['p95_ms']:.0f}" for m in MODES)
-            print(f"| {r['store']} | {s['chunks']:,} | {s['load_s']:.0f} | {s['build_s']:.1f} | {s['disk_mb']:.0f} "
+            rate = (s["chunks"] - before) / s["load_s"]
+            before = s["chunks"]
+            print(f"| {r['store']} | {s['chunks']:,} | {rate:,.0f} | {s['build_s']:.1f} | {s['disk_mb']:.0f} "
                   f"| {modes} | {s['recall@10']:.3f} / {s['recall@10_k200']:.3f} | {s['peak_mb']:.0f} |")
     if plot:
         import matplotlib

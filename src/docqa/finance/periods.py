@@ -17,6 +17,7 @@ _MONTH_NUM = {
 _DATE = re.compile(
     r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})\s*,?\s*((?:19|20)\d\d)\b"
 )
+_NUMERIC_DATE = re.compile(r"\b(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])/((?:19|20)\d\d|\d\d)\b")
 _FISCAL = re.compile(r"\b(?:fiscal(?:\s+year)?|fy)\s*'?\s*((?:19|20)\d\d|\d{2})\b")
 _QUARTER = re.compile(r"\b(?:q([1-4])|([1-4])q)\s*'?\s*(?:fy)?\s*((?:19|20)\d\d|\d{2})?\b")
 _YEAR = re.compile(r"\b((?:19[5-9]|20\d)\d)\b")
@@ -51,6 +52,11 @@ def parse_period(header: str, context: str = "", balance_sheet: bool = False) ->
     year_match = _last(_YEAR, text)
     if date and year_match and year_match.end() > date.end():
         date = None  # a bare year printed below a date line is the more specific header
+    numeric = _last(_NUMERIC_DATE, text) if not date else None
+    if numeric and not (year_match and year_match.end() > numeric.end()):
+        month, day, year = int(numeric.group(1)), int(numeric.group(2)), _four_digit(numeric.group(3))
+        period_end = f"{year:04d}-{month:02d}-{day:02d}"
+        fiscal_year = year - 1 if month == 1 and day <= 7 else year
     if date:
         month, day, year = _MONTH_NUM[date.group(1)], int(date.group(2)), int(date.group(3))
         period_end = f"{year:04d}-{month:02d}-{day:02d}"
@@ -104,3 +110,197 @@ def _last(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
 def _four_digit(text: str) -> int:
     value = int(text)
     return value + 2000 if value < 100 else value
+
+
+# ------------------------------------------------------------------------ periods a question asks
+@dataclass(frozen=True)
+class Period:
+    """A fiscal period a question asks about: a fiscal year (``quarter`` None: the year, or its
+    year-end for a balance) or one quarter of it (a quarter's three months, or its end date)."""
+
+    fiscal_year: int
+    quarter: int | None = None
+
+    @property
+    def label(self) -> str:
+        return f"Q{self.quarter} fiscal {self.fiscal_year}" if self.quarter else f"fiscal {self.fiscal_year}"
+
+    @property
+    def short(self) -> str:
+        """"2023" or "2024 Q2": how a figure records its period."""
+        return f"{self.fiscal_year} Q{self.quarter}" if self.quarter else str(self.fiscal_year)
+
+    @property
+    def order(self) -> tuple[int, int]:
+        return self.fiscal_year, self.quarter or 4
+
+    def prior(self) -> "Period":
+        """The same period a year earlier (the comparative column of a filing)."""
+        return Period(self.fiscal_year - 1, self.quarter)
+
+
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_YR = r"(?:(?:19|20)\d\d|'?\d\d)\b"
+_FY_WORD = r"(?:(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*'?|year\s+))?"
+_QUARTER_MENTIONS = (
+    # Q2 2023, Q2 of FY2024, Q2'23, Q2 of fiscal 2024, Q2-2023
+    re.compile(rf"\bq([1-4])(?:\s*(?:of\s+|in\s+|-\s*|,\s*)?{_FY_WORD}({_YR}))?", re.I),
+    # 2Q23, 2Q 2023, 2Q FY23
+    re.compile(rf"\b([1-4])q(?:\s*{_FY_WORD}({_YR}))?", re.I),
+    # second quarter of 2023, second fiscal quarter of 2023, 2nd quarter fiscal 2024
+    re.compile(rf"\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter(?:\s*(?:of\s+|in\s+|,\s*)?{_FY_WORD}({_YR}))?",
+               re.I),
+)
+# FY2024 Q2, 2023 Q2, FY24 Q2 (the year first)
+_YEAR_THEN_QUARTER = re.compile(r"\b(?:fy\s*'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d\d|(?<=fy)\d\d|(?<=fy )\d\d)\s*'?\s*q([1-4])\b", re.I)
+_YEAR_MENTION = re.compile(r"(?<![\d.,$])(?:fy\s?'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})(?!\d|,\d|\.\d)|\bfy\s?'?(\d{2})\b", re.I)
+_SAME_PERIOD_BEFORE = re.compile(
+    r"\bsame\s+(?:period|quarter|three\s+months)\s+(?:of|in|during|for|a)?\s*(?:the\s+)?(?:prior|previous|last|preceding)\s+"
+    r"(?:fiscal\s+)?year|\b(?:prior|previous|last)[-\s]year(?:'s)?\s+(?:same\s+)?(?:period|quarter)|\byear[-\s]ago\s+(?:period|quarter)",
+    re.I,
+)
+
+
+_NAMES_A_FILING = re.compile(
+    r"\s*(?:earnings\s+(?:release|report|call|statement|presentation)|press\s+release|10-?q\b|filing|report\b|"
+    r"release\b|call\b|presentation\b|transcript\b)",
+    re.I,
+)
+
+
+def _year_of(text: str | None) -> int | None:
+    if not text:
+        return None
+    digits = text.strip("'")
+    return int(digits) if len(digits) == 4 else 2000 + int(digits)
+
+
+def asked_periods(question: str, default_year: int | None = None) -> list[Period]:
+    """The periods a question names, oldest first: "Q2 of FY2024" -> Period(2024, 2),
+    "between FY2023 and Q2 of FY2024" -> [Period(2023), Period(2024, 2)], "in Q2 2023 compared to
+    the same period in the prior year" -> [Period(2022, 2), Period(2023, 2)].
+
+    Quarter mentions without a year take the question's only other year (or ``default_year``).
+    A question that names no quarter gives one Period per year named.
+    """
+    taken: list[tuple[int, int]] = []
+    quarters: list[tuple[int, int | None]] = []  # (quarter, year or None)
+    filing_quarters: list[tuple[int, int | None]] = []
+
+    def free(span: tuple[int, int]) -> bool:
+        return not any(a < span[1] and span[0] < b for a, b in taken)
+
+    m: re.Match[str] | None
+    for m in _YEAR_THEN_QUARTER.finditer(question):
+        quarters.append((int(m.group(2)), _year_of(m.group(1))))
+        taken.append(m.span())
+    for pattern in _QUARTER_MENTIONS:
+        for m in pattern.finditer(question):
+            if not free(m.span()):
+                continue
+            if _NAMES_A_FILING.match(question[m.end():]):
+                # "its Q4 earnings release", "the Q2 10-Q": a document, whose own quarter is asked
+                # only when the question names no other period.
+                taken.append(m.span())
+                q = m.group(1).lower()
+                filing_quarters.append((_ORDINALS[q] if q in _ORDINALS else int(q), _year_of(m.group(2))))
+                continue
+            q = m.group(1).lower()
+            quarter = _ORDINALS[q] if q in _ORDINALS else int(q)
+            quarters.append((quarter, _year_of(m.group(2))))
+            taken.append(m.span())
+    years: list[int] = []
+    for m in _YEAR_MENTION.finditer(question):
+        if free(m.span()):
+            y = _year_of(m.group(1) or m.group(2))
+            if y is not None and 1990 <= y <= 2039 and y not in years:
+                years.append(y)
+    if not quarters and not years:
+        quarters = filing_quarters
+    if not quarters:
+        return sorted({Period(y) for y in years}, key=lambda p: p.order)
+    out: set[Period] = set()
+    for quarter, year in quarters:
+        if year is None:
+            year = years[0] if len(years) == 1 else default_year
+            if year is None:
+                continue
+            if years and year in years:
+                years.remove(year)
+        out.add(Period(year, quarter))
+    out |= {Period(y) for y in years}
+    if _SAME_PERIOD_BEFORE.search(question):
+        out |= {p.prior() for p in list(out) if p.quarter}
+    return sorted(out, key=lambda p: p.order)
+
+
+# ------------------------------------------------------------------------ a company's fiscal calendar
+@dataclass(frozen=True)
+class FiscalCalendar:
+    """When a company's fiscal year ends, and how it names its years.
+
+    Retailers end their year in late January (Best Buy's fiscal 2024 ends 3 February 2024), so a
+    quarter's calendar year is not its fiscal year: "three months ended July 29, 2023" is Q2 of
+    fiscal 2024. Built from a filing's own metadata (the period it closes and its fiscal year and
+    quarter), it tells the fiscal year and quarter of any printed date.
+    """
+
+    end_month: int
+    end_day: int
+    offset: int = 0  # fiscal year = calendar year of the year's last day + offset
+
+    TOLERANCE_DAYS = 15  # 52/53-week years end on a weekday near the date, not on it
+
+    @classmethod
+    def from_period_end(cls, period_end: str, fiscal_year: int | None, quarter: int | None = None) -> "FiscalCalendar":
+        """``period_end`` closes fiscal ``quarter`` (None or 4: the year) of ``fiscal_year``."""
+        end = _date(period_end)
+        months = 3 * (4 - quarter) if quarter and 1 <= quarter < 4 else 0
+        year_end = _add_months(end, months)
+        offset = (fiscal_year - year_end[0]) if fiscal_year is not None else 0
+        if fiscal_year is None and year_end[1] == 1 and year_end[2] <= 7:
+            offset = -1  # a year closing in the first days of January is the year before's
+        return cls(year_end[1], year_end[2], offset)
+
+    def period_of(self, iso: str) -> tuple[int, int]:
+        """(fiscal year, quarter 1-4) that a printed date closes; a year-end is quarter 4."""
+        import datetime as dt
+
+        d = dt.date(*_date(iso))
+        earliest = d - dt.timedelta(days=self.TOLERANCE_DAYS)
+        for year in (d.year - 1, d.year, d.year + 1):
+            end = dt.date(year, self.end_month, min(self.end_day, _days_in_month(year, self.end_month)))
+            if end >= earliest:
+                break
+        quarters_left = round((end - d).days / 91.3)
+        return end.year + self.offset, max(1, min(4, 4 - quarters_left))
+
+
+def _date(iso: str) -> tuple[int, int, int]:
+    y, m, d = (int(p) for p in iso[:10].split("-"))
+    return y, m, d
+
+
+def _days_in_month(year: int, month: int) -> int:
+    import calendar
+
+    return calendar.monthrange(year, month)[1]
+
+
+def _add_months(date: tuple[int, int, int], months: int) -> tuple[int, int, int]:
+    y, m, d = date
+    total = y * 12 + (m - 1) + months
+    y, m = divmod(total, 12)
+    m += 1
+    return y, m, min(d, _days_in_month(y, m))
+
+
+_HEADER_QUARTER = re.compile(r"\b(?:q([1-4])|([1-4])q|(first|second|third|fourth)\s+(?:fiscal\s+)?quarter)\b", re.I)
+
+
+def header_quarter(header: str) -> int | None:
+    """The quarter a column header names ("Q2 2023", "Second Quarter"), if any."""
+    m = _HEADER_QUARTER.search(header)
+    if not m:
+        return None
+    return int(m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) else _ORDINALS[m.group(3).lower()]

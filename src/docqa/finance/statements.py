@@ -28,6 +28,7 @@ from docqa.finance.cells import (
     is_month,
     is_not_meaningful,
     is_number,
+    is_numeric_date,
     is_short_period,
     is_year,
     parse_value,
@@ -164,7 +165,7 @@ def _is_year_line(line: Line, page_width: float) -> bool:
     has_period = False
     for k, w in enumerate(words):
         t = w.text.strip("()")
-        if is_year(t) or (is_short_period(t) and any(ch.isdigit() for ch in t)):
+        if is_year(t) or (is_short_period(t) and any(ch.isdigit() for ch in t)) or is_numeric_date(w.text):
             has_period = True
         elif is_day(t) and k > 0 and is_month(words[k - 1].text):
             continue
@@ -173,7 +174,8 @@ def _is_year_line(line: Line, page_width: float) -> bool:
     if not has_period:
         return False
     groups = _groups(words, _height(line))
-    with_period = [g for g in groups if any(is_year(w.text.strip("()")) or is_short_period(w.text) for w in g)]
+    with_period = [g for g in groups if any(is_year(w.text.strip("()")) or is_short_period(w.text) or is_numeric_date(w.text)
+                                            for w in g)]
     return len(with_period) >= 2 or with_period[0][0].bbox[0] >= 0.45 * page_width
 
 

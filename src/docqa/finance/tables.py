@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from docqa.finance.periods import PeriodKind
+from docqa.finance.periods import FiscalCalendar, Period, PeriodKind, header_quarter
 from docqa.types import BBox, StatementKind
 
 Unit = Literal["units", "thousands", "millions", "billions"]
@@ -92,5 +92,78 @@ class StatementTable(_Frozen):
         column = self.column_for(year, period)
         return row.cell(column.index) if column else None
 
+    def column_for_period(self, period: Period, calendar: FiscalCalendar | None = None,
+                          quarter_hint: int | None = None, stock: bool | None = None) -> Column | None:
+        """The column reporting a fiscal period: a quarter's three months (or the balance at its
+        end), a fiscal year's twelve months (or its year-end balance). A year-to-date column
+        reports neither. ``calendar`` maps printed dates to fiscal periods (retail years end in
+        January); ``quarter_hint`` is the quarter of an undated quarter column (the filing's own);
+        ``stock``: a balance is wanted (True), a flow (False), either (None).
+        """
+        found = []
+        months_of = self.column_months()
+        for c in self.period_columns():
+            reported = column_period(c, calendar, quarter_hint, months_of.get(c.index))
+            if reported is None:
+                continue
+            got, months = reported
+            if period.quarter is None:
+                ok = got == period and months in (12, 0, None)
+            elif months == 0:
+                ok = got.fiscal_year == period.fiscal_year and (got.quarter or 4) == period.quarter
+            else:
+                ok = months in (3, None) and got == period
+            if ok:
+                instant = months == 0
+                found.append(((instant != stock) if stock is not None else False, c.index, c))
+        return min(found, key=lambda f: f[:2])[2] if found else None
+
+    def column_months(self) -> dict[int, int | None]:
+        """Months each period column covers. A dated column whose header lost its "Three Months
+        Ended" (printed once over a pair of columns) covers what the column to its left covers."""
+        out: dict[int, int | None] = {}
+        last: int | None = None
+        for c in sorted(self.period_columns(), key=lambda c: c.index):
+            months = c.months
+            if months is None and c.period != "instant" and last in (3, 6, 9):
+                months = last
+            out[c.index] = months
+            if c.months is not None:
+                last = c.months
+        return out
+
     def years(self) -> list[int]:
         return sorted({c.fiscal_year for c in self.period_columns() if c.fiscal_year is not None})
+
+
+def column_period(column: Column, calendar: FiscalCalendar | None = None, quarter_hint: int | None = None,
+                  months: int | None = None) -> tuple[Period, int | None] | None:
+    """The fiscal period a column reports and its length in months (0: a balance at a date;
+    None: not said). A year-end balance is the year's period (quarter None). ``months``
+    overrides the header's own (see ``StatementTable.column_months``)."""
+    instant = column.period == "instant"
+    months = months or column.months
+    months = 0 if instant else (months or (12 if column.period == "year" else None))
+    if column.period_end and calendar is not None:
+        fiscal_year, quarter = calendar.period_of(column.period_end)
+        if months == 12 and not column.months and quarter != 4:
+            months = None  # "July 30, 2022" read as a year: a date inside the year is no year's end
+    elif column.fiscal_year is not None:
+        fiscal_year = column.fiscal_year
+        quarter = header_quarter(column.header)
+        if quarter is None:
+            if months == 3:
+                quarter = quarter_hint
+            elif months in (6, 9):
+                quarter = months // 3
+            elif column.period_end:
+                quarter = (int(column.period_end[5:7]) - 1) // 3 + 1  # calendar quarters, lacking better
+    else:
+        return None
+    if months == 12:
+        return Period(fiscal_year), 12
+    if instant or months is None:
+        return Period(fiscal_year, None if quarter in (None, 4) else quarter), months
+    if quarter is None:
+        return None
+    return Period(fiscal_year, quarter), months

@@ -66,8 +66,12 @@ BM25_K1 = 1.2
 BM25_B = 0.75
 
 
-class StoreUnavailable(RuntimeError):
-    """The database server cannot be reached right now. Retrying later may succeed."""
+try:  # one exception type for every face to map to "503, try again", wherever the contract defines it
+    from docqa.store.base import StoreUnavailable  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - until base.py defines it
+
+    class StoreUnavailable(RuntimeError):  # type: ignore[no-redef]
+        """The database server cannot be reached right now. Retrying later may succeed."""
 
 
 # --- the schema, as ordered migrations ----------------------------------------------------------
