@@ -153,7 +153,8 @@ class Engine:
     # --- search --------------------------------------------------------------------------
     def searcher(self) -> HybridSearcher:
         s = self.settings
-        return HybridSearcher(self.store, self.embedder(), s.candidates, s.rrf_k, s.statement_boost, s.section_boost)
+        return HybridSearcher(self.store, self.embedder(), s.candidates, s.rrf_k, s.statement_boost, s.section_boost,
+                              s.dense_weight)
 
     def search_detailed(
         self,

@@ -88,7 +88,18 @@ def locate(metric: Metric, sources: list[Source], period: Period | int) -> Locat
         period = Period(period)
     stock = metric.statement == StatementKind.BALANCE if metric.statement is not None else None
     for source in sources:
-        for match in find_line_items(source.tables, metric):
+        matches = find_line_items(source.tables, metric)
+        if metric.statement is not None:
+            # The metric's own statement first, then the other primary statements, then notes and
+            # MD&A tables: a joint venture's "Total net sales" in a note is not the company's revenue.
+            matches.sort(key=lambda m: 0 if m.table.statement == metric.statement
+                         else 1 if m.table.statement is not None else 2)
+        for match in matches:
+            if stock is not None and match.table.statement in _FLOWS_OR_STOCKS and (
+                    (match.table.statement == StatementKind.BALANCE) != stock) and "end of" not in match.row.label.lower():
+                # A balance is not read off a flow statement (its row there is a change; "cash at
+                # end of year" excepted), nor a flow off a balance sheet.
+                continue
             column = source.column(match.table, period, stock)
             cell = match.row.cell(column.index) if column is not None else None
             if cell is None or cell.value is None:
@@ -99,6 +110,9 @@ def locate(metric: Metric, sources: list[Source], period: Period | int) -> Locat
             return Located(metric=metric, value=value, cell=cell, row=match.row, table=match.table,
                            document=source.document, document_id=source.document_id, period=period, quote=quote)
     return None
+
+
+_FLOWS_OR_STOCKS = (StatementKind.BALANCE, StatementKind.INCOME, StatementKind.CASH_FLOW, StatementKind.COMPREHENSIVE)
 
 
 def _sources(evidence: list[EvidencePage], store: Store) -> list[Source]:
@@ -275,10 +289,15 @@ class FormulaMeasure(Measure):
         prior: dict[str, float] = {}
         used: list[Located] = []
         before: dict[str, Located] = {}
+        rows: set[tuple[str, int, tuple]] = set()
         for key in self.formula.inputs:
             metric = lexicon.metric(key)
             found = locate(metric, sources, period)
             if found is not None:
+                row = (found.document_id, found.table.page, found.row.bbox)
+                if row in rows:
+                    continue  # "Short-term borrowings and current portion of long-term debt": one line, counted once
+                rows.add(row)
                 current[key] = found.value
                 used.append(found)
             earlier = locate(metric, sources, period.prior())
@@ -391,11 +410,15 @@ def asked_measures(question: str, matches: list[MetricMatch] | None = None) -> A
     asked = [m for m in matches if not defining(m)] or list(matches)
     by_position = sorted(asked, key=lambda m: (m.span[0], -(m.span[1] - m.span[0])))
     out = Asked()
-    over = [m for m in matches if m.kind == "formula" and m.key in _TIME_FORMULAS]
+    over = [m for m in asked if m.kind == "formula" and m.key in _TIME_FORMULAS]
+    changes = [c for c in _CHANGE.finditer(question) if not any(a <= c.start() < b for a, b in definitions)]
     if over:
         out.over_time = over[0].key
-    elif _CHANGE.search(question) and not _WHY.search(question):
-        out.over_time = "change"  # "the change in total assets between FY2021 and FY2022": a difference
+    elif changes and not _WHY.search(question) and not any(
+            m.span[0] < changes[0].end() and changes[0].start() < m.span[1] for m in matches):
+        # "the change in total assets between FY2021 and FY2022": a difference. ("Net change in
+        # cash" is a line item of its own.)
+        out.over_time = "change"
 
     def single(m: MetricMatch) -> Measure | None:
         if m.kind == "metric":
@@ -506,10 +529,10 @@ class FiguresAnswerer:
                                       "percent", a.used + b.used, f"{part.label} / {whole.label}",
                                       f"{_wrap(a.expression)} / {_wrap(b.expression)}", True, part, a.unit, titled=True)
                     return _draft(value, fmt, self.name)
+            return None  # the share is asked; the year's total alone does not answer it
         if asked.over_time and asked.measures:
-            draft = self._over_time(asked, sources, periods, fmt)
-            if draft is not None:
-                return draft
+            # Growth, averages and changes are what is asked: the bare figure is no answer.
+            return self._over_time(asked, sources, periods, fmt)
         for measure in asked.measures:
             value = measure.evaluate(sources, target)
             if value is not None:
@@ -765,11 +788,15 @@ def _average(values: list[Evaluated], label: str) -> Evaluated:
 def _draft(value: Evaluated, fmt: F.Format, answerer: str) -> Draft:
     if not value.computed:
         found = value.used[0]
+        if value.kind == "per_share" and fmt.decimals is None:
+            printed = re.search(r"\.(\d+)", found.cell.raw)
+            fmt = fmt.model_copy(update={"decimals": max(2, len(printed.group(1)) if printed else 2)})
         text = (f"{found.value:g}%" if value.kind == "percent_points"  # printed as 21.6, not a fraction
                 else F.render(found.value, value.kind, fmt, found.table.unit))  # type: ignore[arg-type]
         return Draft(
             text=f"{value.label} for {value.period.label}: {text} (as printed: {found.cell.raw}"
-                 f"{' ' + found.table.unit if found.table.unit else ''}, {found.document} p. {found.table.page}).",
+                 f"{' ' + found.table.unit if found.table.unit and value.kind == 'currency' else ''}, "
+                 f"{found.document} p. {found.table.page}).",
             found=True, citations=(found.citation(),), figures=(found.figure(),), answerer=answerer,
         )
     shown = F.render(value.value, value.kind, fmt, value.unit)  # type: ignore[arg-type]

@@ -61,11 +61,12 @@ def ingest(
     company: Optional[str] = typer.Option(None, help="override the detected company"),
     year: Optional[int] = typer.Option(None, help="override the detected fiscal year"),
     doc_type: Optional[str] = typer.Option(None, help="override the detected filing type: 10k, 10q, 8k, earnings"),
-    no_dense: bool = typer.Option(False, "--no-dense", help="lexical index only (fast, no embedding model)"),
+    dense: Optional[bool] = typer.Option(None, "--dense/--no-dense",
+                                         help="also embed chunks for hybrid/vector search (default: $DOCQA_DENSE, off)"),
     as_json: bool = typer.Option(False, "--json"),
 ):
     """Index PDFs. Unchanged files are skipped; each bad file gets a reason."""
-    engine = _engine(index, **({"dense": False} if no_dense else {}))
+    engine = _engine(index, **({"dense": dense} if dense is not None else {}))
     overrides = None
     if company or year or doc_type:
         overrides = DocumentMeta(company=company, fiscal_year=year, doc_type=doc_type)

@@ -24,6 +24,7 @@ SECTION_FACTOR = 0.92  # a match that needs the heading ("Earnings per share:" +
 MIN_SCORE = 0.5
 HEAD_FACTOR = 0.96
 _HEAD = re.compile(r",|\(| \u2014 | - ")
+_QUALIFIER = re.compile(r"^\s*[,(\u2014-]?\s*(?:net\s+of|less|after|excluding|including|of\s+which)\b", re.I)
 _GENERIC = frozenset(stems("basic diluted total net continuing discontinued operations from other amount assuming dilution"))
 
 
@@ -68,10 +69,15 @@ def find_line_items(tables: list[StatementTable], metric: Metric | str) -> list[
 
 def _best(row: Row, prints: list[tuple[tuple[str, ...], str]], excludes: list[tuple[str, ...]]) -> tuple[float, str] | None:
     label = stems(row.label)
-    if any(_contains(label, e) for e in excludes):
-        return None
+    parts = _HEAD.split(row.label, 1)
+    head = stems(parts[0])
     candidates = [(label, 1.0)]
-    head = stems(_HEAD.split(row.label, 1)[0])
+    if any(_contains(label, e) for e in excludes):
+        # "Trade receivables, net of allowances for doubtful accounts of $7,293": the excluded
+        # words qualify the line item; they do not make it another one.
+        if not (head and head != label and len(parts) > 1 and _QUALIFIER.match(row.label[len(parts[0]):])):
+            return None
+        candidates = []
     if head and head != label:
         # "Capital expenditures, net of construction payable": the words before the first comma
         # or parenthesis often are the line item; the rest qualifies it.

@@ -309,14 +309,18 @@ def _column_headers(header_lines: list[Line], cols: list[_Col]) -> tuple[list[st
     parts: list[list[str]] = [[] for _ in cols]
     stub: list[str] = []
     first_x0 = min(cols[0].reach, cols[0].x0)
+    spacing = min((b.centre - a.centre for a, b in zip(cols, cols[1:])), default=80.0)
     for line in header_lines:
         groups = _groups(line.words, _height(line))
         right = []
         for g in groups:
             text = " ".join(w.text for w in g)
             x0, x1 = g[0].bbox[0], g[-1].bbox[2]
+            # A period ("2022", "June 30, 2022") set a little left of its figures still heads the first column.
+            period = (any(is_year(w.text) or is_numeric_date(w.text) for w in g) and len(g) <= 4
+                      and x1 > first_x0 - 0.4 * spacing)
             # Units and "(Unaudited)" centred over the figures describe the table, not a column.
-            if (x0 + x1) / 2 < first_x0 - 4 or _UNIT.search(text) or _UNAUDITED.fullmatch(text.strip()):
+            if ((x0 + x1) / 2 < first_x0 - 4 and not period) or _UNIT.search(text) or _UNAUDITED.fullmatch(text.strip()):
                 stub.append(text)
             else:
                 right.append((x0, x1, text))
@@ -442,7 +446,10 @@ def _read_region(page: Page, lines: list[_Line], block: _Block | None, lo: int, 
     rows = _rows(lines, lo, hi, cols)
     if not rows:
         return None
-    statement = detect_statement(title) or _statement_from_labels([r.label for r in rows])
+    statement = (detect_statement(title) or _statement_from_labels([r.label for r in rows])
+                 # "Consolidated statements of income (unaudited)" printed in the header block itself
+                 or detect_statement(" ".join([stub, *headers])))
+    rows = _name_unlabeled_totals(rows, statement)
     unit, unit_text = detect_unit(" ".join([title, stub, *(ln.text for ln in header_lines)]))
     if unit is None:
         unit, unit_text = page_unit
@@ -512,6 +519,45 @@ def _rows(lines: list[_Line], lo: int, hi: int, cols: list[_Col]) -> list[Row]:
         if clean.lower().startswith("total") and headings and not closing:
             headings.pop()  # "Total current assets" closes "Current assets:"
     return rows
+
+
+def _name_unlabeled_totals(rows: list[Row], statement: StatementKind | None) -> list[Row]:
+    """Some statements print totals with no label (MGM's "$ 36,494,934" under the assets): name them.
+
+    A figures-only row that adds up the rows of its heading above it is "Total <heading>". On a
+    balance sheet, a figures-only "$" row closing the assets is "Total assets", and the one
+    closing the liabilities and equity is "Total liabilities and equity".
+    """
+    out: list[Row] = []
+    seen_liabilities = False
+    for k, row in enumerate(rows):
+        label = row.label
+        if not label and row.kind == "currency" and row.cells:
+            named = None
+            members = [r for r in out if r.section and r.section == row.section and r.label]
+            if row.section and members and _adds_up(row, members):
+                named = f"Total {row.section.rstrip(':').strip()}"
+            elif statement == StatementKind.BALANCE and row.cells[0].raw.startswith("$"):
+                named = "Total liabilities and equity" if seen_liabilities else "Total assets"
+            if named:
+                row = row.model_copy(update={"label": named})
+        if "liabilit" in row.label.lower():
+            seen_liabilities = True
+        out.append(row)
+    return out
+
+
+def _adds_up(total: Row, members: list[Row]) -> bool:
+    """Does every figure of ``total`` equal the sum of the members' figures in its column?"""
+    checked = 0
+    for cell in total.cells:
+        if cell.value is None:
+            continue
+        parts = [c.value for r in members if (c := r.cell(cell.column)) is not None and c.value is not None]
+        if not parts or abs(sum(parts) - cell.value) > max(1.0, abs(cell.value) * 0.001):
+            return False
+        checked += 1
+    return checked > 0
 
 
 @dataclass

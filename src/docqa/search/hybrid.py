@@ -22,13 +22,14 @@ class SearchResult:
 
 class HybridSearcher:
     def __init__(self, store: Store, embedder: Embedder | None, candidates: int = 200, rrf_k: int = 60,
-                 statement_boost: float = 1.0, section_boost: float = 0.5):
+                 statement_boost: float = 1.0, section_boost: float = 0.5, dense_weight: float = 1.0):
         self.store = store
         self.embedder = embedder
         self.candidates = candidates
         self.rrf_k = rrf_k
         self.statement_boost = statement_boost
         self.section_boost = section_boost
+        self.dense_weight = dense_weight
 
     def search(
         self,
@@ -68,8 +69,9 @@ class HybridSearcher:
                 parts.setdefault(cid, {})["lexical"] = round(score, 4)
         if mode in ("hybrid", "vector") and vector is not None:
             ranked = self.store.vector_search(vector, filters, self.candidates)
+            weight = self.dense_weight if mode == "hybrid" else 1.0
             for rank, (cid, score) in enumerate(ranked):
-                fused[cid] = fused.get(cid, 0.0) + RRF_SCALE / (self.rrf_k + rank + 1)
+                fused[cid] = fused.get(cid, 0.0) + weight * RRF_SCALE / (self.rrf_k + rank + 1)
                 parts.setdefault(cid, {})["dense"] = round(score, 4)
         if not fused:
             return []

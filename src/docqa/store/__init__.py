@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from docqa.config import Settings
-from docqa.store.base import DocumentNotFound, EmbedderMismatch, Store, StoredLine, StoredPage
+from docqa.store.base import DocumentNotFound, EmbedderMismatch, Store, StoredLine, StoredPage, StoreUnavailable
 
 
 def open_store(settings: Settings) -> Store:
@@ -20,4 +20,4 @@ def open_store(settings: Settings) -> Store:
     return SQLiteStore(path)
 
 
-__all__ = ["DocumentNotFound", "EmbedderMismatch", "Store", "StoredLine", "StoredPage", "open_store"]
+__all__ = ["DocumentNotFound", "EmbedderMismatch", "Store", "StoreUnavailable", "StoredLine", "StoredPage", "open_store"]

@@ -41,6 +41,10 @@ class EmbedderMismatch(RuntimeError):
     """The index was built with another embedder; querying it with this one would be wrong."""
 
 
+class StoreUnavailable(RuntimeError):
+    """The database server cannot be reached right now. Retrying later may succeed (faces: 503)."""
+
+
 class DocumentNotFound(KeyError):
     def __init__(self, name: str, known: list[str]):
         self.name = name

@@ -127,14 +127,14 @@ class LocalCluster:
             with (cluster.data / "postgresql.auto.conf").open("a") as fh:
                 for key, value in conf.items():
                     fh.write(f"{key} = {value}\n")
-            cluster.resume()
+            cluster.resume(may_move=True)
         except BaseException:
             cluster.stop()
             raise
         return cluster
 
-    def resume(self, attempts: int = 3) -> None:
-        """Start the server on its port (again, after pause())."""
+    def resume(self, attempts: int = 3, *, may_move: bool = False) -> None:
+        """Start the server on its port (again, after pause(): clients keep their URLs)."""
         for attempt in range(attempts):
             try:
                 self._run("pg_ctl", "-D", str(self.data), "-o", f"-p {self.port}", "-l", str(self.root / "log"),
@@ -143,7 +143,8 @@ class LocalCluster:
             except ClusterUnavailable:
                 if attempt == attempts - 1:
                     raise
-                self.port = _free_port()  # someone took the port between choosing and binding
+                if may_move:  # first start: someone took the port between choosing and binding
+                    self.port = _free_port()
                 time.sleep(0.5)
 
     def pause(self, mode: str = "fast") -> None:

@@ -12,27 +12,26 @@ schema ``docqa`` of that database:
   only (as SQLite's FTS5 tokenizer does) and stems each token with an English Snowball dictionary
   that keeps stop words: ``1577``, ``8.70``, ``fy2018``, ``10k`` and ``pp&e`` stay tokens.
   Ranking is BM25 (k1=1.2, b=0.75, as FTS5), with document frequencies kept in ``lexemes``;
-  unfiltered searches score only the chunks that hold the query's rarer words (lexical_budget).
+  a search scores only the chunks that hold the query's rarer words (lexical_budget).
 - Dense: ``chunks.embedding vector(d)`` with an HNSW index (cosine). The column gets its dimension
   from the first document with vectors. Searches filtered by document or company are exact (a few
   thousand rows); unfiltered or year/type-filtered searches use HNSW with iterative scans.
 
 Writing a document is one transaction (a crash leaves it wholly present or absent). Connections
-come from a pool; when the server is down, calls raise ``StoreUnavailable`` (a clear message; the
-web app answers 503) and the pool reconnects by itself when the server is back.
+come from a pool; when the server is down, calls raise ``StoreUnavailable`` (a clear message, for
+the faces to answer "503, try again") and the pool reconnects by itself when the server is back.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import threading
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator
 
 import numpy as np
 
-from docqa.store.base import EmbedderMismatch, StoredLine, StoredPage
+from docqa.store.base import EmbedderMismatch, StoredLine, StoredPage, StoreUnavailable
 from docqa.text import index_text
 from docqa.types import (
     Answer,
@@ -64,14 +63,6 @@ _MIGRATION_LOCK = 0x646F6371  # pg_advisory_xact_lock key while migrating ('docq
 _DIMENSION_LOCK = 0x646F6372  # ... while giving the vector column its dimension
 BM25_K1 = 1.2
 BM25_B = 0.75
-
-
-try:  # one exception type for every face to map to "503, try again", wherever the contract defines it
-    from docqa.store.base import StoreUnavailable  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - until base.py defines it
-
-    class StoreUnavailable(RuntimeError):  # type: ignore[no-redef]
-        """The database server cannot be reached right now. Retrying later may succeed."""
 
 
 # --- the schema, as ordered migrations ----------------------------------------------------------
@@ -260,7 +251,7 @@ class PostgresStore:
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(f"cannot connect to PostgreSQL at {self._where}: {_first_line(exc)}") from exc
         self._dims: int | None = None
-        self._dims_lock = threading.Lock()
+        self._identity: str | None = None  # once bound, an index's embedder never changes
         self._pool = ConnectionPool(
             url, min_size=min_size, max_size=max_size, kwargs=kwargs, configure=register_vector,
             check=ConnectionPool.check_connection, timeout=timeout, name="docqa", open=True,
@@ -282,9 +273,11 @@ class PostgresStore:
 
     # --- identity -----------------------------------------------------------------------
     def embedder_identity(self) -> str | None:
-        with self._tx() as conn:
-            row = conn.execute(f"SELECT value FROM {SCHEMA}.meta WHERE key = 'embedder'").fetchone()
-        return row[0] if row else None
+        if self._identity is None:
+            with self._tx() as conn:
+                row = conn.execute(f"SELECT value FROM {SCHEMA}.meta WHERE key = 'embedder'").fetchone()
+            self._identity = row[0] if row else None
+        return self._identity
 
     def bind_embedder(self, identity: str) -> None:
         with self._tx() as conn:
@@ -293,6 +286,7 @@ class PostgresStore:
                 (identity,),
             )
             current = conn.execute(f"SELECT value FROM {SCHEMA}.meta WHERE key = 'embedder'").fetchone()[0]
+        self._identity = current
         if current != identity:
             raise EmbedderMismatch(
                 f"this index was built with embedder {current!r} but {identity!r} was asked for; "

@@ -24,7 +24,7 @@ from docqa.config import Settings
 from docqa.engine import Engine, PageOutOfRange
 from docqa.faces.web.api import MAX_FILES_PER_REQUEST, ApiError, error_response, router
 from docqa.faces.web.jobs import IngestWorker
-from docqa.store import DocumentNotFound, EmbedderMismatch
+from docqa.store import DocumentNotFound, EmbedderMismatch, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -169,6 +169,10 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, w
     @app.exception_handler(EmbedderMismatch)
     async def _mismatch(request: Request, exc: EmbedderMismatch):
         return error_response(409, "embedder_mismatch", str(exc))
+
+    @app.exception_handler(StoreUnavailable)
+    async def _store_down(request: Request, exc: StoreUnavailable):
+        return error_response(503, "store_unavailable", f"{exc}; try again shortly", headers={"Retry-After": "5"})
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from docqa.engine import Engine
+from docqa.store import StoreUnavailable
 from docqa.types import Job
 
 log = logging.getLogger(__name__)
@@ -127,6 +128,13 @@ class IngestWorker:
                 continue
             try:
                 self._process(job)
+            except StoreUnavailable as exc:  # the database is down: the file is fine, try it again later
+                log.warning("job %s waits for the store: %s", job.id, exc)
+                self._stop.wait(5.0)
+                try:
+                    self.store.put_job(job.model_copy(update={"status": "queued", "reason": f"retrying: {exc}"}))
+                except Exception:
+                    log.warning("job %s stays queued until the store is back", job.id)
             except Exception as exc:  # a bug in a stage must fail the job, not the worker
                 if self._stop.is_set():
                     return  # shutting down (the store may be closed): the job is retried on the next start
