@@ -12,6 +12,7 @@ from typing import Iterable, Protocol, runtime_checkable
 import numpy as np
 from pydantic import Field
 
+from docqa.text import index_text
 from docqa.types import BBox, Chunk, Document, Frozen, Job, PageInfo, QuestionRecord, SearchFilters
 
 
@@ -39,6 +40,13 @@ class StoredPage(Frozen):
 
 class EmbedderMismatch(RuntimeError):
     """The index was built with another embedder; querying it with this one would be wrong."""
+
+
+def indexed_body(chunk: Chunk) -> str:
+    """What every backend's lexical index holds for a chunk: ``index_text`` of its text, plus the
+    statement's name so that "cash flow statement" finds the statement's table."""
+    extra = chunk.statement.value.replace("_", " ") + " statement" if chunk.statement else ""
+    return index_text(extra + "\n" + chunk.text)
 
 
 class StoreUnavailable(RuntimeError):

@@ -31,7 +31,7 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
-from docqa.store.base import EmbedderMismatch, StoredLine, StoredPage, StoreUnavailable
+from docqa.store.base import EmbedderMismatch, StoredLine, StoredPage, StoreUnavailable, indexed_body
 from docqa.text import index_text
 from docqa.types import (
     Answer,
@@ -327,7 +327,7 @@ class PostgresStore:
     ) -> None:
         if vectors is not None and len(vectors) != len(chunks):
             raise ValueError("one vector per chunk expected")
-        bodies = [_indexed_body(c) for c in chunks]
+        bodies = [indexed_body(c) for c in chunks]
         with self._tx() as conn:
             # Two writers of the same document queue up instead of colliding on its keys.
             conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (document.id,))
@@ -652,13 +652,6 @@ def _jsonb(obj: Any) -> Jsonb:
     return Jsonb(obj, dumps=_dumps)
 
 
-def _indexed_body(chunk: Chunk) -> str:
-    # The same words as the SQLite store indexes: the statement's name makes
-    # "cash flow statement" find the statement's table.
-    extra = []
-    if chunk.statement:
-        extra.append(chunk.statement.value.replace("_", " ") + " statement")
-    return index_text(" ".join(extra) + "\n" + chunk.text)
 
 
 def _filter_sql(filters: SearchFilters) -> tuple[str, list]:

@@ -10,8 +10,7 @@ from typing import Iterable
 
 import numpy as np
 
-from docqa.store.base import EmbedderMismatch, StoredLine, StoredPage
-from docqa.text import index_text
+from docqa.store.base import EmbedderMismatch, StoredLine, StoredPage, indexed_body
 from docqa.types import (
     Answer, Chunk, DocType, Document, DocumentMeta, Job, PageInfo, QuestionRecord, SearchFilters, StatementKind,
 )
@@ -172,7 +171,7 @@ class SQLiteStore:
                     )
                     db.execute(
                         "INSERT INTO chunks_fts(rowid, body) VALUES (?, ?)",
-                        (cur.lastrowid, _indexed_body(c)),
+                        (cur.lastrowid, indexed_body(c)),
                     )
                 db.execute("COMMIT")
             except BaseException:
@@ -356,12 +355,6 @@ class SQLiteStore:
             self._db.close()
 
 
-def _indexed_body(chunk: Chunk) -> str:
-    # The section and statement words make "cash flow statement" find the statement's table.
-    extra = []
-    if chunk.statement:
-        extra.append(chunk.statement.value.replace("_", " ") + " statement")
-    return index_text(" ".join(extra) + "\n" + chunk.text)
 
 
 def _fts_quote(text: str) -> str:
