@@ -254,3 +254,69 @@ def test_earnings_release_with_numeric_dates(quarterly_engine):
     answer = quarterly_engine.ask("What was PepsiCo's net revenue in Q1 2023?")
     assert answer.found and answer.answerer == "figures"
     assert "17,846" in answer.text
+
+
+# ------------------------------------------------------------------------ the statement reader's part
+def _at(text: str, right: float) -> tuple[str, float]:
+    """A right-aligned cell (filings right-align figures): its x0 for a given right edge."""
+    from tests.finance.conftest import line  # noqa: F401  (same geometry: 4.4 pt a char, 2 pt gaps)
+
+    width = sum(4.4 * len(t) for t in text.split(" ")) + 2.0 * (len(text.split(" ")) - 1)
+    return text, right - width
+
+
+def test_unlabeled_totals_are_named():
+    # MGM prints its balance sheet totals with no label: "$ 36,494,934" under the assets.
+    from docqa.finance.statements import read_tables
+    from tests.finance.conftest import line, page
+
+    rows = [
+        ("Cash and cash equivalents", "100", "90"), ("Other current assets", "50", "40"),
+        ("Total current assets", "150", "130"), ("Property and equipment, net", "350", "300"),
+        (None, "500", "430"), ("Total current liabilities", "200", "180"),
+        ("Total stockholders' equity", "300", "250"), (None, "500", "430"),
+    ]
+    lines = [line(50, ("CONSOLIDATED BALANCE SHEETS", 200)), line(70, _at("December 31, 2022", 460),
+                                                                   _at("December 31, 2021", 540))]
+    for k, (label, a, b) in enumerate(rows):
+        y = 90 + 12 * k
+        cells = [_at("$", 420), _at(a, 460), _at("$", 500), _at(b, 540)] if label is None else [_at(a, 460), _at(b, 540)]
+        lines.append(line(y, *([(label, 40)] if label else []), *cells))
+    tables = read_tables(page(*lines))
+    labels = [r.label for t in tables for r in t.rows]
+    assert "Total assets" in labels and "Total liabilities and equity" in labels
+    total = next(r for t in tables for r in t.rows if r.label == "Total assets")
+    assert [c.value for c in total.cells] == [500.0, 430.0]
+
+
+def test_numeric_date_headers():
+    # PepsiCo's earnings release: "12 Weeks Ended" over "3/25/2023  3/19/2022".
+    from docqa.finance.statements import read_tables
+    from tests.finance.conftest import line, page
+
+    tables = read_tables(page(
+        line(50, ("Condensed Consolidated Statement of Income", 150)),
+        line(70, _at("12 Weeks Ended", 520)),
+        line(82, _at("3/25/2023", 460), _at("3/19/2022", 540)),
+        line(96, ("Net Revenue", 40), _at("17,846", 460), _at("16,200", 540)),
+        line(108, ("Cost of sales", 40), _at("7,988", 460), _at("7,433", 540)),
+        line(120, ("Gross profit", 40), _at("9,858", 460), _at("8,767", 540)),
+    ))
+    columns = tables[0].columns
+    assert [(c.fiscal_year, c.period_end, c.months) for c in columns] == [(2023, "2023-03-25", 3), (2022, "2022-03-19", 3)]
+
+
+def test_years_set_left_of_their_figures_still_head_them():
+    # Amcor's release prints "2022" a little left of the figures below it.
+    from docqa.finance.statements import read_tables
+    from tests.finance.conftest import line, page
+
+    tables = read_tables(page(
+        line(50, ("Condensed Consolidated Statements of Income", 150)),
+        line(70, _at("Twelve Months Ended June 30,", 560)),
+        line(82, ("($ million)", 40), _at("2022", 434), _at("2023", 526)),
+        line(96, ("Net sales", 40), _at("14,544", 470), _at("14,694", 560)),
+        line(108, ("Cost of sales", 40), _at("(11,724)", 470), _at("(11,969)", 560)),
+        line(120, ("Gross profit", 40), _at("2,820", 470), _at("2,725", 560)),
+    ))
+    assert [c.fiscal_year for c in tables[0].columns] == [2022, 2023]

@@ -68,7 +68,7 @@ def score(q: dict, answer_text: str, found: bool) -> dict[str, float | None]:
     if kind == "unanswerable":
         return {"correct": float(not found)}
     if not found:
-        return {"correct": 0.0}
+        return {"correct": None, "proxy": 0.0} if kind == "text" else {"correct": 0.0}
     ref = q.get("answer", "")
     if kind == "numeric":
         return {"correct": float(numbers_match(ref, answer_text))}
