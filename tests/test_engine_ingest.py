@@ -93,9 +93,9 @@ def test_killed_mid_ingest_then_rerun_is_consistent(tmp_path):
 
 
 def test_index_refuses_another_embedder(tmp_path):
-    engine = Engine.open(tmp_path / "i", embedder="hashing")
+    engine = Engine.open(tmp_path / "i", embedder="hashing", dense=True)
     engine.ingest([SAMPLES / "NETFLIX_2017_10K.pdf"])
     assert engine.store.embedder_identity() == "hashing-256"
     engine.close()
     with pytest.raises(EmbedderMismatch, match="hashing-256"):
-        Engine.open(tmp_path / "i", embedder="minilm")
+        Engine.open(tmp_path / "i", embedder="minilm", dense=True)

@@ -55,7 +55,8 @@ _CONNECTOR_END = re.compile(r"(,|\b(and|of|for|to|in|the|from|on|or|by|with|at|n
 _UNIT = re.compile(
     r"(?:\bin\b|\$|\(|dollars\s+in|amounts\s+in|figures\s+in)\s*(?:u\.?\s?s\.?\s*)?(?:dollars\s*)?"
     r"(millions|thousands|billions)\b|\b(millions|thousands|billions)\s+of\s+(?:u\.?\s?s\.?\s+)?dollars\b|"
-    r"\(\s*\$?\s*(000)'?s?\s*\)|\bin\s+\$?(000)'?s\b",
+    r"\(\s*\$?\s*(000)'?s?\s*\)|\bin\s+\$?(000)'?s\b|"
+    r"\(\s*(?:in\s+)?(?:us\s*)?\$\s*(million|thousand|billion)\b",   # Amcor's "($ million)"
     re.I,
 )
 _STATEMENT_TITLES: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
@@ -367,7 +368,7 @@ def detect_unit(text: str) -> tuple[Unit | None, str | None]:
     if not m:
         return None, None
     word = next(g for g in m.groups() if g).lower()
-    unit: Unit = "thousands" if word == "000" else word  # type: ignore[assignment]
+    unit: Unit = "thousands" if word == "000" else (word if word.endswith("s") else word + "s")  # type: ignore[assignment]
     return unit, m.group(0).strip()
 
 
