@@ -66,3 +66,11 @@ def test_explicit_filters_that_match_nothing_search_nothing():
     plan = plan_query("revenue", DOCS, SearchFilters(companies=("Tesla",)))
     assert plan.groups == []
     assert plan.notes
+
+
+def test_a_name_inside_a_longer_name_is_not_a_second_company():
+    docs = [doc("ax", "American Express Company", 2022, aliases=("American Express",)),
+            doc("aw", "American Water Works Company, Inc.", 2022, aliases=("American Water Works", "American"))]
+    assert detect_companies("What was American Express's capex in FY2022?", docs) == ["American Express Company"]
+    assert detect_companies("American Water Works capex", docs) == ["American Water Works Company, Inc."]
+    assert detect_companies("Does AMEX pay dividends?", docs) == ["American Express Company"]

@@ -122,19 +122,29 @@ def canonical_companies(documents: list[Document]) -> dict[str, str]:
 def detect_companies(question: str, documents: list[Document]) -> list[str]:
     """Companies (by their canonical name) that the question mentions, in order of mention."""
     norm = " " + normalize_name(question) + " "
-    found: dict[str, int] = {}
     canonical = canonical_companies(documents)
+    mentions: set[tuple[int, int, str]] = set()  # (start, end, company) in the normalised question
+    found: dict[str, int] = {}
     for doc in documents:
         company = canonical.get(doc.id)
         if not company:
             continue
         for name in company_names(doc):
-            pos = norm.find(" " + name + " ")
-            if pos >= 0:
-                found[company] = min(found.get(company, pos), pos)
+            start = norm.find(" " + name + " ")
+            while start >= 0:
+                mentions.add((start, start + len(name) + 1, company))
+                start = norm.find(" " + name + " ", start + 1)
         ticker = doc.meta.ticker
         if ticker and len(ticker) >= 2 and re.search(rf"(?<![\w$]){re.escape(ticker)}(?!\w)", question):
             found.setdefault(company, question.find(ticker))
+    # Longest names first, and a name inside a longer one is not a second company:
+    # "American Express" is not also "American" (Water Works).
+    taken: list[tuple[int, int]] = []
+    for start, end, company in sorted(mentions, key=lambda m: (m[0] - m[1], m[0])):
+        if any(start < e and s < end for s, e in taken):
+            continue
+        taken.append((start, end))
+        found[company] = min(found.get(company, start), start)
     return sorted(found, key=found.get)
 
 
