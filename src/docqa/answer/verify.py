@@ -406,6 +406,8 @@ def verify(draft: Draft, question: str, pages: dict[tuple[str, int], str]) -> An
             grounded += 1
         elif any(abs(claim.magnitude - q) <= claim.tolerance for q in question_values):
             continue  # the user's own number, restated
+        elif draft.formula and claim.magnitude in _CONSTANTS and not claim.explicit:
+            continue  # "365 *" or "/ 2" restating the shown formula's arithmetic
         elif claim.raw not in unverified:
             unverified.append(claim.raw)
     for figure in draft.figures:
