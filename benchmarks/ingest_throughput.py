@@ -1,6 +1,6 @@
 """Ingest throughput by stage (parse, metadata, chunk, embed, index) in pages/s, index size, peak memory.
 
-    .venv/bin/python benchmarks/ingest_throughput.py --pdfs ../shared/data/pdfs --index /tmp/bench-index [--no-dense]
+    .venv/bin/python benchmarks/ingest_throughput.py --pdfs ../shared/data/pdfs --index /tmp/bench-index [--dense [--cold]]
 
 Starts from an empty index folder (deleted first) so every file is really processed; the
 embedding cache is kept unless --cold is given.
@@ -26,7 +26,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--pdfs", type=Path, default=Path("../shared/data/pdfs"))
     ap.add_argument("--index", type=Path, default=Path("/tmp/docqa-bench-index"))
-    ap.add_argument("--no-dense", action="store_true")
+    ap.add_argument("--dense", action="store_true", help="also embed chunks (the default index is lexical)")
     ap.add_argument("--cold", action="store_true", help="drop the embedding cache too")
     args = ap.parse_args()
 
@@ -40,7 +40,7 @@ def main() -> None:
     if kept_cache:
         shutil.copy(kept_cache, cache)
 
-    engine = Engine.open(args.index, dense=not args.no_dense)
+    engine = Engine.open(args.index, dense=args.dense)
     started = time.perf_counter()
     report = engine.ingest([args.pdfs])
     wall = time.perf_counter() - started
@@ -48,7 +48,7 @@ def main() -> None:
     chunks = sum(f.chunks for f in report.indexed)
     print(f"machine: {platform.machine()}, {__import__('os').cpu_count()} cores, Python {platform.python_version()}")
     print(f"files: {len(report.indexed)} indexed, {len(report.failed)} failed; pages {pages}; chunks {chunks}")
-    print(f"dense: {not args.no_dense}{' (embedding cache warm)' if kept_cache else ''}")
+    print(f"dense: {args.dense}{' (embedding cache kept from an earlier run)' if kept_cache and args.dense else ''}")
     print(f"wall: {wall:.1f} s = {pages / wall:.1f} pages/s overall")
     for stage, seconds in report.stage_seconds.items():
         rate = pages / seconds if seconds else float("inf")

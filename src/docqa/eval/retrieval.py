@@ -74,6 +74,8 @@ def run_retrieval_eval(
     console: Console | None = None,
 ) -> Path:
     console = console or Console()
+    if mode != "lexical" and engine.embedder() is None:
+        mode = "lexical"  # what hybrid means on an index without vectors; say so in the run
     questions = load_questions(questions_path)
     known = {d.file_name for d in engine.documents()}
     missing = sorted({doc for q in questions for doc in q.get("documents", []) if doc not in known})
