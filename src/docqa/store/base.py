@@ -49,6 +49,17 @@ def indexed_body(chunk: Chunk) -> str:
     return index_text(extra + "\n" + chunk.text)
 
 
+def filter_columns(filters: SearchFilters) -> list[tuple[str, list]]:
+    """The chunk columns a filter constrains and the values allowed, for any SQL backend."""
+    pairs = [
+        ("c.document_id", list(filters.document_ids)),
+        ("c.company", list(filters.companies)),
+        ("c.fiscal_year", list(filters.years)),
+        ("c.doc_type", [d.value for d in filters.doc_types]),
+    ]
+    return [(column, values) for column, values in pairs if values]
+
+
 class StoreUnavailable(RuntimeError):
     """The database server cannot be reached right now. Retrying later may succeed (faces: 503)."""
 

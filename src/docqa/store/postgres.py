@@ -31,7 +31,7 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
-from docqa.store.base import EmbedderMismatch, StoredLine, StoredPage, StoreUnavailable, indexed_body
+from docqa.store.base import EmbedderMismatch, StoredLine, StoredPage, StoreUnavailable, filter_columns, indexed_body
 from docqa.text import index_text
 from docqa.types import (
     Answer,
@@ -656,15 +656,9 @@ def _jsonb(obj: Any) -> Jsonb:
 
 def _filter_sql(filters: SearchFilters) -> tuple[str, list]:
     clauses, args = [], []
-    for column, values in (
-        ("c.document_id", list(filters.document_ids)),
-        ("c.company", list(filters.companies)),
-        ("c.fiscal_year", list(filters.years)),
-        ("c.doc_type", [d.value for d in filters.doc_types]),
-    ):
-        if values:
-            clauses.append(f"{column} = ANY(%s)")
-            args.append(values)
+    for column, values in filter_columns(filters):
+        clauses.append(f"{column} = ANY(%s)")
+        args.append(values)
     return ("AND " + " AND ".join(clauses)) if clauses else "", args
 
 

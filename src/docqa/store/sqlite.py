@@ -10,7 +10,7 @@ from typing import Iterable
 
 import numpy as np
 
-from docqa.store.base import EmbedderMismatch, StoredLine, StoredPage, indexed_body
+from docqa.store.base import EmbedderMismatch, StoredLine, StoredPage, filter_columns, indexed_body
 from docqa.types import (
     Answer, Chunk, DocType, Document, DocumentMeta, Job, PageInfo, QuestionRecord, SearchFilters, StatementKind,
 )
@@ -363,15 +363,9 @@ def _fts_quote(text: str) -> str:
 
 def _filter_sql(filters: SearchFilters) -> tuple[str, list]:
     clauses, args = [], []
-    for column, values in (
-        ("c.document_id", list(filters.document_ids)),
-        ("c.company", list(filters.companies)),
-        ("c.fiscal_year", list(filters.years)),
-        ("c.doc_type", [d.value for d in filters.doc_types]),
-    ):
-        if values:
-            clauses.append(f"{column} IN ({','.join('?' * len(values))})")
-            args.extend(values)
+    for column, values in filter_columns(filters):
+        clauses.append(f"{column} IN ({','.join('?' * len(values))})")
+        args.extend(values)
     return ("AND " + " AND ".join(clauses)) if clauses else "", args
 
 
