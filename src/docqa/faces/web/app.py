@@ -172,7 +172,8 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, w
 
     @app.exception_handler(StoreUnavailable)
     async def _store_down(request: Request, exc: StoreUnavailable):
-        return error_response(503, "store_unavailable", f"{exc}; try again shortly", headers={"Retry-After": "5"})
+        message = str(exc) if "try again" in str(exc) else f"{exc}; try again shortly"
+        return error_response(503, "store_unavailable", message, headers={"Retry-After": "5"})
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError):
