@@ -70,3 +70,15 @@ def require(available: bool, what: str) -> None:
     if os.environ.get("DOCQA_CI") == "1":
         pytest.fail(f"{what} is required in CI (.ci/setup.d should have installed it)")
     pytest.skip(f"{what} not available here")
+
+
+def scanned_copy(tmp_path: Path, dpi: int = 150) -> Path:
+    """The Netflix 10-K's cover page as an image-only PDF: what a scanner produces."""
+    src = fitz.open(SAMPLES / "NETFLIX_2017_10K.pdf")
+    pix = src[0].get_pixmap(dpi=dpi)
+    scan = fitz.open()
+    page = scan.new_page(width=612, height=792)
+    page.insert_image(page.rect, pixmap=pix)
+    path = tmp_path / "scanned-cover.pdf"
+    scan.save(path)
+    return path

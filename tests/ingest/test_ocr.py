@@ -2,27 +2,14 @@
 
 from __future__ import annotations
 
-import fitz
-
 from docqa import Engine
 from docqa.ingest.parse import parse_pdf, tesseract_available
-from tests.conftest import SAMPLES, require
-
-
-def _scan(tmp_path):
-    src = fitz.open(SAMPLES / "NETFLIX_2017_10K.pdf")
-    pix = src[0].get_pixmap(dpi=150)
-    scan = fitz.open()
-    page = scan.new_page(width=612, height=792)
-    page.insert_image(page.rect, pixmap=pix)
-    path = tmp_path / "scanned-cover.pdf"
-    scan.save(path)
-    return path
+from tests.conftest import require, scanned_copy
 
 
 def test_scanned_page_is_read_by_ocr(tmp_path):
     require(tesseract_available(), "tesseract-ocr")
-    parsed = parse_pdf(_scan(tmp_path))
+    parsed = parse_pdf(scanned_copy(tmp_path))
     page = parsed.pages[0]
     assert page.ocr and not page.no_text
     assert "ANNUAL REPORT" in page.text.upper()
@@ -32,7 +19,7 @@ def test_scanned_page_is_read_by_ocr(tmp_path):
 def test_scanned_filing_is_searchable(tmp_path):
     require(tesseract_available(), "tesseract-ocr")
     engine = Engine.open(tmp_path / "index", dense=False)
-    report = engine.ingest([_scan(tmp_path)])
+    report = engine.ingest([scanned_copy(tmp_path)])
     assert report.indexed and engine.documents()[0].ocr_pages == 1
     hits = engine.search("annual report fiscal year ended December 31, 2017", k=1)
     assert hits and hits[0].page == 1

@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 
 from docqa.ingest.parse import ParseError, parse_pdf
-from tests.conftest import SAMPLES, shared_pdf
+from tests.conftest import SAMPLES, scanned_copy, shared_pdf
 
 
 @pytest.fixture(scope="module")
@@ -58,15 +58,6 @@ def test_zero_page_pdf(bad_files):
 
 
 def test_scanned_page_is_flagged_without_ocr(tmp_path):
-    import fitz
-
-    src = fitz.open(SAMPLES / "NETFLIX_2017_10K.pdf")
-    pix = src[0].get_pixmap(dpi=60)
-    scan = fitz.open()
-    page = scan.new_page(width=612, height=792)
-    page.insert_image(page.rect, pixmap=pix)
-    path = tmp_path / "scan.pdf"
-    scan.save(path)
-    parsed = parse_pdf(path, ocr=False)
+    parsed = parse_pdf(scanned_copy(tmp_path, dpi=60), ocr=False)
     assert parsed.pages[0].no_text
     assert any("without a text layer" in w for w in parsed.warnings)
