@@ -15,7 +15,6 @@ import json
 import re
 import time
 from collections import defaultdict
-from datetime import datetime
 from pathlib import Path
 
 from rich.console import Console
@@ -23,6 +22,7 @@ from rich.table import Table
 
 from docqa.engine import Engine
 from docqa.eval.metrics import bootstrap_ci, mean
+from docqa.eval.runfolder import write_run
 from docqa.text import query_tokens
 
 _NUM = re.compile(r"-?\(?\$?\d[\d,]*\.?\d*")
@@ -108,12 +108,7 @@ def run_answer_eval(engine: Engine, question_files: list[Path], runs_dir: Path =
             "citations_dropped": answer.citations_dropped, "latency_ms": round(elapsed, 1), **result,
         })
     summary = _summarise(rows)
-    run = runs_dir / f"answers-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
-    run.mkdir(parents=True, exist_ok=True)
-    with (run / "answers.jsonl").open("w") as fh:
-        for row in rows:
-            fh.write(json.dumps(row) + "\n")
-    (run / "summary.json").write_text(json.dumps(summary, indent=2))
+    run = write_run(runs_dir, "answers", "answers.jsonl", rows, summary)
     _print(summary, console)
     console.print(f"run folder: {run}")
     return run

@@ -18,6 +18,7 @@ from rich.table import Table
 
 from docqa.engine import Engine
 from docqa.eval.metrics import bootstrap_ci, mean, page_metrics, paired_bootstrap
+from docqa.eval.runfolder import write_run
 
 METRICS = ["ndcg@5", "recall@5", "hit@3", "hit@5", "mrr"]
 
@@ -114,12 +115,8 @@ def run_retrieval_eval(
     }
     if bm25:
         summary["baseline_bm25_pages"] = _summarise(rows, "baseline_metrics")
-    run = runs_dir / f"retrieval-{datetime.now().strftime('%Y%m%d-%H%M%S')}-{mode}{'-oracle' if oracle else ''}"
-    run.mkdir(parents=True, exist_ok=True)
-    with (run / "questions.jsonl").open("w") as fh:
-        for row in rows:
-            fh.write(json.dumps(row) + "\n")
-    (run / "summary.json").write_text(json.dumps(summary, indent=2))
+    run = write_run(runs_dir, "retrieval", "questions.jsonl", rows, summary,
+                    suffix=f"{mode}{'-oracle' if oracle else ''}")
     _print_summary(summary, console)
     console.print(f"run folder: {run}")
     if compare:
