@@ -11,7 +11,10 @@ Starts its own throwaway PostgreSQL cluster on 127.0.0.1 (docqa.store.pgcluster)
 2. restart: the clients keep asking while PostgreSQL is stopped for OUTAGE seconds and started
    again: what the failed requests answered (status, error code, message), and how long after the
    server was back the requests succeeded again without anyone restarting docqa.
-3. kill: a filing is uploaded and the docqa process is killed (SIGKILL) while it indexes it;
+3. outage during ingest: a filing is uploaded and PostgreSQL is stopped for OUTAGE seconds while
+   docqa indexes it: the job must wait, run again when the server is back (docqa is not restarted)
+   and the document be stored exactly once, whole.
+4. kill: a filing is uploaded and the docqa process is killed (SIGKILL) while it indexes it;
    docqa is started again: the job must be retried and the document stored exactly once.
 
 Every request goes to 127.0.0.1; every loop is bounded in time. Prints a summary and writes
@@ -216,6 +219,31 @@ class VisibilityChecker(threading.Thread):
         self.join(10)
 
 
+def wait_processing(server: Server, doc_id: str, timeout: float = 300) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.status(doc_id).get("status") == "processing":
+            return
+        time.sleep(0.1)
+    raise SystemExit(f"{doc_id} did not start indexing within {timeout} s")
+
+
+def stored_once(url: str, doc_id: str) -> dict:
+    """How many times the filing is stored, and whether whole: its rows, chunks, pages and job."""
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        copies = conn.execute("SELECT count(*) FROM docqa.documents WHERE sha256 LIKE %s",
+                              (doc_id + "%",)).fetchone()[0]
+        chunks, expected, pages, pages_expected = conn.execute(
+            "SELECT (SELECT count(*) FROM docqa.chunks WHERE document_id = %(d)s), chunks,"
+            " (SELECT count(*) FROM docqa.pages WHERE document_id = %(d)s), pages"
+            " FROM docqa.documents WHERE id = %(d)s", {"d": doc_id}).fetchone()
+        job = conn.execute("SELECT body FROM docqa.jobs WHERE id = %s", (doc_id,)).fetchone()[0]
+    return {"document_rows": copies, "chunks": chunks, "chunks_expected": expected, "pages": pages,
+            "pages_expected": pages_expected, "attempts": job.get("attempts"), "reason": job.get("reason")}
+
+
 def summarise(records, seconds: float) -> dict:
     ok = [d for _, d, s, _ in records if s == 200]
     return {
@@ -233,6 +261,8 @@ def main() -> None:
     ap.add_argument("--outage", type=float, default=15, help="seconds PostgreSQL stays down")
     ap.add_argument("--no-dense", action="store_true", help="index without embeddings (lexical search only)")
     ap.add_argument("--kill-pdf", type=Path, default=SHARED / "BOEING_2022_10K.pdf")
+    ap.add_argument("--outage-pdf", type=Path, default=SHARED / "PEPSICO_2022_10K.pdf",
+                    help="the filing being indexed when PostgreSQL stops")
     args = ap.parse_args()
     dense = not args.no_dense
     work = Path(tempfile.mkdtemp(prefix="docqa-load-"))
@@ -310,20 +340,37 @@ def main() -> None:
               f"{'-' if last_error_end is None else round(last_error_end - up_at, 1)} s after; "
               f"e.g. {outage['error_samples'][:1]}", flush=True)
 
-        # --- 3. kill docqa while it indexes -----------------------------------------------------
+        # --- 3. PostgreSQL stops while docqa indexes a filing ------------------------------------
+        pdf = args.outage_pdf if args.outage_pdf.exists() else SAMPLES / "NETFLIX_2017_10K.pdf"
+        doc_id = server.upload(pdf)
+        wait_processing(server, doc_id)
+        time.sleep(1.0)
+        state_at_stop = server.status(doc_id)
+        cluster.pause()
+        time.sleep(args.outage)
+        cluster.resume()
+        up_at = time.monotonic()
+        final = server.wait_ready(doc_id)
+        ready_after = time.monotonic() - up_at
+        during = stored_once(url, doc_id)
+        during.update({"file": pdf.name, "outage_s": args.outage, "status_when_stopped": state_at_stop.get("status"),
+                       "pages_done_when_stopped": state_at_stop.get("pages_done"),
+                       "final_status": final.get("status"), "ready_after_restart_s": ready_after})
+        results["outage_during_ingest"] = during
+        print(f"[outage during ingest] PostgreSQL stopped {args.outage:.0f} s while {pdf.name} was "
+              f"{during['status_when_stopped']} (page {during['pages_done_when_stopped']}); "
+              f"{during['final_status']} {ready_after:.1f} s after it was back, with no restart of docqa; "
+              f"stored {during['document_rows']} time(s), {during['chunks']}/{during['chunks_expected']} chunks, "
+              f"{during['pages']}/{during['pages_expected']} pages, attempts {during['attempts']}", flush=True)
+
+        # --- 4. kill docqa while it indexes -----------------------------------------------------
         pdf = args.kill_pdf if args.kill_pdf.exists() else None
         if pdf is None:
             victim = next(d for d in uploads)
             httpx.delete(f"{server.base}/api/documents/{victim}", timeout=60).raise_for_status()
             pdf = SAMPLES / "NETFLIX_2017_10K.pdf"
         doc_id = server.upload(pdf)
-        deadline = time.monotonic() + 300
-        info = {}
-        while time.monotonic() < deadline:
-            info = server.status(doc_id)
-            if info.get("status") == "processing":
-                break
-            time.sleep(0.1)
+        wait_processing(server, doc_id)
         time.sleep(1.0)  # well inside the indexing (parse / embed)
         state_at_kill = server.status(doc_id)
         server.kill()
@@ -334,23 +381,15 @@ def main() -> None:
                                               (doc_id,)).fetchone()[0]
         server.start()
         final = server.wait_ready(doc_id)
-        with psycopg.connect(url) as conn:
-            copies = conn.execute("SELECT count(*) FROM docqa.documents WHERE sha256 LIKE %s",
-                                  (doc_id + "%",)).fetchone()[0]
-            chunks, expected = conn.execute(
-                "SELECT (SELECT count(*) FROM docqa.chunks WHERE document_id = %s), chunks FROM docqa.documents"
-                " WHERE id = %s", (doc_id, doc_id)).fetchone()
-            job = conn.execute("SELECT body FROM docqa.jobs WHERE id = %s", (doc_id,)).fetchone()[0]
-        kill = {"file": pdf.name, "status_when_killed": state_at_kill.get("status"),
-                "pages_done_when_killed": state_at_kill.get("pages_done"),
-                "document_rows_after_kill": present_after_kill, "final_status": final.get("status"),
-                "document_rows": copies, "chunks": chunks, "chunks_expected": expected,
-                "attempts": job.get("attempts"), "reason": job.get("reason")}
+        kill = stored_once(url, doc_id)
+        kill.update({"file": pdf.name, "status_when_killed": state_at_kill.get("status"),
+                     "pages_done_when_killed": state_at_kill.get("pages_done"),
+                     "document_rows_after_kill": present_after_kill, "final_status": final.get("status")})
         results["kill"] = kill
         print(f"[kill] killed docqa while {pdf.name} was {kill['status_when_killed']} "
               f"(page {kill['pages_done_when_killed']}); rows for it after the kill: {present_after_kill}; after a "
-              f"restart: {kill['final_status']}, stored {copies} time(s), {chunks}/{expected} chunks, "
-              f"attempts {kill['attempts']}", flush=True)
+              f"restart: {kill['final_status']}, stored {kill['document_rows']} time(s), "
+              f"{kill['chunks']}/{kill['chunks_expected']} chunks, attempts {kill['attempts']}", flush=True)
     finally:
         if server:
             server.stop()

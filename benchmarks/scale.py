@@ -172,7 +172,7 @@ class PostgresSide:
         from docqa.store.postgres import PostgresStore
 
         self.cluster = LocalCluster.start(durable=True, settings={
-            "shared_buffers": "'2GB'", "maintenance_work_mem": "'2GB'", "work_mem": "'64MB'",
+            "shared_buffers": "'2GB'", "maintenance_work_mem": "'8GB'", "work_mem": "'64MB'",
             "max_parallel_maintenance_workers": "1", "max_wal_size": "'8GB'", "checkpoint_timeout": "'30min'",
         })
         self.url = self.cluster.create_database("docqa")
@@ -282,7 +282,7 @@ def run(args) -> None:
     workdir = Path(tempfile.mkdtemp(prefix=f"docqa-scale-{args.store}-", dir=args.workdir))
     side = SQLiteSide(workdir) if args.store == "sqlite" else PostgresSide(workdir)
     side.store.bind_embedder(base.identity)
-    engine = Engine(Settings(index=workdir / "index", store=getattr(side, "url", None)), side.store)
+    engine = Engine(Settings(index=workdir / "index", store=getattr(side, "url", None), dense=True), side.store)
     engine._embedder = embedder  # queries are embedded already
     rng = np.random.default_rng(0)
     results = {"store": args.store, "machine": f"{platform.machine()}, {os.cpu_count()} cores",

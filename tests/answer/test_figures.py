@@ -195,6 +195,27 @@ def test_change_between_years(lexical_engine):
     assert "41,879" in answer.text
 
 
+@pytest.mark.parametrize("question", [
+    "How much has Adobe's operating margin changed between FY2021 and FY2022?",
+    "How does Adobe's operating margin in FY2022 compare to FY2021?",
+])
+def test_a_rates_change_states_both_ends_in_percentage_points(question):
+    assert asked_measures(question).over_time == "change"
+
+
+def test_a_rates_change_is_computed_and_each_end_verified(lexical_engine):
+    # Adobe: operating margin 36.8% (FY2021) and 34.6% (FY2022).
+    answer = lexical_engine.ask("How much has Adobe's operating margin changed between FY2021 and FY2022?")
+    assert answer.found and answer.verification == "verified", answer.numbers_unverified
+    assert "36.8%" in answer.text and "34.6%" in answer.text
+    assert "-2.1 percentage points" in answer.text  # 6,098 / 17,606 - 5,802 / 15,785, unrounded
+    assert answer.formula.count("=") >= 6  # each end's formula, then the difference
+
+
+def test_net_change_in_cash_is_a_line_item_not_a_difference():
+    assert asked_measures("What was Netflix's net change in cash in FY2017?").over_time is None
+
+
 def test_a_sub_item_is_not_answered_with_the_total(lexical_engine):
     answer = lexical_engine.ask("What was Adobe's FY2022 revenue from the sale of physical retail stores?")
     assert answer.answerer != "figures"

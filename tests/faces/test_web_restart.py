@@ -16,6 +16,7 @@ from docqa.faces.web.jobs import MAX_ATTEMPTS, IngestWorker
 from docqa.types import Job
 from tests.conftest import SAMPLES
 from tests.faces.web_helpers import Server
+from tests.pgserver import postgres_server, postgres_url  # noqa: F401  (fixtures)
 
 
 def combined_pdf(path: Path) -> Path:
@@ -119,6 +120,72 @@ def test_a_job_whose_file_is_gone_fails_with_a_reason(tmp_path):
             time.sleep(0.05)
         job = engine.store.job("d" * 16)
         assert job.status == "failed" and "upload it again" in job.reason
+    finally:
+        worker.stop()
+        engine.close()
+
+
+def test_a_database_outage_mid_document_requeues_the_job_and_stores_it_once(tmp_path, postgres_server,
+                                                                            postgres_url):
+    """PostgreSQL stops while a filing is being indexed: the job waits for it, runs again when it is
+    back, and the document ends up stored exactly once, whole."""
+    import threading
+
+    cluster = postgres_server.cluster
+    if cluster is None:
+        pytest.skip("needs the test session's own cluster to stop it")
+    from docqa.store.postgres import PostgresStore
+
+    # A short wait for a connection, so that the outage outlasts it (with the default 10 s, a few
+    # seconds' outage is simply waited out, which is right but not what this test is about).
+    store = PostgresStore(postgres_url, max_size=4, timeout=1.0, connect_timeout=1)
+    engine = Engine(Settings(index=tmp_path / "index", store=postgres_url, dense=False), store)
+    uploads = tmp_path / "uploads"
+    uploads.mkdir()
+    pdf = uploads / "netflix.pdf"
+    pdf.write_bytes((SAMPLES / "NETFLIX_2017_10K.pdf").read_bytes())
+    stopped = threading.Event()
+    real_ingest = engine.ingest_file
+
+    def ingest_file(path, display_name=None, progress=None):
+        def progress_with_an_outage(name, done, total):
+            if done >= 5 and not stopped.is_set():  # the first attempt, a few pages in
+                stopped.set()
+                cluster.pause()
+                threading.Timer(7.0, cluster.resume).start()  # longer than one retry wait
+            progress(name, done, total)
+        return real_ingest(path, display_name=display_name, progress=progress_with_an_outage)
+
+    engine.ingest_file = ingest_file
+    worker = IngestWorker(engine, uploads)
+    job_id = "e" * 16
+    try:
+        worker.start()
+        worker.submit(Job(id=job_id, file_name="NETFLIX_2017_10K.pdf", stored_path=str(pdf), sha256="e" * 64,
+                          created_at="2025-01-01T00:00:00+00:00"))
+        deadline = time.monotonic() + 120
+        job = None
+        while time.monotonic() < deadline:
+            try:
+                job = engine.store.job(job_id)
+            except Exception:  # the store is down for a moment: that is the point
+                job = None
+            if job is not None and job.status in ("ready", "failed"):
+                break
+            time.sleep(0.2)
+        assert stopped.is_set()
+        assert job is not None and job.status == "ready", job
+        assert job.attempts == 2  # the interrupted run and the one after the outage
+        docs = engine.documents()
+        assert [d.file_name for d in docs] == ["NETFLIX_2017_10K.pdf"]
+        import psycopg
+
+        with psycopg.connect(postgres_url) as conn:
+            stored = conn.execute("SELECT (SELECT count(*) FROM docqa.chunks WHERE document_id = %(d)s),"
+                                  " (SELECT count(*) FROM docqa.pages WHERE document_id = %(d)s),"
+                                  " (SELECT count(*) FROM docqa.documents)", {"d": docs[0].id}).fetchone()
+        assert stored == (docs[0].chunks, docs[0].pages, 1) and docs[0].chunks > 0
+        assert not pdf.exists()  # the upload is removed once the document is ready
     finally:
         worker.stop()
         engine.close()

@@ -208,6 +208,7 @@ class Evaluated:
     period: Period
     unit: str | None = None        # the table's scale of currency figures
     titled: bool = False           # the label names its period already
+    points: bool = False           # a change in a percentage, stated in percentage points
 
     @property
     def formula(self) -> str | None:
@@ -371,8 +372,10 @@ _DEFINITION = re.compile(
 _SENTENCE = re.compile(r"(?<=[.?!])\s+")
 _TIME_FORMULAS = {"growth", "cagr", "multi_year_average"}
 _CHANGE = re.compile(
-    r"\b(?:change|increase|decrease|difference|movement|variation)\s+in\b|\bhow\s+much\s+(?:did|has|have|was|were)\b.{0,80}?"
-    r"\b(?:increase|decrease|grow|decline|change|rise|fall|drop)\w*\b|\bby\s+how\s+much\b",
+    r"\b(?P<noun>(?:change|increase|decrease|difference|movement|variation)\s+in)\b"
+    r"|\bhow\s+much\s+(?:did|has|have|was|were)\b.{0,80}?\b(?P<verb>(?:increase|decrease|grow|decline|change|rise|fall|drop)\w*)\b"
+    r"|\b(?P<by>by\s+how\s+much)\b"
+    r"|^\s*how\s+(?:does|did|do)\b.{0,120}?\b(?P<compare>compare[sd]?)\s+(?:to|with|against)\b",
     re.I,
 )
 _WHY = re.compile(r"\b(?:why|drove|drive[sn]?|driver|reason|caus\w*|explain\w*|attribut\w*|due\s+to)\b", re.I)
@@ -412,10 +415,13 @@ def asked_measures(question: str, matches: list[MetricMatch] | None = None) -> A
     out = Asked()
     over = [m for m in asked if m.kind == "formula" and m.key in _TIME_FORMULAS]
     changes = [c for c in _CHANGE.finditer(question) if not any(a <= c.start() < b for a, b in definitions)]
+    # Only the words that say "change" count for the overlap test: in "how much has the tax rate
+    # changed" the metric sits between them, in "net change in cash" the words are the metric.
+    said = [(c.start(g), c.end(g)) for c in changes[:1] for g in ("noun", "verb", "by", "compare") if c.group(g)]
     if over:
         out.over_time = over[0].key
-    elif changes and not _WHY.search(question) and not any(
-            m.span[0] < changes[0].end() and changes[0].start() < m.span[1] for m in matches):
+    elif said and not _WHY.search(question) and not any(
+            m.span[0] < said[0][1] and said[0][0] < m.span[1] for m in matches):
         # "the change in total assets between FY2021 and FY2022": a difference. ("Net change in
         # cash" is a line item of its own.)
         out.over_time = "change"
@@ -560,13 +566,14 @@ class FiguresAnswerer:
             if asked.over_time == "change":
                 if a.kind != b.kind:
                     return None
-                points = a.kind == "percent"  # a share's change is in percentage points
+                points = a.kind in ("percent", "percent_points")  # a rate's change is in percentage points
+                then, now = _show(a.value, a.kind, a.unit), _show(b.value, b.kind, b.unit)
                 change = Evaluated(
-                    f"Change in {measure.label.lower()} from {first.label} to {last.label}"
-                    + (" (in percentage points)" if points else ""),
+                    f"Change in {measure.label.lower()} from {first.label} ({then}) to {last.label} ({now})",
                     b.value - a.value, a.kind, a.used + b.used, "current - prior",
-                    f"{_wrap(b.expression)} - {_wrap(a.expression)}", True, last, a.unit or b.unit, titled=True)
-                return _draft(change, fmt, self.name)
+                    f"{_wrap(b.expression)} - {_wrap(a.expression)}", True, last, a.unit or b.unit, titled=True,
+                    points=points)
+                return _draft(change, fmt, self.name, parts=[a, b])
             try:
                 if asked.over_time == "cagr":
                     if len(periods) < 2:
@@ -785,7 +792,9 @@ def _average(values: list[Evaluated], label: str) -> Evaluated:
                      used, symbolic, f"({terms}) / {len(values)}", True, last.period, first.unit)
 
 
-def _draft(value: Evaluated, fmt: F.Format, answerer: str) -> Draft:
+def _draft(value: Evaluated, fmt: F.Format, answerer: str, parts: list[Evaluated] = ()) -> Draft:
+    """The answer for one value; ``parts`` are computed values the text also states (a change's
+    two ends), shown as figures of their own so that each can be checked."""
     if not value.computed:
         found = value.used[0]
         if value.kind == "per_share" and fmt.decimals is None:
@@ -800,11 +809,16 @@ def _draft(value: Evaluated, fmt: F.Format, answerer: str) -> Draft:
             found=True, citations=(found.citation(),), figures=(found.figure(),), answerer=answerer,
         )
     shown = F.render(value.value, value.kind, fmt, value.unit)  # type: ignore[arg-type]
-    formula = value.formula
+    if value.points:
+        scaled = value.value * (100 if value.kind == "percent" else 1)
+        shown = f"{scaled:+.{1 if fmt.decimals is None else fmt.decimals}f} percentage points"
+    # A computed part the text states is checked by its own formula, shown before the whole's.
+    formula = "; ".join([p.formula for p in parts if p.formula] + [value.formula or ""]).strip("; ") or None
     figures = tuple(u.figure() for u in value.used) + (
         Figure(name=value.label, value=value.value * (100 if value.kind == "percent" else 1), text=shown,
                unit="%" if value.kind == "percent" else None, period=value.period.short, computed=True),
-    )
+    ) + tuple(Figure(name=p.label, value=p.value * (100 if p.kind == "percent" else 1), text=f"{p.value:.4g}",
+                     period=p.period.short, computed=True) for p in parts if p.computed)
     inputs = "; ".join(f"{u.metric.label} {u.period.label.replace('fiscal ', '')}: {u.cell.raw} "
                        f"({u.document} p. {u.table.page})" for u in _unique(value.used))
     return Draft(

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 3
 PROGRESS_EVERY_S = 0.5  # at most this often a job's progress is written to the store
+STORE_RETRY_S = 2.0  # how often a worker whose store is down tries it again
 
 
 def now() -> str:
@@ -119,6 +120,10 @@ class IngestWorker:
         while not self._stop.is_set():
             try:
                 job = self._next()
+            except StoreUnavailable as exc:
+                log.warning("ingest worker: the store is unavailable (%s); waiting", exc)
+                self._stop.wait(STORE_RETRY_S)
+                continue
             except Exception:  # the store is closing
                 log.exception("ingest worker: cannot read the job queue")
                 job = None
@@ -130,11 +135,7 @@ class IngestWorker:
                 self._process(job)
             except StoreUnavailable as exc:  # the database is down: the file is fine, try it again later
                 log.warning("job %s waits for the store: %s", job.id, exc)
-                self._stop.wait(5.0)
-                try:
-                    self.store.put_job(job.model_copy(update={"status": "queued", "reason": f"retrying: {exc}"}))
-                except Exception:
-                    log.warning("job %s stays queued until the store is back", job.id)
+                self._requeue_when_store_is_back(job, f"retrying after the store was unavailable: {exc}")
             except Exception as exc:  # a bug in a stage must fail the job, not the worker
                 if self._stop.is_set():
                     return  # shutting down (the store may be closed): the job is retried on the next start
@@ -145,6 +146,23 @@ class IngestWorker:
                     log.exception("job %s: cannot record the failure", job.id)
             finally:
                 self.current = None
+
+    def _requeue_when_store_is_back(self, job: Job, reason: str) -> None:
+        """Mark the job queued again, waiting for the store as long as it takes: while the store is
+        down the job still reads ``processing`` there, and nothing else would ever pick it up."""
+        while not self._stop.wait(STORE_RETRY_S):
+            try:
+                with self._lock:
+                    stored = self.store.job(job.id)
+                    if stored is None:  # deleted meanwhile
+                        return
+                    self.store.put_job(stored.model_copy(update={"status": "queued", "reason": reason,
+                                                                 "pages_done": 0, "updated_at": now()}))
+                log.warning("job %s queued again: the store is back", job.id)
+                return
+            except StoreUnavailable:
+                continue
+        # stopping: the job stays 'processing' in the store and recover() queues it on the next start
 
     def _update(self, job_id: str, **changes) -> Job | None:
         with self._lock:
