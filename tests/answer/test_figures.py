@@ -212,6 +212,41 @@ def test_a_rates_change_is_computed_and_each_end_verified(lexical_engine):
     assert answer.formula.count("=") >= 6  # each end's formula, then the difference
 
 
+def test_which_of_the_named_items_is_largest(lexical_engine):
+    # Amazon FY2017 cash flow statement: capex (11,955) against D&A 11,478, both on p. 37.
+    answer = lexical_engine.ask("Which was larger for Amazon in 2017: capital expenditures or depreciation and amortization?")
+    assert answer.found and answer.verification == "verified" and answer.answerer == "figures"
+    assert answer.text.startswith("Capital expenditures: $11,955 million") and "11,478" in answer.text
+    smaller = lexical_engine.ask("Which was smaller for Amazon in 2017: capital expenditures or depreciation and amortization?")
+    assert smaller.text.startswith("Depreciation and amortization")
+
+
+def test_operating_investing_and_financing_named_together(lexical_engine):
+    answer = lexical_engine.ask("Among operations, investing, and financing activities, which brought in the most "
+                                "(or lost the least) cash flow for Netflix in FY2017?")
+    assert answer.found and answer.verification == "verified" and answer.answerer == "figures"
+    # Netflix 2017: operating (1,785,948), investing (34,329), financing 3,076,990: financing brought in the most.
+    assert answer.text.startswith("Cash from financing activities") and "of the 3" in answer.text
+
+
+@pytest.mark.parametrize("question", [
+    "Which of Amazon's segments had the highest net sales in 2017?",
+    "What drove the change in Amazon's operating income in FY2017?",
+])
+def test_a_company_total_is_not_the_answer_to_which_or_why(lexical_engine, question):
+    assert lexical_engine.ask(question).answerer != "figures"
+
+
+def test_a_proviso_about_the_metric_is_not_a_why_question():
+    from docqa.answer.intent import asks_why
+
+    assert not asks_why("What is the FY2022 inventory turnover? If inventory turnover is not meaningful for the "
+                        "company then state that and explain why.")
+    assert asks_why("What drove operating margin change as of FY2022? If operating margin is not a useful metric, "
+                    "then please state that and explain why.")
+    assert not asks_why("What is Amazon's FY2019 net income attributable to shareholders?")
+
+
 def test_net_change_in_cash_is_a_line_item_not_a_difference():
     assert asked_measures("What was Netflix's net change in cash in FY2017?").over_time is None
 

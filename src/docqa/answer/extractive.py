@@ -10,6 +10,7 @@ import math
 import re
 from collections import Counter
 
+from docqa.answer.intent import WHY, asks_why, without_provisos
 from docqa.finance.lexicon import load_lexicon
 from docqa.text import query_tokens, tokens
 from docqa.types import Citation, Draft, EvidencePage
@@ -17,6 +18,10 @@ from docqa.types import Citation, Draft, EvidencePage
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
 MIN_COVERAGE = 0.34   # share of the question's content words (idf-weighted) the best unit must hold
 MAX_QUOTES = 3
+CAUSAL_BONUS = 0.25   # for "what drove ...": a sentence that states a cause, as a share of full coverage
+_CAUSAL = re.compile(
+    r"\b(?:due\s+to|driven\s+by|primarily\s+(?:by|from|as|reflect)|as\s+a\s+result\s+of|because|attributable\s+to|"
+    r"result(?:ed|ing)?\s+from|reflect(?:s|ed|ing)?|offset\s+by|led\s+by|caused\s+by|impact\s+of)\b", re.I)
 
 _GENERIC = frozenset(
     "company companies fy fiscal year years year-end end total amount much many based data usd million millions "
@@ -57,7 +62,10 @@ class ExtractiveAnswerer:
                          answerer=self.name)
         # The company's own name picks the filing; it says nothing about which lines answer.
         names = {t for page in evidence for t in tokens(page.company or "")}
-        wanted = [t for t in query_tokens(question) if t not in _GENERIC and t not in names and not t.isdigit()]
+        why = asks_why(question)
+        core = without_provisos(question)
+        wanted = [t for t in query_tokens(core) if t not in _GENERIC and t not in names and not t.isdigit()
+                  and not (why and WHY.fullmatch(t))]
         expansions = {t for phrase in load_lexicon().expansion_terms(question) for t in tokens(phrase)}
         candidates = [(page, unit) for page in evidence for unit in units(page)]
         if not wanted or not candidates:
@@ -72,6 +80,8 @@ class ExtractiveAnswerer:
             toks = set(tokens(unit))
             covered = sum(idf[t] for t in wanted if t in toks)
             bonus = 0.5 * sum(idf[t] for t in expansions if t in toks and t not in wanted)
+            if why and _CAUSAL.search(unit):  # the sentence that gives the reason, not the one that names the item
+                bonus += CAUSAL_BONUS * total
             page_rank = next(i for i, p in enumerate(evidence) if p is page)
             scored.append(((covered + bonus) / total - 0.02 * page_rank, covered / total, page, unit))
         scored.sort(key=lambda s: -s[0])

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from docqa.answer.intent import asks_why
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import FormulaDef, Metric, MetricMatch, load_lexicon
 from docqa.finance.lineitems import find_line_items
@@ -378,7 +379,6 @@ _CHANGE = re.compile(
     r"|^\s*how\s+(?:does|did|do)\b.{0,120}?\b(?P<compare>compare[sd]?)\s+(?:to|with|against)\b",
     re.I,
 )
-_WHY = re.compile(r"\b(?:why|drove|drive[sn]?|driver|reason|caus\w*|explain\w*|attribut\w*|due\s+to)\b", re.I)
 _PART_OF_WHOLE = re.compile(r"\b(?:what|which)\s+(?:percent(?:age)?|share|portion|proportion|fraction|part)\s+of\b", re.I)
 
 
@@ -420,7 +420,7 @@ def asked_measures(question: str, matches: list[MetricMatch] | None = None) -> A
     said = [(c.start(g), c.end(g)) for c in changes[:1] for g in ("noun", "verb", "by", "compare") if c.group(g)]
     if over:
         out.over_time = over[0].key
-    elif said and not _WHY.search(question) and not any(
+    elif said and not asks_why(question) and not any(
             m.span[0] < said[0][1] and said[0][0] < m.span[1] for m in matches):
         # "the change in total assets between FY2021 and FY2022": a difference. ("Net change in
         # cash" is a line item of its own.)
@@ -494,11 +494,13 @@ class FiguresAnswerer:
     def answer(self, question: str, evidence: list[EvidencePage], plan: QueryPlan, store: Store) -> Draft | None:
         lexicon = load_lexicon()
         matches = lexicon.match(question)
-        if not matches:
+        named = {m.key for m in matches if m.kind == "metric"} | set(_listed_activities(question))
+        pick = _which_is_most(question) if len(named) >= 2 else None
+        if not matches and pick is None:
             return None
         asked = asked_measures(question, matches)
         judged = judgement(question)
-        if not asked.measures and judged not in ("capital_intensive", "high_growth"):
+        if not asked.measures and judged not in ("capital_intensive", "high_growth") and pick is None:
             return None
         sources = _sources(evidence, store)
         if not sources:
@@ -536,6 +538,14 @@ class FiguresAnswerer:
                                       f"{_wrap(a.expression)} / {_wrap(b.expression)}", True, part, a.unit, titled=True)
                     return _draft(value, fmt, self.name)
             return None  # the share is asked; the year's total alone does not answer it
+        if pick is not None:
+            draft = self._most(pick, question, matches, sources, target)
+            if draft is not None:
+                return draft
+        if asks_why(question) or _asks_which(question, matches):
+            # "What drove the margin change?", "Which segment had the lowest revenue?": the
+            # company's figure is not the answer; the filing's words (or a breakdown) are.
+            return None
         if asked.over_time and asked.measures:
             # Growth, averages and changes are what is asked: the bare figure is no answer.
             return self._over_time(asked, sources, periods, fmt)
@@ -596,6 +606,34 @@ class FiguresAnswerer:
                               a.unit or b.unit)
             return _draft(value, fmt, self.name)
         return None
+
+    # --- which of the items named is the largest / smallest ----------------------------------
+    def _most(self, largest: bool, question: str, matches: list[MetricMatch], sources,
+              period: Period) -> Draft | None:
+        """"Among operating, investing and financing activities, which brought in the most cash?",
+        "Which was larger in 2017, capex or D&A?": each item the question names, read for the
+        period and compared as printed: a net outflow of cash is less than any inflow."""
+        lexicon = load_lexicon()
+        keys = list(dict.fromkeys([m.key for m in matches if m.kind == "metric"] + _listed_activities(question)))
+        values = []
+        for key in keys:
+            metric = lexicon.metric(key)
+            found = locate(metric, sources, period)
+            if found is not None:
+                values.append((found.value, metric, found))  # an outflow line item (capex) by its size
+        if len(values) < 2 or len(values) < len(keys) or len({v[1].kind for v in values}) != 1:
+            return None  # every item named must be read, in one kind of unit, for the comparison to hold
+        values.sort(key=lambda v: v[0], reverse=largest)
+        best = values[0]
+        def shown(v) -> str:
+            return f"{v[1].label.lower()} {F.render(v[0], v[1].kind, F.Format(), v[2].table.unit)}"  # type: ignore[arg-type]
+        others = "; ".join(shown(v) for v in values[1:])
+        word = "largest" if largest else "smallest"
+        text = (f"{best[1].label}: {F.render(best[0], best[1].kind, F.Format(), best[2].table.unit)} in {period.label}, "  # type: ignore[arg-type]
+                f"the {word} of the {len(values)} (as printed: {best[2].cell.raw}); against {others}.")
+        used = [v[2] for v in values]
+        return Draft(text=text, found=True, citations=_citations(used), figures=tuple(u.figure() for u in used),
+                     answerer=self.name)
 
     # --- yes/no about a measure's direction, sign, level or stability -----------------------
     def _yes_no(self, judged: str, question: str, asked: Asked, sources, periods: list[Period]) -> Draft | None:
@@ -863,6 +901,34 @@ def _unit(metric: Metric) -> str | None:
 def _uses_prior(result: F.FormulaResult, prior: float, current: float | None) -> bool:
     text = result.formula
     return F.fmt_number(prior) in text and (current is None or F.fmt_number(prior) != F.fmt_number(current))
+
+
+_WHICH_MOST = re.compile(
+    r"\b(?:which|what)\b(?:(?!\?).){0,200}?\b(?P<word>most|least|highest|lowest|largest|smallest|biggest|greatest|"
+    r"larger|smaller|higher|lower|bigger|greater)\b", re.I)
+_ACTIVITIES = re.compile(
+    r"\b(operat\w*)\s*,\s*(investing)\s*,?\s*(?:and|or|&)\s*(financing)\b(?:\s+activities)?", re.I)
+
+
+def _asks_which(question: str, matches: list[MetricMatch]) -> bool:
+    """"Which (of the segments / debt securities / regions) ... <metric>": an entity is asked for."""
+    first = min((m.span[0] for m in matches), default=len(question))
+    return re.search(r"\bwhich\b", question[:first], re.I) is not None
+
+
+def _which_is_most(question: str) -> bool | None:
+    """True for "which ... the most / largest", False for "the least / smallest", None otherwise."""
+    m = _WHICH_MOST.search(question)
+    if m is None:
+        return None
+    return m.group("word").lower() not in ("least", "lowest", "smallest", "smaller", "lower")
+
+
+def _listed_activities(question: str) -> list[str]:
+    """"operations, investing and financing activities": the three cash flow totals, named once."""
+    if _ACTIVITIES.search(question):
+        return ["operating_cash_flow", "investing_cash_flow", "financing_cash_flow"]
+    return []
 
 
 # ---------------------------------------------------------------------------------- judgements

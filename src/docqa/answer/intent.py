@@ -1,0 +1,19 @@
+"""What kind of answer a question's words ask for, shared by the answerers."""
+
+from __future__ import annotations
+
+import re
+
+WHY = re.compile(r"\b(?:why|drove|drive[sn]?|drivers?|reasons?|caus\w*|explain\w*|due\s+to)\b", re.I)
+_PROVISO = re.compile(r"(?:^|(?<=[.;?]))\s*if\b[^.;?]*\b(?:state|explain|say)\b[^.;?]*[.;?]?", re.I)
+
+
+def without_provisos(question: str) -> str:
+    """The question without "If X is not a useful metric ..., state that and explain why": a
+    caveat about the answer's form, not what is asked."""
+    return _PROVISO.sub(" ", question)
+
+
+def asks_why(question: str) -> bool:
+    """"What drove ...", "why did ...": the filing's explanation is the answer, not a figure."""
+    return WHY.search(without_provisos(question)) is not None
