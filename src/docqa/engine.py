@@ -94,6 +94,17 @@ class Engine:
             return CachedEmbedder(self._embedder, self.settings.index / "embedding-cache.sqlite")
         return self._embedder
 
+    def _quote_embedder(self) -> Embedder | None:
+        """The sentence model that helps choose quotes (not the index's: no index needs vectors)."""
+        if not self.settings.quote_by_meaning or self._dense_failed:
+            return None
+        try:
+            return get_embedder(self.settings.embedder, self.settings.embed_max_tokens)
+        except EmbedderUnavailable as exc:
+            self._dense_failed = str(exc)
+            log.warning("quotes are chosen by their words alone: %s", exc)
+            return None
+
     # --- ingest --------------------------------------------------------------------------
     def ingest(
         self,
@@ -193,7 +204,8 @@ class Engine:
         from docqa.answer.extractive import ExtractiveAnswerer
         from docqa.answer.llm import make_llm_answerer
 
-        text_answerer = make_llm_answerer(self.settings) or ExtractiveAnswerer()
+        text_answerer = make_llm_answerer(self.settings) or ExtractiveAnswerer(
+            self._quote_embedder(), self.settings.quote_meaning_weight)
         return Asker(self.store, self.searcher(), text_answerer, _figure_answerer())
 
     def ask(

@@ -11,6 +11,7 @@ import re
 from collections import Counter
 
 from docqa.answer.intent import WHY, asks_why, without_provisos
+from docqa.embed import Embedder
 from docqa.finance.lexicon import load_lexicon
 from docqa.text import query_tokens, tokens
 from docqa.types import Citation, Draft, EvidencePage
@@ -18,6 +19,9 @@ from docqa.types import Citation, Draft, EvidencePage
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
 MIN_COVERAGE = 0.34   # share of the question's content words (idf-weighted) the best unit must hold
 MAX_QUOTES = 3
+SEMANTIC_CANDIDATES = 40  # lexically closest lines re-ranked by meaning when a sentence model is at hand
+MIN_WORDS = 4             # alphabetic words a line needs to be quotable
+MIN_SIMILARITY = 0.6      # a line this close in meaning answers even with few of the question's words
 CAUSAL_BONUS = 0.25   # for "what drove ...": a sentence that states a cause, as a share of full coverage
 _CAUSAL = re.compile(
     r"\b(?:due\s+to|driven\s+by|primarily\s+(?:by|from|as|reflect)|as\s+a\s+result\s+of|because|attributable\s+to|"
@@ -50,11 +54,23 @@ def units(page: EvidencePage) -> list[str]:
                 paragraph = []
     if paragraph:
         out.extend(_SENTENCE_END.split(" ".join(paragraph)))
-    return [u.strip() for u in out if len(u.split()) >= 3]
+    kept: list[str] = []
+    for unit in (u.strip() for u in out):
+        # A quote says something: a few words at least (not a running footer like "Form 10-K 64"),
+        # and once.
+        if sum(w.isalpha() for w in unit.split()) >= MIN_WORDS and unit not in kept:
+            kept.append(unit)
+    return kept
 
 
 class ExtractiveAnswerer:
     name = "extractive"
+
+    def __init__(self, embedder: Embedder | None = None, meaning_weight: float = 0.5):
+        # With a sentence model the lexically closest lines are re-ranked by meaning too: a line
+        # can answer "what industry" without the word "industry".
+        self.embedder = embedder
+        self.meaning_weight = meaning_weight
 
     def answer(self, question: str, evidence: list[EvidencePage]) -> Draft:
         if not evidence:
@@ -85,8 +101,11 @@ class ExtractiveAnswerer:
             page_rank = next(i for i, p in enumerate(evidence) if p is page)
             scored.append(((covered + bonus) / total - 0.02 * page_rank, covered / total, page, unit))
         scored.sort(key=lambda s: -s[0])
+        similarity = 0.0
+        if self.embedder is not None:
+            scored, similarity = self._by_meaning(question, scored[:SEMANTIC_CANDIDATES])
         best_score, best_coverage, _, _ = scored[0]
-        if best_coverage < MIN_COVERAGE:
+        if best_coverage < MIN_COVERAGE and similarity < MIN_SIMILARITY:
             return Draft(
                 text="Not found.", found=False, answerer=self.name,
                 reason="the closest passages in the filings share too little with the question "
@@ -98,3 +117,11 @@ class ExtractiveAnswerer:
         )
         text = " … ".join(f"“{u}” (p. {p.page})" for _, _, p, u in chosen)
         return Draft(text=text, found=True, citations=citations, answerer=self.name)
+
+    def _by_meaning(self, question: str, scored: list) -> tuple[list, float]:
+        vectors = self.embedder.embed([without_provisos(question)] + [u for *_, u in scored])
+        cosines = vectors[1:] @ vectors[0]
+        rescored = [(score + self.meaning_weight * float(c), coverage, page, unit, float(c))
+                    for (score, coverage, page, unit), c in zip(scored, cosines)]
+        rescored.sort(key=lambda s: -s[0])
+        return [s[:4] for s in rescored], rescored[0][4] if rescored else 0.0
