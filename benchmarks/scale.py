@@ -333,8 +333,8 @@ def report(plot: Path | None) -> None:
     if not runs:
         raise SystemExit("no results yet: run with --store first")
     print("| store | chunks | load: chunks/s | index build s | disk MB | lexical p50/p95 ms | vector p50/p95 ms "
-          "| hybrid p50/p95 ms | recall@10 (k=10 / k=200) | peak RSS MB |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "| hybrid p50/p95 ms | recall@10 (k=10 / k=200) | peak RSS MB | load avg |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in runs:
         before = 0
         for s in r["sizes"]:
@@ -342,7 +342,8 @@ def report(plot: Path | None) -> None:
             rate = (s["chunks"] - before) / s["load_s"]
             before = s["chunks"]
             print(f"| {r['store']} | {s['chunks']:,} | {rate:,.0f} | {s['build_s']:.1f} | {s['disk_mb']:.0f} "
-                  f"| {modes} | {s['recall@10']:.3f} / {s['recall@10_k200']:.3f} | {s['peak_mb']:.0f} |")
+                  f"| {modes} | {s['recall@10']:.3f} / {s['recall@10_k200']:.3f} | {s['peak_mb']:.0f} "
+                  f"| {s.get('loadavg', float('nan')):.1f} |")
     if plot:
         import matplotlib
 

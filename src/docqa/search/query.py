@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.topics import topics_for
@@ -70,11 +71,15 @@ def detect_doc_types(question: str) -> list[DocType]:
     return [dt for pattern, dt in _DOC_TYPES if pattern.search(question)]
 
 
-def company_names(document: Document) -> set[str]:
-    meta = document.meta
-    names = {normalize_name(n) for n in (meta.company, *meta.aliases) if n}
+def company_names(document: Document) -> frozenset[str]:
+    return _names(document.meta.company, document.meta.aliases)
+
+
+@lru_cache(maxsize=65536)  # every question looks at every document's names: work them out once
+def _names(company: str | None, aliases: tuple[str, ...]) -> frozenset[str]:
+    names = {normalize_name(n) for n in (company, *aliases) if n}
     names |= {short for n in list(names) for short in _short_forms(n)}
-    return {n for n in names if len(n) >= 2}
+    return frozenset(n for n in names if len(n) >= 2)
 
 
 def _short_forms(name: str) -> set[str]:
@@ -98,6 +103,13 @@ def _short_forms(name: str) -> set[str]:
 def canonical_companies(documents: list[Document]) -> dict[str, str]:
     """document id -> one name per company: filings that share a name, alias or ticker are one
     company ("Adobe Systems Incorporated" and "Adobe Inc."), named as its latest filing names it."""
+    key = tuple((d.id, d.meta.company, d.meta.aliases, d.meta.ticker, d.meta.fiscal_year) for d in documents)
+    return dict(_canonical(key))
+
+
+@lru_cache(maxsize=8)  # the same documents, question after question
+def _canonical(documents: tuple[tuple[str, str | None, tuple[str, ...], str | None, int | None], ...]
+               ) -> tuple[tuple[str, str], ...]:
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -105,18 +117,19 @@ def canonical_companies(documents: list[Document]) -> dict[str, str]:
             x = parent[x]
         return x
 
-    for doc in documents:
-        keys = [f"doc:{doc.id}"] + [f"name:{n}" for n in company_names(doc)]
-        if doc.meta.ticker:
-            keys.append(f"ticker:{doc.meta.ticker.upper()}")
+    for doc_id, company, aliases, ticker, _year in documents:
+        keys = [f"doc:{doc_id}"] + [f"name:{n}" for n in _names(company, aliases)]
+        if ticker:
+            keys.append(f"ticker:{ticker.upper()}")
         for key in keys[1:]:
             parent[find(key)] = find(keys[0])
-    latest: dict[str, Document] = {}
-    for doc in documents:
-        root = find(f"doc:{doc.id}")
-        if doc.meta.company and (root not in latest or (doc.meta.fiscal_year or 0) > (latest[root].meta.fiscal_year or 0)):
-            latest[root] = doc
-    return {d.id: latest[find(f"doc:{d.id}")].meta.company for d in documents if find(f"doc:{d.id}") in latest}
+    latest: dict[str, tuple[str, int]] = {}  # root -> (company, fiscal year) of its latest filing
+    for doc_id, company, _aliases, _ticker, year in documents:
+        root = find(f"doc:{doc_id}")
+        if company and (root not in latest or (year or 0) > latest[root][1]):
+            latest[root] = (company, year or 0)
+    return tuple((doc_id, latest[find(f"doc:{doc_id}")][0]) for doc_id, *_ in documents
+                 if find(f"doc:{doc_id}") in latest)
 
 
 def detect_companies(question: str, documents: list[Document]) -> list[str]:

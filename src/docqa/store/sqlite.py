@@ -102,6 +102,7 @@ class SQLiteStore:
             )
         self._matrix: tuple | None = None
         self._generation = 0
+        self._documents: tuple[tuple[int, int], list[Document]] | None = None
 
     # --- identity -----------------------------------------------------------------------
     def embedder_identity(self) -> str | None:
@@ -203,8 +204,13 @@ class SQLiteStore:
     # --- reading ------------------------------------------------------------------------
     def documents(self) -> list[Document]:
         with self._lock:
-            rows = self._db.execute("SELECT * FROM documents ORDER BY file_name").fetchall()
-        return [_document(r) for r in rows]
+            # Every question lists the documents: read them again only after a write (this
+            # connection's or, by data_version, another process's).
+            key = (self._generation, self._db.execute("PRAGMA data_version").fetchone()[0])
+            if self._documents is None or self._documents[0] != key:
+                rows = self._db.execute("SELECT * FROM documents ORDER BY file_name").fetchall()
+                self._documents = (key, [_document(r) for r in rows])
+            return list(self._documents[1])
 
     def document(self, document_id: str) -> Document | None:
         with self._lock:
@@ -265,10 +271,14 @@ class SQLiteStore:
             return []
         scores = matrix @ vector.astype(np.float32)
         scores = np.where(mask, scores, -np.inf)
-        top = np.argsort(-scores)[:k]
+        if k < len(scores):  # the k best without sorting a million scores
+            part = np.argpartition(-scores, k)[:k]
+            top = part[np.argsort(-scores[part])]
+        else:
+            top = np.argsort(-scores)
         return [(ids[i], float(scores[i])) for i in top if np.isfinite(scores[i])]
 
-    def _vectors(self) -> tuple[list[str], np.ndarray, dict[str, np.ndarray]]:
+    def _vectors(self) -> tuple[list[str], np.ndarray, dict]:
         """All vectors as one normalised matrix, cached until the next write."""
         with self._lock:
             # data_version moves when another connection (another process) commits.
@@ -284,10 +294,10 @@ class SQLiteStore:
                     if rows else np.zeros((0, 0), np.float32)
                 )
                 meta = {
-                    "document_id": np.array([r["document_id"] for r in rows], dtype=object),
-                    "company": np.array([r["company"] for r in rows], dtype=object),
+                    "document_id": _Coded([r["document_id"] for r in rows]),
+                    "company": _Coded([r["company"] for r in rows]),
                     "fiscal_year": np.array([r["fiscal_year"] or 0 for r in rows]),
-                    "doc_type": np.array([r["doc_type"] for r in rows], dtype=object),
+                    "doc_type": _Coded([r["doc_type"] for r in rows]),
                 }
                 self._matrix = (key, ids, matrix, meta)  # type: ignore[assignment]
             _, ids, matrix, meta = self._matrix  # type: ignore[misc]
@@ -369,16 +379,32 @@ def _filter_sql(filters: SearchFilters) -> tuple[str, list]:
     return ("AND " + " AND ".join(clauses)) if clauses else "", args
 
 
-def _filter_mask(meta: dict[str, np.ndarray], filters: SearchFilters) -> np.ndarray:
+class _Coded:
+    """A column of strings as small integer codes: filtering a million chunks by document or
+    company compares integers, not Python strings."""
+
+    def __init__(self, values: list):
+        self.codes_of: dict = {}
+        self.codes = np.array([self.codes_of.setdefault(v, len(self.codes_of)) for v in values], dtype=np.int32)
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def isin(self, wanted) -> np.ndarray:
+        codes = [self.codes_of[w] for w in wanted if w in self.codes_of]
+        return np.isin(self.codes, codes) if codes else np.zeros(len(self.codes), dtype=bool)
+
+
+def _filter_mask(meta: dict, filters: SearchFilters) -> np.ndarray:
     mask = np.ones(len(meta["document_id"]), dtype=bool)
     if filters.document_ids:
-        mask &= np.isin(meta["document_id"], list(filters.document_ids))
+        mask &= meta["document_id"].isin(filters.document_ids)
     if filters.companies:
-        mask &= np.isin(meta["company"], list(filters.companies))
+        mask &= meta["company"].isin(filters.companies)
     if filters.years:
         mask &= np.isin(meta["fiscal_year"], list(filters.years))
     if filters.doc_types:
-        mask &= np.isin(meta["doc_type"], [d.value for d in filters.doc_types])
+        mask &= meta["doc_type"].isin([d.value for d in filters.doc_types])
     return mask
 
 
