@@ -264,6 +264,8 @@ def main() -> None:
     ap.add_argument("--outage-pdf", type=Path, default=SHARED / "PEPSICO_2022_10K.pdf",
                     help="the filing being indexed when PostgreSQL stops")
     args = ap.parse_args()
+    # A stopped run (SIGTERM) still stops the PostgreSQL cluster it started and deletes its data.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     dense = not args.no_dense
     work = Path(tempfile.mkdtemp(prefix="docqa-load-"))
     results: dict = {"clients": args.clients, "dense": dense, "machine": f"{os.cpu_count()} cores"}

@@ -31,6 +31,7 @@ import json
 import os
 import platform
 import resource
+import signal
 import sqlite3
 import statistics
 import sys
@@ -429,6 +430,8 @@ def main() -> None:
     ap.add_argument("--report", nargs="?", const="", default=None, metavar="PLOT.png",
                     help="print the table from benchmarks/results (and draw the plot)")
     args = ap.parse_args()
+    # A stopped run (SIGTERM) still stops the PostgreSQL cluster it started and deletes its data.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.agreement:
         agreement(args.agreement, args.questions)
     elif args.report is not None:

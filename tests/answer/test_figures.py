@@ -247,6 +247,27 @@ def test_a_proviso_about_the_metric_is_not_a_why_question():
     assert not asks_why("What is Amazon's FY2019 net income attributable to shareholders?")
 
 
+def test_the_largest_line_of_a_balance_sheet_block(lexical_engine):
+    # Adobe FY2022 current liabilities: deferred revenue 5,297, accrued expenses 1,790, debt 500, ...
+    answer = lexical_engine.ask("What is Adobe's largest current liability in FY2022?")
+    assert answer.found and answer.verification == "verified" and answer.answerer == "figures"
+    assert answer.text.startswith("Deferred revenue: $5,297 million") and "Accrued expenses $1,790 million" in answer.text
+    # Amazon 2017 current assets: cash and cash equivalents 20,522 ahead of inventories 16,047.
+    answer = lexical_engine.ask("What was Amazon's largest current asset at the end of 2017?")
+    assert answer.text.startswith("Cash and cash equivalents: $20,522 million") and "16,047" in answer.text
+    smallest = lexical_engine.ask("What was Amazon's smallest current asset at the end of 2017?")
+    assert "20,522" not in smallest.text.split(";")[0]
+
+
+def test_line_superlatives_are_read_from_the_question():
+    from docqa.answer.statement_lines import line_asked
+
+    asked = line_asked("What was the largest liability in American Express's Balance Sheet in 2022?")
+    assert asked.kind == "liabilities" and asked.largest and asked.scope is None
+    assert line_asked("Which is the smallest non-current asset?").scope == "noncurrent"
+    assert line_asked("What was the largest increase in revenue?") is None
+
+
 def test_net_change_in_cash_is_a_line_item_not_a_difference():
     assert asked_measures("What was Netflix's net change in cash in FY2017?").over_time is None
 

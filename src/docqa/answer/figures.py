@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from docqa.answer.intent import asks_why
+from docqa.answer.statement_lines import largest_line, line_asked
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import FormulaDef, Metric, MetricMatch, load_lexicon
 from docqa.finance.lineitems import find_line_items
@@ -496,11 +497,12 @@ class FiguresAnswerer:
         matches = lexicon.match(question)
         named = {m.key for m in matches if m.kind == "metric"} | set(_listed_activities(question))
         pick = _which_is_most(question) if len(named) >= 2 else None
-        if not matches and pick is None:
+        line = line_asked(question)
+        if not matches and pick is None and line is None:
             return None
         asked = asked_measures(question, matches)
         judged = judgement(question)
-        if not asked.measures and judged not in ("capital_intensive", "high_growth") and pick is None:
+        if not asked.measures and judged not in ("capital_intensive", "high_growth") and pick is None and line is None:
             return None
         sources = _sources(evidence, store)
         if not sources:
@@ -519,6 +521,8 @@ class FiguresAnswerer:
                 return None
             periods = [Period(default_year)]
         fmt = F.requested_format(question)
+        if line is not None:
+            return largest_line(line, sources, periods[-1])
         if judged is not None:
             draft = self._yes_no(judged, question, asked, sources, periods)
             if draft is not None:
