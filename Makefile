@@ -26,9 +26,13 @@ run: install
 test: install
 	$(PY) -m pytest -q
 
+# Retrieval (indexes the shared corpus first, lexically, if needed), then answers, on one index.
+EVAL_INDEX ?= .docqa-eval
 eval: install
 	$(PY) -m docqa.faces.cli eval retrieval --questions ../shared/data/questions/financebench.jsonl \
-		--pdfs ../shared/data/pdfs --index .docqa-corpus
+		--pdfs ../shared/data/pdfs --index $(EVAL_INDEX)
+	$(PY) -m docqa.faces.cli eval answers --questions ../shared/data/questions/financebench.jsonl \
+		--questions eval/unanswerable.jsonl --index $(EVAL_INDEX)
 
 clean:
 	rm -rf $(SAMPLE_INDEX) .pytest_cache
