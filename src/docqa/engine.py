@@ -205,7 +205,7 @@ class Engine:
         from docqa.answer.llm import make_llm_answerer
 
         text_answerer = make_llm_answerer(self.settings) or ExtractiveAnswerer(
-            self._quote_embedder(), self.settings.quote_meaning_weight)
+            self._quote_embedder, self.settings.quote_meaning_weight)
         return Asker(self.store, self.searcher(), text_answerer, _figure_answerer())
 
     def ask(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from typing import Callable
 
 from docqa.answer.intent import WHY, asks_why, without_provisos
 from docqa.embed import Embedder
@@ -66,11 +67,19 @@ def units(page: EvidencePage) -> list[str]:
 class ExtractiveAnswerer:
     name = "extractive"
 
-    def __init__(self, embedder: Embedder | None = None, meaning_weight: float = 0.5):
+    def __init__(self, embedder: Embedder | Callable[[], Embedder | None] | None = None,
+                 meaning_weight: float = 0.5):
         # With a sentence model the lexically closest lines are re-ranked by meaning too: a line
-        # can answer "what industry" without the word "industry".
-        self.embedder = embedder
+        # can answer "what industry" without the word "industry". A callable is asked for the
+        # model on first use, so that figure questions never load it.
+        self._embedder = embedder
         self.meaning_weight = meaning_weight
+
+    @property
+    def embedder(self) -> Embedder | None:
+        if callable(self._embedder) and not hasattr(self._embedder, "embed"):
+            self._embedder = self._embedder()
+        return self._embedder  # type: ignore[return-value]
 
     def answer(self, question: str, evidence: list[EvidencePage]) -> Draft:
         if not evidence:
