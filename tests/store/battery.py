@@ -45,6 +45,15 @@ def two_documents(store):
 
 
 class StoreBattery:
+    def test_another_instance_sees_writes_to_the_document_list(self, store, second_store):
+        # Both stores keep the document list between writes; a write elsewhere must still show.
+        assert second_store.documents() == []
+        store.add_document(*make_document("aaaa1111", "3M Company", 2018, DocType.ANNUAL, [CASH_FLOW]))
+        assert [d.id for d in second_store.documents()] == ["aaaa1111"]
+        assert [d.id for d in store.documents()] == ["aaaa1111"]
+        store.delete_document("aaaa1111")
+        assert second_store.documents() == [] and store.documents() == []
+
     def test_empty_store(self, store):
         assert store.documents() == []
         assert store.lexical_search(["sales"], [], SearchFilters(), 5) == []

@@ -33,6 +33,16 @@ def store(postgres_url):
     s.close()
 
 
+@pytest.fixture
+def second_store(store, postgres_url):
+    """Another store on the same database, as another process would open it."""
+    from docqa.store.postgres import PostgresStore
+
+    s = PostgresStore(postgres_url, max_size=2)
+    yield s
+    s.close()
+
+
 class TestPostgresStore(StoreBattery, ServiceStateBattery):
     def test_reopening_keeps_everything(self, postgres_url):
         from docqa.store.postgres import PostgresStore

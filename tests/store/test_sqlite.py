@@ -11,6 +11,14 @@ def store(tmp_path):
     s.close()
 
 
+@pytest.fixture
+def second_store(store, tmp_path):
+    """Another connection to the same index, as another process would open it."""
+    s = SQLiteStore(tmp_path / "index.sqlite")
+    yield s
+    s.close()
+
+
 class TestSQLiteStore(StoreBattery, ServiceStateBattery):
     def test_reopening_keeps_everything(self, tmp_path):
         from tests.store.battery import make_document

@@ -181,6 +181,9 @@ CREATE TABLE docqa.questions (
 );
 CREATE INDEX questions_order ON docqa.questions (created_at COLLATE "C" DESC, seq DESC);
 """),
+    (3, "a version number for the document list, so readers can keep it between writes", """
+INSERT INTO docqa.meta (key, value) VALUES ('documents_version', '0') ON CONFLICT (key) DO NOTHING;
+"""),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -251,6 +254,7 @@ class PostgresStore:
         except psycopg.OperationalError as exc:
             raise StoreUnavailable(f"cannot connect to PostgreSQL at {self._where}: {_first_line(exc)}") from exc
         self._dims: int | None = None
+        self._documents: tuple[str, list[Document]] | None = None
         self._identity: str | None = None  # once bound, an index's embedder never changes
         self._pool = ConnectionPool(
             url, min_size=min_size, max_size=max_size, kwargs=kwargs, configure=register_vector,
@@ -393,6 +397,8 @@ class PostgresStore:
             " WHERE document_id = %s) s WHERE m.key = s.k",
             (sign, document_id, document_id),
         )
+        # Bumped in the writer's transaction, so a reader sees the new number only with the new list.
+        conn.execute(f"UPDATE {SCHEMA}.meta SET value = (value::bigint + 1)::text WHERE key = 'documents_version'")
 
     def _delete(self, conn: "psycopg.Connection", document_id: str) -> bool:
         self._count(conn, document_id, -1)
@@ -407,11 +413,21 @@ class PostgresStore:
     _DOC_COLS = "id, file_name, path, sha256, pages, chunks, meta, ocr_pages, no_text_pages, embedded"
 
     def documents(self) -> list[Document]:
+        # Every question lists the documents (thousands at scale): keep the list until a writer,
+        # in any process, bumps documents_version. The number is read first, so a list read
+        # after it is never older than the number it is kept under.
         with self._tx() as conn:
+            version = conn.execute(f"SELECT value FROM {SCHEMA}.meta WHERE key = 'documents_version'").fetchone()
+            cached = self._documents
+            if version is not None and cached is not None and cached[0] == version[0]:
+                return list(cached[1])
             rows = conn.execute(
                 f"SELECT {self._DOC_COLS} FROM {SCHEMA}.documents ORDER BY file_name COLLATE \"C\", id"
             ).fetchall()
-        return [_document(r) for r in rows]
+        documents = [_document(r) for r in rows]
+        if version is not None:
+            self._documents = (version[0], documents)
+        return list(documents)
 
     def document(self, document_id: str) -> Document | None:
         with self._tx() as conn:
