@@ -317,8 +317,9 @@ def run(args) -> None:
             row["loadavg"] = loadavg
             results["sizes"].append(row)
             print(json.dumps(row), flush=True)
-            RESULTS.mkdir(parents=True, exist_ok=True)
-            (RESULTS / f"scale-{args.store}.json").write_text(json.dumps(results, indent=1))
+            out = args.results or RESULTS / f"scale-{args.store}.json"
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(json.dumps(results, indent=1))
     finally:
         side.close()
         import shutil
@@ -425,6 +426,8 @@ def main() -> None:
     ap.add_argument("--limit-docs", type=int, default=None, help="use only the first N documents of the source")
     ap.add_argument("--questions", type=Path, default=ROOT.parent / "shared/data/questions/financebench.jsonl")
     ap.add_argument("--workdir", type=Path, default=None, help="where the throwaway indexes go (default: /tmp)")
+    ap.add_argument("--results", type=Path, default=None,
+                    help="write the JSON here instead of benchmarks/results/scale-STORE.json (a side check)")
     ap.add_argument("--agreement", type=Path, default=None, metavar="INDEX.sqlite",
                     help="compare lexical search on PostgreSQL with SQLite's on a copy of this index")
     ap.add_argument("--report", nargs="?", const="", default=None, metavar="PLOT.png",
