@@ -91,3 +91,16 @@ def test_the_engine_hands_the_sentence_model_to_the_quoter_unless_told_not_to(tm
     finally:
         on.close()
         off.close()
+
+
+def test_the_safe_harbour_paragraph_is_never_the_answer():
+    page = EvidencePage(
+        label="P1", document="acme.pdf", document_id="d1", page=3, company="Acme Corp", year=2022,
+        text=("These forward-looking statements include statements regarding our strategy, margins, "
+              "action by competitors and membership growth.\n"
+              "We compete with other packaging makers on price and on the range of our products.\n"),
+    )
+    draft = ExtractiveAnswerer().answer("Who are Acme's main competitors and how does it compete?", [page])
+    assert draft.found and all("forward-looking" not in c.quote for c in draft.citations)
+    asked = ExtractiveAnswerer().answer("What do Acme's forward-looking statements cover?", [page])
+    assert asked.found and "forward-looking" in asked.citations[0].quote

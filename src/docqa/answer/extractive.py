@@ -24,6 +24,9 @@ SEMANTIC_CANDIDATES = 40  # lexically closest lines re-ranked by meaning when a 
 MIN_WORDS = 4             # alphabetic words a line needs to be quotable
 MIN_SIMILARITY = 0.6      # a line this close in meaning answers even with few of the question's words
 CAUSAL_BONUS = 0.25   # for "what drove ...": a sentence that states a cause, as a share of full coverage
+# The safe-harbour paragraph lists every topic a filing covers ("statements regarding our strategy,
+# margins, competitors, ...") and so shares words with any question; it answers none of them.
+_BOILERPLATE = re.compile(r"forward[\s-]looking\s+statements?|safe\s+harbor|cautionary\s+(?:note|statement)", re.I)
 _CAUSAL = re.compile(
     r"\b(?:due\s+to|driven\s+by|primarily\s+(?:by|from|as|reflect)|as\s+a\s+result\s+of|because|attributable\s+to|"
     r"result(?:ed|ing)?\s+from|reflect(?:s|ed|ing)?|offset\s+by|led\s+by|caused\s+by|impact\s+of)\b", re.I)
@@ -92,7 +95,9 @@ class ExtractiveAnswerer:
         wanted = [t for t in query_tokens(core) if t not in _GENERIC and t not in names and not t.isdigit()
                   and not (why and WHY.fullmatch(t))]
         expansions = {t for phrase in load_lexicon().expansion_terms(question) for t in tokens(phrase)}
-        candidates = [(page, unit) for page in evidence for unit in units(page)]
+        boilerplate_ok = _BOILERPLATE.search(question) is not None
+        candidates = [(page, unit) for page in evidence for unit in units(page)
+                      if boilerplate_ok or not _BOILERPLATE.search(unit)]
         if not wanted or not candidates:
             return Draft(text="Not found.", found=False, reason="the question names nothing to look for",
                          answerer=self.name)
