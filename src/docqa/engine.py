@@ -83,26 +83,28 @@ class Engine:
             return None  # a lexical-only index: nothing to compare a query vector with
         with self._embedder_lock:
             if self._embedder is None:
-                try:
-                    self._embedder = get_embedder(self.settings.embedder, self.settings.embed_max_tokens)
-                except EmbedderUnavailable as exc:
-                    self._dense_failed = str(exc)
-                    log.warning("dense search off: %s", exc)
+                model = self._model("dense search off")
+                if model is None:
                     return None
-                self.store.bind_embedder(self._embedder.identity)
+                self._embedder = model
+                self.store.bind_embedder(model.identity)
         if for_ingest:  # only chunk texts are worth remembering, not every query
             return CachedEmbedder(self._embedder, self.settings.index / "embedding-cache.sqlite")
         return self._embedder
 
     def _quote_embedder(self) -> Embedder | None:
         """The sentence model that helps choose quotes (not the index's: no index needs vectors)."""
-        if not self.settings.quote_by_meaning or self._dense_failed:
+        return self._model("quotes are chosen by their words alone") if self.settings.quote_by_meaning else None
+
+    def _model(self, without_it: str) -> Embedder | None:
+        """The sentence model (shared by the process), or None, said once, when it cannot load."""
+        if self._dense_failed:
             return None
         try:
             return get_embedder(self.settings.embedder, self.settings.embed_max_tokens)
         except EmbedderUnavailable as exc:
             self._dense_failed = str(exc)
-            log.warning("quotes are chosen by their words alone: %s", exc)
+            log.warning("%s: %s", without_it, exc)
             return None
 
     # --- ingest --------------------------------------------------------------------------

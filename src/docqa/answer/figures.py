@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from docqa.answer.intent import asks_why
-from docqa.answer.statement_lines import largest_line, line_asked
+from docqa.answer.statement_lines import largest_line, line_asked, printed_line
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import FormulaDef, Metric, MetricMatch, load_lexicon
 from docqa.finance.lineitems import find_line_items
@@ -108,7 +108,7 @@ def locate(metric: Metric, sources: list[Source], period: Period | int) -> Locat
                 continue
             value = abs(cell.value) if metric.outflow else cell.value
             page = source.pages.get(match.table.page)
-            quote = _line_for(page, match.row) if page else match.row.label
+            quote = printed_line(page, match.row) if page else match.row.label
             return Located(metric=metric, value=value, cell=cell, row=match.row, table=match.table,
                            document=source.document, document_id=source.document_id, period=period, quote=quote)
     return None
@@ -182,17 +182,6 @@ def _source(document: str, document_id: str, tables: list[StatementTable], pages
                 calendar = None
     return Source(document, document_id, tables, pages, calendar, quarterly, quarter,
                   meta.fiscal_year if meta is not None else None)
-
-
-def _line_for(page: StoredPage, row: Row) -> str:
-    """The stored line that prints the row (the label's line when a label wraps)."""
-    y0, y1 = row.bbox[1], row.bbox[3]
-    best, overlap = None, 0.0
-    for line in page.lines:
-        o = min(y1, line.bbox[3]) - max(y0, line.bbox[1])
-        if o > overlap and any(ch.isdigit() for ch in line.text):
-            best, overlap = line.text, o
-    return best or row.label
 
 
 # ---------------------------------------------------------------------------------- measures
@@ -495,7 +484,7 @@ class FiguresAnswerer:
     def answer(self, question: str, evidence: list[EvidencePage], plan: QueryPlan, store: Store) -> Draft | None:
         lexicon = load_lexicon()
         matches = lexicon.match(question)
-        named = {m.key for m in matches if m.kind == "metric"} | set(_listed_activities(question))
+        named = list(dict.fromkeys([m.key for m in matches if m.kind == "metric"] + _listed_activities(question)))
         pick = _which_is_most(question) if len(named) >= 2 else None
         line = line_asked(question)
         if not matches and pick is None and line is None:
@@ -543,7 +532,7 @@ class FiguresAnswerer:
                     return _draft(value, fmt, self.name)
             return None  # the share is asked; the year's total alone does not answer it
         if pick is not None:
-            draft = self._most(pick, question, matches, sources, target)
+            draft = self._most(pick, named, sources, target)
             if draft is not None:
                 return draft
         if asks_why(question) or _asks_which(question, matches):
@@ -612,13 +601,11 @@ class FiguresAnswerer:
         return None
 
     # --- which of the items named is the largest / smallest ----------------------------------
-    def _most(self, largest: bool, question: str, matches: list[MetricMatch], sources,
-              period: Period) -> Draft | None:
+    def _most(self, largest: bool, keys: list[str], sources, period: Period) -> Draft | None:
         """"Among operating, investing and financing activities, which brought in the most cash?",
         "Which was larger in 2017, capex or D&A?": each item the question names, read for the
         period and compared as printed: a net outflow of cash is less than any inflow."""
         lexicon = load_lexicon()
-        keys = list(dict.fromkeys([m.key for m in matches if m.kind == "metric"] + _listed_activities(question)))
         values = []
         for key in keys:
             metric = lexicon.metric(key)
@@ -628,12 +615,11 @@ class FiguresAnswerer:
         if len(values) < 2 or len(values) < len(keys) or len({v[1].kind for v in values}) != 1:
             return None  # every item named must be read, in one kind of unit, for the comparison to hold
         values.sort(key=lambda v: v[0], reverse=largest)
+        shown = [F.render(v, metric.kind, F.Format(), found.table.unit) for v, metric, found in values]  # type: ignore[arg-type]
+        others = "; ".join(f"{metric.label.lower()} {text}" for (_, metric, _), text in zip(values[1:], shown[1:]))
         best = values[0]
-        def shown(v) -> str:
-            return f"{v[1].label.lower()} {F.render(v[0], v[1].kind, F.Format(), v[2].table.unit)}"  # type: ignore[arg-type]
-        others = "; ".join(shown(v) for v in values[1:])
         word = "largest" if largest else "smallest"
-        text = (f"{best[1].label}: {F.render(best[0], best[1].kind, F.Format(), best[2].table.unit)} in {period.label}, "  # type: ignore[arg-type]
+        text = (f"{best[1].label}: {shown[0]} in {period.label}, "
                 f"the {word} of the {len(values)} (as printed: {best[2].cell.raw}); against {others}.")
         used = [v[2] for v in values]
         return Draft(text=text, found=True, citations=_citations(used), figures=tuple(u.figure() for u in used),
@@ -859,8 +845,7 @@ def _draft(value: Evaluated, fmt: F.Format, answerer: str, parts: list[Evaluated
     figures = tuple(u.figure() for u in value.used) + (
         Figure(name=value.label, value=value.value * (100 if value.kind == "percent" else 1), text=shown,
                unit="%" if value.kind == "percent" else None, period=value.period.short, computed=True),
-    ) + tuple(Figure(name=p.label, value=p.value * (100 if p.kind == "percent" else 1), text=f"{p.value:.4g}",
-                     period=p.period.short, computed=True) for p in parts if p.computed)
+    ) + tuple(_computed_figure(p) for p in parts if p.computed)
     inputs = "; ".join(f"{u.metric.label} {u.period.label.replace('fiscal ', '')}: {u.cell.raw} "
                        f"({u.document} p. {u.table.page})" for u in _unique(value.used))
     return Draft(
@@ -874,10 +859,15 @@ def _judged(values: list[Evaluated], text: str, answerer: str) -> Draft:
     used = [u for v in values for u in v.used]
     formulas = [v.formula for v in values if v.formula]
     figures = tuple(u.figure() for u in _unique(used))
-    figures += tuple(Figure(name=v.label, value=v.value * (100 if v.kind == "percent" else 1), text=f"{v.value:.4g}",
-                            period=v.period.short, computed=True) for v in values if v.computed)
+    figures += tuple(_computed_figure(v) for v in values if v.computed)
     return Draft(text=text, found=True, citations=_citations(used), figures=figures,
                  formula="; ".join(formulas) or None, answerer=answerer)
+
+
+def _computed_figure(value: Evaluated) -> Figure:
+    """A value the answer states that no page prints: checked against the formula shown with it."""
+    return Figure(name=value.label, value=value.value * (100 if value.kind == "percent" else 1),
+                  text=f"{value.value:.4g}", period=value.period.short, computed=True)
 
 
 def _unique(used: list[Located]) -> list[Located]:

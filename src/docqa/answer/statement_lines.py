@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from docqa.finance import formulas as F
 from docqa.finance.periods import Period
 from docqa.finance.tables import Cell, Row, StatementTable
+from docqa.store.base import StoredPage
 from docqa.types import Citation, Draft, Figure, StatementKind
 
 _ASKED = re.compile(
@@ -108,8 +109,6 @@ def largest_line(asked: LineAsked, sources: list, period: Period) -> Draft | Non
 
 
 def _draft(asked: LineAsked, lines, table: StatementTable, source, period: Period) -> Draft:
-    from docqa.answer.figures import _line_for  # the printed line that holds a row
-
     def shown(value: float) -> str:
         return F.render(value, "currency", F.Format(), table.unit)  # type: ignore[arg-type]
 
@@ -124,7 +123,7 @@ def _draft(asked: LineAsked, lines, table: StatementTable, source, period: Perio
     page = source.pages.get(table.page)
     shown_lines = lines[:1 + SHOWN_NEXT]
     citations = tuple(Citation(document=source.document, document_id=source.document_id, page=table.page,
-                               quote=_line_for(page, r) if page else r.label, boxes=(r.bbox,))
+                               quote=printed_line(page, r) if page else r.label, boxes=(r.bbox,))
                       for _, r, _ in shown_lines)
     figures = tuple(Figure(name=r.label, value=c.value, text=c.raw, unit="USD", scale=table.scale or 1.0,
                            period=period.short, document=source.document, page=table.page, bbox=c.bbox)
@@ -136,3 +135,14 @@ def _name(row: Row) -> str:
     """The row's label without its parenthetical detail ("Long-term debt (includes debt issued by ...)")."""
     short = re.sub(r"\s*\(.*$", "", row.label).strip()
     return short or row.label
+
+
+def printed_line(page: StoredPage, row: Row) -> str:
+    """The stored line that prints the row (the label's line when a label wraps)."""
+    y0, y1 = row.bbox[1], row.bbox[3]
+    best, overlap = None, 0.0
+    for line in page.lines:
+        o = min(y1, line.bbox[3]) - max(y0, line.bbox[1])
+        if o > overlap and any(ch.isdigit() for ch in line.text):
+            best, overlap = line.text, o
+    return best or row.label

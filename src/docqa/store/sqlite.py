@@ -104,6 +104,10 @@ class SQLiteStore:
         self._generation = 0
         self._documents: tuple[tuple[int, int], list[Document]] | None = None
 
+    def _version(self) -> tuple[int, int]:
+        """Moves with every write: this connection's (generation) or another process's (data_version)."""
+        return self._generation, self._db.execute("PRAGMA data_version").fetchone()[0]
+
     # --- identity -----------------------------------------------------------------------
     def embedder_identity(self) -> str | None:
         row = self._db.execute("SELECT value FROM meta WHERE key='embedder'").fetchone()
@@ -206,7 +210,7 @@ class SQLiteStore:
         with self._lock:
             # Every question lists the documents: read them again only after a write (this
             # connection's or, by data_version, another process's).
-            key = (self._generation, self._db.execute("PRAGMA data_version").fetchone()[0])
+            key = self._version()
             if self._documents is None or self._documents[0] != key:
                 rows = self._db.execute("SELECT * FROM documents ORDER BY file_name").fetchall()
                 self._documents = (key, [_document(r) for r in rows])
@@ -282,7 +286,7 @@ class SQLiteStore:
         """All vectors as one normalised matrix, cached until the next write."""
         with self._lock:
             # data_version moves when another connection (another process) commits.
-            key = (self._generation, self._db.execute("PRAGMA data_version").fetchone()[0])
+            key = self._version()
             if self._matrix is None or self._matrix[0] != key:
                 rows = self._db.execute(
                     "SELECT id, document_id, company, fiscal_year, doc_type, vector FROM chunks"

@@ -152,14 +152,9 @@ class IngestWorker:
         down the job still reads ``processing`` there, and nothing else would ever pick it up."""
         while not self._stop.wait(STORE_RETRY_S):
             try:
-                with self._lock:
-                    stored = self.store.job(job.id)
-                    if stored is None:  # deleted meanwhile
-                        return
-                    self.store.put_job(stored.model_copy(update={"status": "queued", "reason": reason,
-                                                                 "pages_done": 0, "updated_at": now()}))
-                log.warning("job %s queued again: the store is back", job.id)
-                return
+                if self._update(job.id, status="queued", reason=reason, pages_done=0) is not None:
+                    log.warning("job %s queued again: the store is back", job.id)
+                return  # queued again, or deleted meanwhile
             except StoreUnavailable:
                 continue
         # stopping: the job stays 'processing' in the store and recover() queues it on the next start
