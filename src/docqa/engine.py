@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import logging
 import threading
+import uuid
 from pathlib import Path
 from typing import Iterable
 
@@ -208,7 +209,9 @@ class Engine:
 
         text_answerer = make_llm_answerer(self.settings) or ExtractiveAnswerer(
             self._quote_embedder, self.settings.quote_meaning_weight)
-        return Asker(self.store, self.searcher(), text_answerer, _figure_answerer())
+        from docqa.answer.disclosure import DisclosureAnswerer
+
+        return Asker(self.store, self.searcher(), text_answerer, _figure_answerer(), DisclosureAnswerer())
 
     def ask(
         self,
@@ -219,10 +222,16 @@ class Engine:
         doc_type: str | DocType | None = None,
     ) -> Answer:
         """A verified answer; ``found=False`` with a reason is a normal result."""
-        if not isinstance(question, str) or not question.strip():
+        from docqa.question import clean_question, nothing_to_look_for
+
+        if not isinstance(question, str) or not clean_question(question):
             raise ValueError("question must be a non-empty string")
+        question = clean_question(question)
         filters = self._filters(company, year, doc_type, document)
-        return self.asker().ask(AskRequest(question=question.strip(), filters=filters))
+        if (why := nothing_to_look_for(question)) is not None:
+            return Answer(id=uuid.uuid4().hex[:12], question=question, text="Not found in the documents.",
+                          found=False, reason=why, answerer="router", verification="not_found")
+        return self.asker().ask(AskRequest(question=question, filters=filters))
 
     def stats(self, document: str, term: str | None = None) -> DocStats:
         """Exact counts over the document's full text (not retrieval)."""
@@ -242,7 +251,8 @@ class Engine:
         doc = self.document(document)
         if not isinstance(page, int) or not 1 <= page <= doc.pages:
             raise PageOutOfRange(doc, page)
-        return render_evidence(self.pdf_path(doc), page, quotes or [], figures or [], boxes or [])
+        return render_evidence(self.pdf_path(doc), page, quotes or [], figures or [], boxes or [],
+                               max_pixels=self.settings.max_render_pixels)
 
     def close(self) -> None:
         self.store.close()

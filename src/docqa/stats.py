@@ -81,7 +81,7 @@ _COUNT_PATTERNS = [
     re.compile(r"\bhow\s+(?:many\s+times|often)\s+(?:is|are|was|were|does|do|did|has|have)\s+" + _THE_TERM
                + r"(?P<term>.+?)\s+(?:been\s+)?" + _VERB + _TAIL, re.I),
     # how many times does X mention Y?
-    re.compile(r"\bhow\s+(?:many\s+times|often)\s+(?:does|do|did)\s+.+?\s+(?:mention|use|cite|reference|say)\s+"
+    re.compile(r"\bhow\s+(?:many\s+times|often)\s+(?:does|do|did)\s+[^?]+?\s+(?:mention|use|cite|reference|say)\s+"
                + _THE_TERM + r"(?P<term>.+?)" + _TAIL, re.I),
     # how many mentions/occurrences of Y (are there) (in X)?
     re.compile(r"\b(?:how\s+many|number\s+of|count\s+(?:the\s+)?)\s*(?:mentions|occurrences|instances|references|uses)\s+of\s+"
@@ -109,7 +109,10 @@ def stats_question(question: str) -> tuple[StatsKind, str | None] | None:
 
     Which document is meant is left to the caller (its filters or the names in the question).
     """
+    # The question proper: what follows its "?" says how to answer ("Use cost of products sold ..."),
+    # never what to count.
     text = fold(question).strip()
+    text = text.split("?", 1)[0] + ("?" if "?" in text else "")
     for pattern in _COUNT_PATTERNS:
         match = pattern.search(text)
         if not match:

@@ -18,11 +18,29 @@ class Frozen(BaseModel):
 
 
 class DocType(str, Enum):
-    ANNUAL = "10k"        # 10-K or a non-US annual report
-    QUARTERLY = "10q"
+    ANNUAL = "10k"                  # an SEC Form 10-K
+    F20 = "20f"                     # a foreign private issuer's SEC annual report
+    F40 = "40f"                     # a Canadian issuer's SEC annual report
+    ANNUAL_REPORT = "annual_report"  # an annual report without an SEC cover (UK plc, ASX, glossy US reports)
+    FINANCIAL_STATEMENTS = "financial_statements"  # audited statements alone, no report around them
+    QUARTERLY = "10q"               # a 10-Q, or a half-year / interim report
     CURRENT = "8k"
-    EARNINGS = "earnings"  # earnings release / results announcement
+    EARNINGS = "earnings"           # earnings release / results announcement
     OTHER = "other"
+
+    @property
+    def is_annual(self) -> bool:
+        """Covers a whole fiscal year: any of the annual kinds answers a question about "the annual report"."""
+        return self in ANNUAL_TYPES
+
+    @property
+    def family(self) -> tuple["DocType", ...]:
+        """The kinds a filter on this kind accepts: "10-K" / "annual report" means any annual kind."""
+        return ANNUAL_TYPES if self.is_annual else (self,)
+
+
+ANNUAL_TYPES: tuple[DocType, ...] = (
+    DocType.ANNUAL, DocType.F20, DocType.F40, DocType.ANNUAL_REPORT, DocType.FINANCIAL_STATEMENTS)
 
 
 class StatementKind(str, Enum):
@@ -71,6 +89,10 @@ class DocumentMeta(Frozen):
     fiscal_quarter: int | None = None
     period_end: str | None = None      # ISO date of the fiscal period end, when printed
     aliases: tuple[str, ...] = ()      # other names the company goes by (former names, short names)
+    company_confidence: float | None = None  # 0..1: how well the sources agree on the company
+    company_evidence: str | None = None  # the line the company was read from; or why it is unknown
+    exchange: str | None = None        # where the ticker trades, as printed ("NYSE", "Nasdaq", "ASX", "LSE")
+    currency: str | None = None        # reporting currency, ISO code ("USD", "GBP", "AUD")
 
 
 class PageInfo(Frozen):
@@ -219,6 +241,7 @@ class Draft(Frozen):
     figures: tuple[Figure, ...] = ()
     formula: str | None = None
     answerer: str = ""
+    measure: str | None = None  # what the figure answers ("Current ratio", "Goodwill"): checked against the question's measure
 
 
 class Answer(Frozen):

@@ -74,3 +74,52 @@ def test_a_name_inside_a_longer_name_is_not_a_second_company():
     assert detect_companies("What was American Express's capex in FY2022?", docs) == ["American Express Company"]
     assert detect_companies("American Water Works capex", docs) == ["American Water Works Company, Inc."]
     assert detect_companies("Does AMEX pay dividends?", docs) == ["American Express Company"]
+
+
+def qdoc(id_, year, quarter, end, doc_type=DocType.QUARTERLY):
+    return Document(id=id_, file_name=f"{id_}.pdf", path="", sha256=id_, pages=1,
+                    meta=DocumentMeta(company="Orbit Widgets Inc.", fiscal_year=year, fiscal_quarter=quarter,
+                                      doc_type=doc_type, period_end=end))
+
+
+# A filer whose fiscal year ends in June: its "Q3 2023" is the quarter ended March 2023.
+ORBIT = [
+    qdoc("q1", 2023, 1, "2022-09-30"), qdoc("q2", 2023, 2, "2022-12-31"), qdoc("q3", 2023, 3, "2023-03-31"),
+    qdoc("k23", 2023, None, "2023-06-30", DocType.ANNUAL), qdoc("q1b", 2024, 1, "2023-09-30"),
+]
+
+
+def ids(question, docs=ORBIT):
+    plan = plan_query(question, docs)
+    return sorted(i for g in plan.groups for i in g.document_ids)
+
+
+def test_a_quarter_asked_picks_that_quarters_filing_by_the_filers_calendar():
+    assert ids("What were Orbit Widgets' net sales in Q3 2023?") == ["q3"]
+    assert ids("Orbit Widgets revenue in the second fiscal quarter of 2023") == ["q2"]
+    assert ids("Orbit Widgets third-quarter 2023 operating income") == ["q3"]
+
+
+def test_the_most_recent_filing_is_the_latest_one():
+    assert ids("What did Orbit Widgets report in its most recent 10-Q?") == ["q1b"]
+    assert ids("Orbit Widgets revenue in the latest quarter") == ["q1b"]
+
+
+def test_a_period_end_date_picks_the_filing_that_closes_on_it():
+    assert ids("What were Orbit Widgets' net sales for the three months ended December 31, 2022?") == ["q2"]
+    # the date alone, with no company named, singles out one filing
+    assert ids("What were net sales for the fiscal year ending June 30, 2023?") == ["k23"]
+
+
+def test_a_years_figure_is_read_from_the_annual_filing_not_a_quarters():
+    assert ids("What was Orbit Widgets' total revenue in fiscal 2023?") == ["k23"]
+
+
+def test_misspelt_and_typed_names_find_the_held_company():
+    assert detect_companies("What was Adobee's revenue?", DOCS) == ["Adobe Inc."]
+    assert detect_companies("best buy co inc revenue", DOCS) == ["Best Buy Co., Inc."]
+
+
+def test_a_company_read_as_a_generic_phrase_is_never_a_mention():
+    docs = DOCS + [doc("x", "Annual Report", 2022)]
+    assert detect_companies("What does the annual report say about 3M's revenue?", docs) == ["3M Company"]

@@ -13,10 +13,13 @@ import uuid
 from dataclasses import dataclass
 from typing import Protocol
 
-from docqa.answer.verify import verify
+from docqa.answer.disclosure import asks_event
+from docqa.answer.intent import asks_why
+from docqa.answer.verify import Grounding, numbers_in, verify
 from docqa.finance.lexicon import load_lexicon
+from docqa.finance.currency import asked_currency, printed_in
 from docqa.search.hybrid import HybridSearcher
-from docqa.search.query import QueryPlan, canonical_companies, normalize_name
+from docqa.search.query import QueryPlan, canonical_companies
 from docqa.stats import document_stats, stats_question
 from docqa.store.base import Store, StoredPage
 from docqa.text import normalize_for_match
@@ -47,11 +50,12 @@ class AskRequest:
 
 class Asker:
     def __init__(self, store: Store, searcher: HybridSearcher, text_answerer: TextAnswerer,
-                 figure_answerer: FigureAnswerer | None = None):
+                 figure_answerer: FigureAnswerer | None = None, disclosure_answerer: FigureAnswerer | None = None):
         self.store = store
         self.searcher = searcher
         self.text_answerer = text_answerer
         self.figure_answerer = figure_answerer
+        self.disclosure_answerer = disclosure_answerer  # "did X disclose Y": a verdict from X's full text
 
     def ask(self, request: AskRequest) -> Answer:
         started = time.perf_counter()
@@ -77,15 +81,23 @@ class Asker:
 
         evidence = self._evidence(result.hits[: request.k])
         pages = {(p.document_id, p.page): p.text for p in evidence}
+        grounding = grounding_for(plan, request.filters, documents)
 
         drafts: list[Draft] = []
         companies = set(canonical_companies(documents).values())
-        if not plan.companies and request.filters.is_empty() and len(companies) > 1:
-            # A company's figure needs the company: without one, any number found would be a guess.
-            if load_lexicon().match(question):
-                return self._not_found(
-                    question, f"the question names none of the {len(companies)} companies in the index; "
-                    "name the company (or pass company=/document=)", started, timings)
+        if not plan.companies and request.filters.is_empty() and len(companies) > 1 and not singled_out(plan, documents):
+            # Whose filing? Without a company (or a date that singles one filing out), any answer
+            # would come from whichever company's page happened to match best.
+            return self._not_found(
+                question, f"the question names none of the {len(companies)} companies in the index; "
+                "name the company (or pass company=/document=)", started, timings)
+        event = self.disclosure_answerer is not None and asks_event(question)
+        if event:
+            # An event asked of the filing ("did X report a goodwill impairment") is answered by
+            # what the filing says; the figures answerer would answer the balance instead.
+            draft = self.disclosure_answerer.answer(question, evidence, plan, self.store)
+            if draft is not None:
+                drafts.append(draft)
         if self.figure_answerer is not None:
             t = time.perf_counter()
             draft = self.figure_answerer.answer(question, evidence, plan, self.store)
@@ -94,17 +106,30 @@ class Asker:
                 drafts.append(draft)
         best: Answer | None = None
         for draft in drafts:
-            best = self._verified(draft, question, pages)
+            best = self._verified(draft, question, pages, grounding)
             if best.found:
                 break
+        if (best is None or not best.found) and self.disclosure_answerer is not None and not event:
+            draft = self.disclosure_answerer.answer(question, evidence, plan, self.store)
+            if draft is not None:
+                candidate = self._verified(draft, question, pages, grounding)
+                best = candidate if candidate.found or best is None else best
         if best is None or not best.found:
             t = time.perf_counter()
             draft = self.text_answerer.answer(question, evidence)
             timings["answer_ms"] = round((time.perf_counter() - t) * 1000, 1)
-            candidate = self._verified(draft, question, pages)
+            candidate = self._verified(draft, question, pages, grounding)
+            if candidate.found and asks_amount(question) and (missing := amount_missing(question, candidate)):
+                candidate = candidate.model_copy(update={
+                    "found": False, "text": "Not found in the documents.", "verification": "not_found", "citations": (),
+                    "reason": missing})
             if candidate.found or best is None:
                 best = candidate
+        if best.found and (mismatch := currency_mismatch(question, best, pages, documents)):
+            return self._not_found(question, mismatch, started, timings)
         timings["total_ms"] = round((time.perf_counter() - started) * 1000, 1)
+        if best.found:
+            best = best.model_copy(update={"text": with_source(best, documents)})
         return best.model_copy(update={"id": uuid.uuid4().hex[:12], "timings": timings})
 
     # --- pieces --------------------------------------------------------------------------
@@ -120,7 +145,8 @@ class Asker:
             ))
         return out
 
-    def _verified(self, draft: Draft, question: str, pages: dict[tuple[str, int], str]) -> Answer:
+    def _verified(self, draft: Draft, question: str, pages: dict[tuple[str, int], str],
+                  grounding: Grounding | None = None) -> Answer:
         # Verification reads whole cited pages, also ones the answerer fetched beyond the evidence.
         for c in draft.citations:
             key = (c.document_id, c.page)
@@ -128,7 +154,7 @@ class Asker:
                 stored = self.store.page(c.document_id, c.page)
                 if stored is not None:
                     pages[key] = stored.text
-        answer = verify(draft, question, pages)
+        answer = verify(draft, question, pages, grounding)
         citations = tuple(self._with_boxes(c) for c in answer.citations)
         return answer.model_copy(update={"citations": citations})
 
@@ -178,6 +204,117 @@ class Asker:
                       reason=reason, answerer="router", verification="not_found", timings=timings)
 
 
+_AMOUNT = re.compile(
+    r"^\W*(?:how\s+much|how\s+many)\b|\bin\s+(?:usd|us\$|\$|(?:us\s+)?dollars|(?:\w+\s+)?(?:millions|billions|thousands))\b"
+    r"|\bround(?:ed)?\s+to\b|\bdecimal|\bas\s+a\s+percent|\bwhat\s+(?:percent(?:age)?|share|proportion)\b", re.I)
+
+
+_ENTITY_START = re.compile(r"^\W*(?:which|who|whom|where|when|list|name|describe|explain|summari[sz]e)\b", re.I)
+_YES_NO_START = re.compile(r"^\W*(?:is|are|does|do|did|has|have|had|was|were|can|will)\b", re.I)
+
+
+def asks_amount(question: str) -> bool:
+    """The question wants a number ("how much", "in USD millions", "round to one decimal", or a
+    figure the lexicon knows asked for plainly), not a verdict or an explanation."""
+    if _YES_NO_START.match(question) or asks_why(question) or _ENTITY_START.match(question):
+        return False
+    return _AMOUNT.search(question) is not None or bool(load_lexicon().match(question))
+
+
+def amount_missing(question: str, answer: Answer) -> str | None:
+    """Why quoted lines do not answer a question that asks for an amount: none states a number
+    (years, dates and references aside), or none names the measure the question names."""
+    stating = [c for c in answer.citations if numbers_in(c.quote, claims_only=True)]
+    if not stating:
+        return "the question asks for an amount; the closest lines in the filing state none"
+    lexicon = load_lexicon()
+    named = [m for m in lexicon.match(question)]
+    if not named:
+        return None
+    for m in named:
+        entry = lexicon.metric(m.key) if m.kind == "metric" else lexicon.formula(m.key)
+        forms = [m.text, m.phrase, *entry.asks, *getattr(entry, "prints", ())]
+        if any(lexicon.match(c.quote) and any(n.key == m.key for n in lexicon.match(c.quote)) for c in stating) \
+                or any(normalize_for_match(f) in normalize_for_match(c.quote) for f in forms if f for c in stating):
+            return None
+    return f"the question asks for {named[0].text!r}; no line the filing prints states it"
+
+
+def _days(a: str, b: str) -> int:
+    from datetime import date
+
+    return (date.fromisoformat(a) - date.fromisoformat(b)).days
+
+
+def currency_mismatch(question: str, answer: Answer, pages: dict[tuple[str, int], str],
+                      documents: list[Document]) -> str | None:
+    """A figure asked "in euros" of a filing that reports and prints none: the filing has no such
+    figure (and an exchange rate is not ours to supply)."""
+    currency = asked_currency(question)
+    if currency is None:
+        return None
+    by_id = {d.id: d for d in documents}
+    for c in answer.citations:
+        reported = getattr(by_id[c.document_id].meta, "currency", None) if c.document_id in by_id else None
+        if reported == currency.code or printed_in(currency, pages.get((c.document_id, c.page), "")):
+            return None
+    reported = {getattr(by_id[c.document_id].meta, "currency", None) for c in answer.citations if c.document_id in by_id}
+    said = ", ".join(sorted(r for r in reported if r)) or "another currency"
+    return (f"the question asks for the figure in {currency.code}; the cited filing reports in {said} "
+            f"and its cited pages print no {currency.code} amounts")
+
+
+def singled_out(plan: QueryPlan, documents: list[Document]) -> list[Document]:
+    """The filings of one company that the question's details (a printed period end) point at."""
+    ids = {i for g in plan.groups for i in g.document_ids}
+    chosen = [d for d in documents if d.id in ids]
+    canonical = canonical_companies(documents)
+    return chosen if chosen and len({canonical.get(d.id) for d in chosen}) == 1 else []
+
+
+def grounding_for(plan: QueryPlan, filters: SearchFilters, documents: list[Document]) -> Grounding:
+    """The filings an answer to this question may cite: the named companies', or the scope given."""
+    canonical = canonical_companies(documents)
+    company_of: dict[str, str | None] = {}
+    for d in documents:
+        company_of[d.id] = company_of[d.file_name] = canonical.get(d.id, d.meta.company)
+    if filters.document_ids:
+        allowed = [d for d in documents if d.id in filters.document_ids or d.file_name in filters.document_ids]
+    elif plan.companies:
+        allowed = [d for d in documents if canonical.get(d.id) in plan.companies]
+    else:
+        allowed = singled_out(plan, documents)
+    return Grounding(allowed=frozenset([d.id for d in allowed] + [d.file_name for d in allowed]),
+                     company_of=company_of, companies_asked=len(plan.companies))
+
+
+def with_source(answer: Answer, documents: list[Document]) -> str:
+    """The answer, closed by whose filing it read: "(Source: 3M Company, 10-K fiscal 2018.)"."""
+    by_id = {d.id: d for d in documents}
+    shown: list[str] = []
+    for c in answer.citations:
+        d = by_id.get(c.document_id)
+        if d is None:
+            continue
+        label = f"{d.meta.company or 'company unknown'}, {filing_label(d)}"
+        if label not in shown:
+            shown.append(label)
+    if not shown:
+        return answer.text
+    return f"{answer.text.rstrip()} (Source: {'; '.join(shown[:3])}.)"
+
+
+_KIND_LABEL = {"10k": "10-K", "10q": "10-Q", "8k": "8-K", "20f": "20-F", "40f": "40-F", "earnings": "earnings release",
+               "annual_report": "annual report", "financial_statements": "financial statements", "other": "filing"}
+
+
+def filing_label(d: Document) -> str:
+    kind = _KIND_LABEL.get(d.meta.doc_type.value if d.meta.doc_type else "other", "filing")
+    if d.meta.fiscal_quarter and d.meta.fiscal_year:
+        return f"{kind} Q{d.meta.fiscal_quarter} fiscal {d.meta.fiscal_year}"
+    return f"{kind} fiscal {d.meta.fiscal_year}" if d.meta.fiscal_year else kind
+
+
 def _single_document(question: str, filters: SearchFilters, documents: list[Document]) -> Document | None:
     from docqa.search.query import canonical_companies, choose_documents, detect_companies, detect_doc_types, detect_quarter, detect_years
 
@@ -212,32 +349,22 @@ def quote_boxes(page: StoredPage, quote: str) -> list[BBox]:
     return boxes
 
 
-_NAME_CUE = re.compile(
-    r"(?:\b(?:for|of|at|by|did|does|do|has|have|had|is|was|were|about)\s+)?"
-    r"((?:[A-Z][A-Za-z0-9&.\-]*)(?:\s+(?:[A-Z][A-Za-z0-9&.\-]*|&|and|of))*?)(?:'s|’s|(?<=s)'|(?<=s)’|\s+(?:in|for|during)\s+(?:FY|fiscal|Q\d|\d{4}))",
-)
-_NOT_NAMES = frozenset(
-    "what which how when where who why does did is was were are the a an in fy q1 q2 q3 q4 us usd gaap non "
-    "total net gross operating adjusted fiscal year quarter based cash free".split()
-)
-
-
 def missing_subject(question: str, plan: QueryPlan, documents: list[Document], filters: SearchFilters) -> str | None:
     """Why the filings cannot answer: a company or period the index does not hold. None if fine."""
     if not filters.is_empty() and not plan.groups:
         return "no indexed document matches the filters given"
-    if not plan.companies and not filters.companies and not filters.document_ids:
-        known = set().union(*({normalize_name(n) for n in (d.meta.company, *d.meta.aliases) if n} for d in documents))
-        for match in _NAME_CUE.finditer(question):
-            name = match.group(1).strip()
-            words = [w for w in normalize_name(name).split() if w not in _NOT_NAMES]
-            if not words or normalize_name(name) in known:
-                continue
-            if any(w in known or any(w in k.split() for k in known) for w in words):
-                continue
-            held = sorted(set(canonical_companies(documents).values()))
-            return (f"the index holds no filing by {name!r}; it holds {len(held)} companies "
-                    f"({', '.join(held[:6])}{'…' if len(held) > 6 else ''})")
+    if plan.unheld:
+        held = sorted(set(canonical_companies(documents).values()))
+        near = (f"the closest names are {', '.join(plan.closest)}" if plan.closest
+                else f"none has a similar name (they include {', '.join(held[:4])}{'…' if len(held) > 4 else ''})")
+        return f"the index holds no filing by {plan.unheld[0]!r}; of the {len(held)} companies it holds, {near}"
+    if plan.period_end and plan.companies:
+        canonical = canonical_companies(documents)
+        for company in plan.companies:
+            ends = sorted(d.meta.period_end for d in documents if canonical.get(d.id) == company and d.meta.period_end)
+            if ends and ends[-1] < plan.period_end and not any(abs(_days(e, plan.period_end)) <= 7 for e in ends):
+                return (f"the index holds no filing of {company} for the period ended {plan.period_end}; "
+                        f"its latest filing closes on {ends[-1]}")
     if plan.years and plan.companies:
         canonical = canonical_companies(documents)
         for company in plan.companies:

@@ -19,9 +19,11 @@ from __future__ import annotations
 import ast
 import operator
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Iterable, Literal
 
+from docqa.injection import looks_like_instruction
 from docqa.text import fold, normalize_for_match, tokens
 from docqa.types import Answer, Citation, Draft, Figure
 
@@ -29,7 +31,55 @@ NOT_FOUND_TEXT = "Not found in the documents."
 
 REASON_NO_CITATIONS = "the answer cites no evidence"
 REASON_CITATIONS_NOT_FOUND = "the answer's citations could not be found on the cited pages"
+REASON_INSTRUCTION = ("the answer repeats a passage that tries to instruct the reader (an instruction planted in "
+                      "the document), so it is not given")
+REASON_DROPPED_QUOTE = "the answer repeats a passage that is not on the page it cites"
 REASON_NUMBERS = "none of the answer's figures ({}) are printed on the cited pages or follow from them"
+
+# --- whose filing ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Grounding:
+    """Whose filings an answer may stand on.
+
+    ``allowed`` holds the document ids and file names of the question's company (or companies, or
+    the documents it was scoped to); empty means the question named none and the index holds one company or
+    the caller scoped nothing. ``company_of`` maps document ids and file names to their company.
+    Whatever ``allowed`` says, one answer's figures come from one company's filings unless the
+    question compares companies.
+    """
+
+    allowed: frozenset[str] = frozenset()
+    company_of: Mapping[str, str | None] = field(default_factory=dict)
+    companies_asked: int = 0
+
+    def company(self, document: str | None) -> str | None:
+        return self.company_of.get(document or "")
+
+
+def _ground(draft: Draft, grounding: Grounding) -> tuple[Draft, int, str | None]:
+    """The draft with citations of other companies' filings removed, how many were, and a reason
+    to refuse it outright: a figure read from another company's filing, or one formula fed by two
+    companies' figures."""
+    dropped = 0
+    if grounding.allowed:
+        foreign = [f for f in draft.figures if not f.computed and f.document and f.document not in grounding.allowed]
+        if foreign:
+            f = foreign[0]
+            return draft, 0, (f"the figure {f.text!r} was read from {f.document} "
+                              f"({grounding.company(f.document) or 'company unknown'}), not a filing of the company asked about")
+        kept = tuple(c for c in draft.citations if c.document_id in grounding.allowed)
+        dropped = len(draft.citations) - len(kept)
+        draft = draft.model_copy(update={"citations": kept})
+    if grounding.companies_asked <= 1 and draft.figures:
+        sources = {grounding.company(f.document) for f in draft.figures if not f.computed and f.document}
+        sources |= {grounding.company(c.document_id) for c in draft.citations}
+        if len(sources) > 1:
+            shown = ", ".join(sorted(s or "company unknown" for s in sources))
+            return draft, dropped, f"the answer's figures come from more than one company's filings ({shown})"
+    return draft, dropped, None
+
 
 # --- numbers ---------------------------------------------------------------------------------
 
@@ -187,12 +237,31 @@ _HYPHEN_BREAK = re.compile(r"(\w)-\s*\n\s*(\w)")
 _INNER_HYPHEN = re.compile(r"(\w)-(\w)")
 _ELLIPSIS = re.compile(r"\s*(?:\.\s?\.\s?\.|\u2026)\s*")
 _QUOTE_MARKS = "\"'`\u201c\u201d\u2018\u2019 "
-# A "quote" that tells a model what to do is an injection attempt, not evidence of anything.
-_INSTRUCTION = re.compile(
-    r"\b(ignore|disregard|forget)\b.{0,40}\b(instructions?|prompts?)\b"
-    r"|\b(system prompt|you are now|new instructions)\b",
-    re.I,
-)
+# A "quote" that tells a model what to do is an injection attempt, not evidence of anything
+# (docqa.injection.looks_like_instruction decides).
+MIN_CARRIED_TOKENS = 6  # a run this long of a dropped quote's words in the answer means the answer repeats it
+
+
+def quoted_text(citations: Iterable[Citation]) -> str:
+    """The text of an answer made of its quotes (the extractive answerer's): each quote once, cited."""
+    parts, seen = [], set()
+    for c in citations:
+        key = normalize_for_match(c.quote)
+        if key not in seen:
+            seen.add(key)
+            parts.append(f"\u201c{c.quote}\u201d (p. {c.page})")
+    return " \u2026 ".join(parts)
+
+
+def _carries(text: str, quote: str) -> bool:
+    """Does ``text`` repeat ``quote`` (a run of ``MIN_CARRIED_TOKENS`` of its words; all of a
+    shorter quote only when it instructs: a short row label shared with the answer is no repeat)?"""
+    words = tokens(quote)
+    if not words or (len(words) < MIN_CARRIED_TOKENS and not looks_like_instruction(quote)):
+        return False
+    haystack = " " + " ".join(tokens(text)) + " "
+    n = min(MIN_CARRIED_TOKENS, len(words))
+    return any(" " + " ".join(words[i:i + n]) + " " in haystack for i in range(len(words) - n + 1))
 
 
 def _token_string(text: str) -> str:
@@ -334,7 +403,7 @@ def _figure_values(figure: Figure) -> list[float]:
     return values
 
 
-def verify(draft: Draft, question: str, pages: dict[tuple[str, int], str]) -> Answer:
+def verify(draft: Draft, question: str, pages: dict[tuple[str, int], str], grounding: Grounding | None = None) -> Answer:
     """Keep what the cited pages support; say "not found" when nothing verifiable is left."""
     base = dict(question=question, answerer=draft.answerer, formula=draft.formula)
 
@@ -345,15 +414,24 @@ def verify(draft: Draft, question: str, pages: dict[tuple[str, int], str]) -> An
     if not draft.found:
         return not_found(draft.reason or "the documents do not support an answer", text=draft.text or NOT_FOUND_TEXT)
 
+    # 0. Whose filing: an answer about one company stands on that company's filings only.
+    dropped = 0
+    offered = draft.citations
+    if grounding is not None:
+        draft, dropped, refused = _ground(draft, grounding)
+        if refused:
+            return not_found(refused, dropped)
+        if not draft.citations:
+            return not_found("the answer cited only other companies' filings than the one asked about", dropped)
+
     # 1. Citations: the quote must be on the page it names.
     kept: list[Citation] = []
     seen: set[tuple[str, int, str]] = set()
-    dropped = 0
     for citation in draft.citations:
         text = pages.get((citation.document_id, citation.page))
         ok = (
             text is not None
-            and not _INSTRUCTION.search(citation.quote)
+            and not looks_like_instruction(citation.quote)
             and quote_on_page(citation.quote, text)
         )
         if not ok:
@@ -366,6 +444,18 @@ def verify(draft: Draft, question: str, pages: dict[tuple[str, int], str]) -> An
     if not kept:
         reason = REASON_CITATIONS_NOT_FOUND if draft.citations else REASON_NO_CITATIONS
         return not_found(reason, dropped)
+
+    # 1b. The answer says nothing a dropped quote said (an instruction planted in a filing, a line
+    # not on its page, another company's line), nor anything that instructs the reader. An answer
+    # made of its quotes is rebuilt from the quotes kept; any other is refused.
+    rejected = [c.quote for c in offered if (c.document_id, c.page, normalize_for_match(c.quote)) not in seen]
+    carried = [q for q in rejected if _carries(draft.text, q)]
+    if carried or looks_like_instruction(draft.text):
+        if draft.text == quoted_text(offered) or draft.text == quoted_text(draft.citations):
+            draft = draft.model_copy(update={"text": quoted_text(kept)})
+        if carried and any(_carries(draft.text, q) for q in carried) or looks_like_instruction(draft.text):
+            injected = any(looks_like_instruction(q) for q in carried) or looks_like_instruction(draft.text)
+            return not_found(REASON_INSTRUCTION if injected else REASON_DROPPED_QUOTE, dropped)
 
     cited_pages = {(c.document_id, c.page) for c in kept}
     page_values = [n.magnitude for key in cited_pages for n in numbers_in(pages[key])]
@@ -439,5 +529,7 @@ __all__ = [
     "matches",
     "numbers_in",
     "quote_on_page",
+    "quoted_text",
     "verify",
+    "Grounding",
 ]

@@ -23,7 +23,9 @@ from rich.table import Table
 from docqa.engine import Engine
 from docqa.eval.metrics import bootstrap_ci, mean
 from docqa.eval.runfolder import write_run
+from docqa.search.query import canonical_companies
 from docqa.text import query_tokens
+from docqa.types import DocType, Document
 
 _NUM = re.compile(r"-?\(?\$?\d[\d,]*\.?\d*")
 _SHIFTS = (1.0, 1e3, 1e6, 1e9, 1e-3, 1e-6, 1e-9)
@@ -91,6 +93,7 @@ def run_answer_eval(engine: Engine, question_files: list[Path], runs_dir: Path =
             questions.extend(json.loads(line) for line in fh if line.strip())
     if limit:
         questions = questions[:limit]
+    documents = engine.documents()
     rows = []
     for q in questions:
         started = time.perf_counter()
@@ -106,12 +109,58 @@ def run_answer_eval(engine: Engine, question_files: list[Path], runs_dir: Path =
             "cited": sorted(cited), "evidence": sorted(relevant),
             "cites_evidence_page": bool(cited & relevant) if relevant else None,
             "citations_dropped": answer.citations_dropped, "latency_ms": round(elapsed, 1), **result,
+            "numbers_unverified": list(answer.numbers_unverified),
+            **grounding_counts(q, answer, documents),
         })
     summary = _summarise(rows)
     run = write_run(runs_dir, "answers", "answers.jsonl", rows, summary)
     _print(summary, console)
     console.print(f"run folder: {run}")
     return run
+
+
+def _covers(cited: Document, expected: Document) -> bool:
+    """Does the cited filing report the period the expected one does? The same filing does; an
+    annual filing reports its year and the two before (comparatives); a quarterly filing reports its
+    quarter, and next year's filing of that quarter reports it again."""
+    if cited.id == expected.id:
+        return True
+    c, e = cited.meta, expected.meta
+    if c.fiscal_year is None or e.fiscal_year is None:
+        return False
+    annual = bool(c.doc_type and c.doc_type.is_annual)
+    full_year = bool(e.doc_type and e.doc_type.is_annual) or (e.doc_type == DocType.EARNINGS and e.fiscal_quarter == 4)
+    if full_year:  # a fourth-quarter release reports the full year too, as the year's annual filing does
+        return ((annual and e.fiscal_year <= c.fiscal_year <= e.fiscal_year + 2)
+                or (c.fiscal_quarter == 4 and c.fiscal_year == e.fiscal_year))
+    if e.fiscal_quarter:
+        return c.fiscal_quarter == e.fiscal_quarter and e.fiscal_year <= c.fiscal_year <= e.fiscal_year + 1
+    return c.fiscal_year == e.fiscal_year and c.fiscal_quarter == e.fiscal_quarter
+
+
+def grounding_counts(q: dict, answer, documents: list[Document]) -> dict[str, int]:
+    """Citations of another company's filing than the question's (its labelled documents'), and
+    citations of the right company's filing that does not cover the asked period."""
+    if not answer.found:
+        return {"wrong_company": 0, "wrong_period": 0}
+    canonical = canonical_companies(documents)
+    by_file = {d.file_name: d for d in documents}
+    by_id = {d.id: d for d in documents}
+    wanted = [by_file[f] for f in dict.fromkeys([*q.get("documents", []), *(e["document"] for e in q.get("evidence", []))])
+              if f in by_file]
+    if not wanted:
+        return {"wrong_company": 0, "wrong_period": 0}
+    companies = {canonical.get(d.id) for d in wanted}
+    wrong_company = wrong_period = 0
+    for c in answer.citations:
+        cited = by_id.get(c.document_id)
+        if cited is None:
+            continue
+        if canonical.get(cited.id) not in companies:
+            wrong_company += 1
+        elif not any(_covers(cited, e) for e in wanted):
+            wrong_period += 1
+    return {"wrong_company": wrong_company, "wrong_period": wrong_period}
 
 
 def _summarise(rows: list[dict]) -> dict:
@@ -140,6 +189,14 @@ def _summarise(rows: list[dict]) -> dict:
     # Precision of what is said: among answers given (found), how many are right.
     given = [r for r in rows if r["found"] and r.get("correct") is not None and r["answer_type"] != "unanswerable"]
     out["precision_when_found"] = round(mean([r["correct"] for r in given]), 3) if given else None
+    found = [r for r in rows if r["found"]]
+    out["grounding"] = {
+        "found_answers": len(found),
+        "ungrounded_numbers": sum(1 for r in found if r.get("numbers_unverified")),
+        "wrong_company_citations": sum(r.get("wrong_company", 0) for r in rows),
+        "wrong_period_citations": sum(r.get("wrong_period", 0) for r in rows),
+        "answers_citing_wrong_company": sum(1 for r in rows if r.get("wrong_company")),
+    }
     return out
 
 
@@ -157,3 +214,7 @@ def _print(summary: dict, console: Console) -> None:
     s = summary["strict_accuracy"]
     console.print(f"strict accuracy (numeric + yes/no): {s['mean']:.3f} [{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}] over {s['n']}; "
                   f"precision when an answer is given: {summary['precision_when_found']}")
+    g = summary["grounding"]
+    console.print(f"grounding over {g['found_answers']} found answers: ungrounded numbers {g['ungrounded_numbers']} · "
+                  f"wrong-company citations {g['wrong_company_citations']} "
+                  f"({g['answers_citing_wrong_company']} answers) · wrong-period citations {g['wrong_period_citations']}")

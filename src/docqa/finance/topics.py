@@ -21,6 +21,14 @@ class Topic(BaseModel):
     asks: tuple[str, ...]
     prints: tuple[str, ...] = ()
     sections: tuple[str, ...] = ()
+    synonyms: tuple[str, ...] = ()   # more printed forms, for scanning a full text (not searched)
+    implies: tuple[str, ...] = ()    # topics this one goes without saying ("dividends" are paid to shareholders)
+
+    @property
+    def phrases(self) -> tuple[str, ...]:
+        """Every way a filing may print the topic, once each: the asks and the synonyms (the
+        search hints in ``prints`` stand in when a topic lists no synonyms)."""
+        return tuple(dict.fromkeys((*self.asks, *(self.synonyms or self.prints))))
 
 
 @lru_cache(maxsize=1)

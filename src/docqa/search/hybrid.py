@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 
 from docqa.embed import Embedder
-from docqa.search.query import QueryPlan, plan_query
+from docqa.search.query import QueryPlan, canonical_companies, plan_query
 from docqa.store.base import Store
 from docqa.types import Chunk, Document, Hit, SearchFilters, SearchMode
 
+OWNER_SAMPLE = 50   # chunks that print a word, looked at to see whose filings they are
+OWNER_SHARE = 0.8   # share of them one company's filings must hold for the word to name it
 RRF_SCALE = 100.0  # fused scores are reported x100 so they read as small numbers, not 0.0164
 
 
@@ -30,6 +33,9 @@ class HybridSearcher:
         self.statement_boost = statement_boost
         self.section_boost = section_boost
         self.dense_weight = dense_weight
+        # Per process: a new filing can only add words, so a stale "no" merely lets a near-miss match.
+        self._words: dict[str, bool] = {}
+        self._owners: dict[tuple[str, int], str | None] = {}
 
     def search(
         self,
@@ -47,7 +53,7 @@ class HybridSearcher:
             mode = "lexical"
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
-        plan = plan_query(question, documents, filters)
+        plan = plan_query(question, documents, filters, is_word=self.is_word, owner=self._owner(documents))
         timings["plan_ms"] = (time.perf_counter() - t0) * 1000
         vector = None
         if mode != "lexical":
@@ -58,6 +64,31 @@ class HybridSearcher:
         hits = _interleave(per_group, k)
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
         return SearchResult(hits=hits, plan=plan, timings=timings)
+
+    def is_word(self, word: str) -> bool:
+        """Does any indexed page print this word? A typo of a company name does not."""
+        cached = self._words.get(word)
+        if cached is None:
+            cached = self._words[word] = bool(self.store.lexical_search([word], [], SearchFilters(), 1))
+            if len(self._words) > 50_000:
+                self._words.clear()
+        return cached
+
+    def _owner(self, documents: list[Document]):
+        """The company whose filings (nearly) alone print a word: "Lockheed" is Lockheed Martin's."""
+        canonical = canonical_companies(documents)
+
+        def owner(word: str) -> str | None:
+            key = (word, len(documents))
+            if key not in self._owners:
+                ranked = self.store.lexical_search([word], [], SearchFilters(), OWNER_SAMPLE)
+                counts = Counter(canonical.get(c.document_id) for c in self.store.chunks([cid for cid, _ in ranked]))
+                top = counts.most_common(1)
+                total = sum(counts.values())
+                self._owners[key] = top[0][0] if top and top[0][0] and top[0][1] >= OWNER_SHARE * total else None
+            return self._owners[key]
+
+        return owner
 
     def _search_group(self, plan: QueryPlan, filters: SearchFilters, vector, mode: SearchMode, k: int) -> list[Hit]:
         fused: dict[str, float] = {}

@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from docqa.finance.lexicon import load_lexicon
-from docqa.finance.topics import topics_for
-from docqa.text import fold, query_tokens, tokens
+from docqa.finance.topics import load_topics, topics_for
+from docqa.search.names import OwnerCheck, WordCheck, closest, fuzzy_mentions, name_like_phrases
+from docqa.text import STOPWORDS, fold, query_tokens, tokens
 from docqa.types import DocType, Document, SearchFilters, StatementKind
 
 _LEGAL = re.compile(
@@ -23,13 +24,13 @@ _LEGAL = re.compile(
 # A year, not an amount: "2,018" and "$2018" are not years; "FY2023, FY2022" are.
 _YEAR = re.compile(r"(?<![\d.,$])(?:fy\s?'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})(?!\d|,\d|\.\d)", re.I)
 _SHORT_FY = re.compile(r"\bfy\s?'?(\d{2})\b", re.I)
-_QUARTER = re.compile(r"\b(?:q([1-4])|([1-4])q|(first|second|third|fourth)\s+(?:fiscal\s+)?quarter)\b", re.I)
+_QUARTER = re.compile(r"(?:\b|(?<=\d))(?:q([1-4])|([1-4])q|(first|second|third|fourth)[\s-]+(?:fiscal[\s-]+)?quarter)\b", re.I)
 _ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 _DOC_TYPES = [
     (re.compile(r"\b10-?k\b|annual report", re.I), DocType.ANNUAL),
     (re.compile(r"\b10-?q\b|quarterly report", re.I), DocType.QUARTERLY),
     (re.compile(r"\b8-?k\b|current report", re.I), DocType.CURRENT),
-    (re.compile(r"earnings (?:release|report|call)|press release|results announcement", re.I), DocType.EARNINGS),
+    (re.compile(r"earnings (?:release|report|call)|press release|results (?:announcement|release)", re.I), DocType.EARNINGS),
 ]
 
 
@@ -52,6 +53,10 @@ class QueryPlan:
     sections: set[str] = field(default_factory=set)   # Items that usually hold the topic asked about
     groups: list[SearchFilters] = field(default_factory=list)  # searched in turn, results interleaved
     notes: list[str] = field(default_factory=list)
+    unheld: list[str] = field(default_factory=list)   # name-like phrases that match no held company
+    closest: list[str] = field(default_factory=list)  # held companies nearest the first unheld name
+    latest: bool = False                              # "the most recent 10-Q", "the latest quarter"
+    period_end: str | None = None                     # "for the fiscal year ending May 28, 2023" (ISO)
 
 
 def detect_years(question: str) -> list[int]:
@@ -132,8 +137,10 @@ def _canonical(documents: tuple[tuple[str, str | None, tuple[str, ...], str | No
                  if find(f"doc:{doc_id}") in latest)
 
 
-def detect_companies(question: str, documents: list[Document]) -> list[str]:
-    """Companies (by their canonical name) that the question mentions, in order of mention."""
+def detect_companies(question: str, documents: list[Document], is_word: WordCheck | None = None,
+                     owner: OwnerCheck | None = None) -> list[str]:
+    """Companies (by their canonical name) that the question mentions, in order of mention:
+    names, aliases and tickers as the filings print them, then near-misses (search.names)."""
     norm = " " + normalize_name(question) + " "
     canonical = canonical_companies(documents)
     mentions: set[tuple[int, int, str]] = set()  # (start, end, company) in the normalised question
@@ -143,6 +150,8 @@ def detect_companies(question: str, documents: list[Document]) -> list[str]:
         if not company:
             continue
         for name in company_names(doc):
+            if all(common_word(w) for w in name.split()):
+                continue  # "Annual Report" read as a company is no mention of one
             start = norm.find(" " + name + " ")
             while start >= 0:
                 mentions.add((start, start + len(name) + 1, company))
@@ -158,7 +167,83 @@ def detect_companies(question: str, documents: list[Document]) -> list[str]:
             continue
         taken.append((start, end))
         found[company] = min(found.get(company, start), start)
+    names = {(canonical[d.id], n) for d in documents if d.id in canonical for n in company_names(d)
+             if not all(common_word(w) for w in n.split())}
+    for m in fuzzy_mentions(question, sorted(names), is_word):
+        found.setdefault(m.company, m.start)
+    if owner is not None:
+        # "Lockheed's segment": the first word of a held name, when the filings that print that
+        # word are (nearly all) that company's own.
+        firsts: dict[str, set[str]] = {}
+        for c, n in names:
+            firsts.setdefault(n.split()[0], set()).add(c)
+        for word in dict.fromkeys(norm.split()):
+            held = firsts.get(word, set())
+            start = norm.find(" " + word + " ")
+            if (len(held) != 1 or len(word) < 4 or common_word(word)
+                    or any(s <= start < e for s, e in taken)):  # part of a name already read
+                continue
+            company = next(iter(held))
+            if company not in found and owner(word) == company:
+                found[company] = start
     return sorted(found, key=found.get)
+
+
+_MONTH_NAMES = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
+_QUESTION_WORDS = frozenset(
+    "what which who whom whose when where why how whats is are was were did does do has have had can could "
+    "would should will calculate compute give round answer using use based provide report show state list "
+    "describe explain according per assume consider also total net gross usd eur gbp gaap ifrs non fy q1 q2 q3 q4 "
+    "h1 h2 ceo cfo coo sec nyse nasdaq form annual quarterly fiscal year quarter company companies group "
+    "corporation inc plc ltd here there it that let this these those".split())
+
+
+@lru_cache(maxsize=1)
+def _vocabulary() -> frozenset[str]:
+    """Words of the lexicon and the topics: how questions name figures and subjects, never companies."""
+    lexicon = load_lexicon()
+    texts: list[str] = []
+    for m in lexicon.metrics:
+        texts += [m.label, *m.asks, *m.prints]
+    for f in lexicon.formulas:
+        texts += [f.label, *f.asks]
+    for names in lexicon.statements.values():
+        texts += list(names)
+    for t in load_topics():
+        texts += [*t.asks, *t.prints]
+    return frozenset(w for text in texts for w in tokens(text))
+
+
+def common_word(word: str) -> bool:
+    w = word.lower().strip(".&-")
+    return (not w or w in STOPWORDS or w in _QUESTION_WORDS or w in _MONTH_NAMES or w in _vocabulary()
+            or bool(re.fullmatch(r"\d+(?:k|q|f|st|nd|rd|th|s)?|fy\d*|q[1-4]|h[12]|[1-4]q\d*", w)))
+
+
+_RENAMED = re.compile(r"\b(?:formerly|previously|now\s+(?:known\s+as|called|named)|renamed|\(now|f/k/a|fka)\b", re.I)
+
+
+def unheld_companies(question: str, documents: list[Document], detected: list[str]) -> tuple[list[str], list[str]]:
+    """Name-like phrases of the question that are no held company, and the held companies closest
+    to the first of them. A possessive ("Tesla's") counts even beside a held company; a cued name
+    ("did Home Depot operate") only when the question names no held company."""
+    canonical = canonical_companies(documents)
+    held = sorted(set(canonical.values()))
+    known = {n for d in documents for n in company_names(d)}
+    out: list[str] = []
+    for phrase in name_like_phrases(question, common_word):
+        norm = normalize_name(phrase.text)
+        if not norm or norm in known or any(norm in k.split() or k in norm.split() for k in known):
+            continue
+        if detect_companies(phrase.text, documents):
+            continue  # a spelling of a held name
+        possessive = re.match(r"^(?:'s|’s)", question[phrase.start + len(phrase.text):]) is not None
+        if detected and (not possessive or _RENAMED.search(question)):
+            continue  # "Block's (formerly known as Square)": one company by two names
+        out.append(phrase.text)
+    return out, (closest(out[0], held) if out else [])
 
 
 _FORWARD = re.compile(r"\b(expect\w*|guidance|outlook|forecast\w*|project(?:ed|ion)s?|anticipat\w*|plan(?:s|ned)? to)\b", re.I)
@@ -170,23 +255,40 @@ def is_forward_looking(question: str) -> bool:
 
 def choose_documents(
     candidates: list[Document], years: list[int], quarter: int | None, doc_types: list[DocType],
-    forward_looking: bool = False,
+    forward_looking: bool = False, latest: bool = False, period_end: str | None = None, annual_first: bool = False,
 ) -> tuple[list[Document], str | None]:
     """Narrow one company's filings to the ones the question's period points at.
 
     The latest year named decides: a filing for that year also prints the earlier years as
     comparatives, while an older filing cannot know the later year. When no filing of that year
-    exists, a filing of the next two years (which reports it as a comparative) is used.
+    exists, a filing of the next two years (which reports it as a comparative) is used. A quarter
+    asked picks the filing of that fiscal quarter (by the filer's own calendar, as its filings
+    state it); "the most recent" picks the latest filing; a printed period end picks the filing
+    that closes on that date.
     """
     docs = candidates
+    if period_end:
+        dated = [d for d in docs if d.meta.period_end and _days_apart(d.meta.period_end, period_end) <= 7]
+        if dated:
+            return dated, None  # the filing that closes on the date asked
     if doc_types:
-        typed = [d for d in docs if d.meta.doc_type in doc_types]
+        accepted = {k for t in doc_types for k in t.family}
+        typed = [d for d in docs if d.meta.doc_type in accepted]
         if typed:
             docs = typed
     elif quarter is not None:
         quarterly = [d for d in docs if d.meta.doc_type in (DocType.QUARTERLY, DocType.EARNINGS)]
         if quarterly:
             docs = quarterly
+    if latest and not years:
+        newest = max(docs, key=_recency, default=None)
+        return ([d for d in docs if _recency(d) == _recency(newest)] if newest else docs), None
+    if quarter is not None:
+        same = [d for d in docs if d.meta.fiscal_quarter == quarter
+                and (not years or d.meta.fiscal_year in (max(years), max(years) + 1))]
+        exact = [d for d in same if not years or d.meta.fiscal_year == max(years)]
+        if exact or same:
+            return exact or same, None
     if not years:
         # No period named: the latest filings speak for the company ("historically" is answered
         # by the latest 10-K's comparatives, "what industry" by the latest description).
@@ -197,9 +299,56 @@ def choose_documents(
     ahead = [target, target - 1] if forward_looking else [target]
     for wanted in (ahead, years, [target + 1, target + 2]):
         chosen = [d for d in docs if d.meta.fiscal_year in wanted]
+        annual = [d for d in chosen if d.meta.doc_type is not None and d.meta.doc_type.is_annual
+                  and d.meta.fiscal_year in years + [target + 1, target + 2]]
+        if annual_first and annual and not forward_looking:
+            # A year's figure is the annual filing's: a quarter's release or a 10-Q of that year
+            # reports other periods, unless the question asks for one.
+            return annual, None
         if chosen:
             return chosen, None
     return docs, f"no filing for {target} found; searched every period"
+
+
+_LATEST = re.compile(r"\b(?:most\s+recent|latest|last\s+reported|newest|current)\s+(?:\w+\s+){0,2}?"
+                     r"(?:10-?[kq]|quarter\w*|filing|report|annual|fiscal|period|results|earnings)", re.I)
+_ASKED_END = re.compile(
+    r"\b(?:(?:fiscal\s+)?(?:year|quarter|period|weeks|months)\s+(?:ended|ending)|ended|ending)\s+"
+    r"((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d"
+    r"|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d\d)", re.I)
+
+
+_YEAR_END_ASKED = re.compile(r"\b(?:fiscal\s+)?year\s+(?:ended|ending)\b|\byear[\s-]end\b", re.I)
+
+
+def asked_period_end(question: str) -> str | None:
+    """The period end a question gives as a date ("for the fiscal year ending May 28, 2023"), ISO."""
+    from docqa.ingest.metadata import _parse_date as parse_date
+
+    m = _ASKED_END.search(question)
+    day = parse_date(m.group(1)) if m else None
+    return day.isoformat() if day else None
+
+
+def fiscal_year_of(period_end: str) -> int:
+    from datetime import date
+
+    from docqa.ingest.metadata import _fiscal_year as fiscal_year
+
+    return fiscal_year(date.fromisoformat(period_end))
+
+
+def _days_apart(a: str, b: str) -> int:
+    from datetime import date
+
+    try:
+        return abs((date.fromisoformat(a) - date.fromisoformat(b)).days)
+    except ValueError:
+        return 10_000
+
+
+def _recency(d: Document) -> tuple:
+    return (d.meta.period_end or "", d.meta.fiscal_year or 0, d.meta.fiscal_quarter or 5)
 
 
 _SENTENCES = re.compile(r"(?<=[.?!])\s+(?=[A-Z])")
@@ -224,7 +373,8 @@ def content_text(question: str) -> str:
     return " ".join(kept) if kept else question
 
 
-def plan_query(question: str, documents: list[Document], explicit: SearchFilters | None = None) -> QueryPlan:
+def plan_query(question: str, documents: list[Document], explicit: SearchFilters | None = None,
+               is_word: WordCheck | None = None, owner: OwnerCheck | None = None) -> QueryPlan:
     lexicon = load_lexicon()
     explicit = explicit or SearchFilters()
     plan = QueryPlan(
@@ -248,11 +398,20 @@ def plan_query(question: str, documents: list[Document], explicit: SearchFilters
         pool = [d for d in pool if company_names(d) & wanted]
         plan.companies = sorted({canonical[d.id] for d in pool if d.id in canonical})
     else:
-        plan.companies = detect_companies(question, pool)
+        plan.companies = detect_companies(question, pool, is_word, owner)
+    if not explicit.document_ids and not explicit.companies:
+        plan.unheld, plan.closest = unheld_companies(question, documents, plan.companies)
+    plan.latest = bool(_LATEST.search(question))
+    plan.period_end = asked_period_end(question)
+    if plan.period_end and not explicit.years and _YEAR_END_ASKED.search(question):
+        # "the fiscal year ending January 31, 2020" is fiscal 2020 by the filer's calendar, and
+        # "ending January 1, 2023" fiscal 2022: the date says which year, not the digits alone.
+        plan.years = sorted({y for y in plan.years if str(y) != plan.period_end[:4]} | {fiscal_year_of(plan.period_end)})
     if explicit.years:  # an explicit filter is a filter, not a hint
         pool = [d for d in pool if d.meta.fiscal_year in explicit.years]
     if explicit.doc_types:
-        pool = [d for d in pool if d.meta.doc_type in explicit.doc_types]
+        accepted = {k for t in explicit.doc_types for k in t.family}
+        pool = [d for d in pool if d.meta.doc_type in accepted]
     years = [] if explicit.years else plan.years
     if not pool:
         plan.notes.append("no indexed document matches the filters given")
@@ -260,13 +419,18 @@ def plan_query(question: str, documents: list[Document], explicit: SearchFilters
     if explicit.document_ids:
         plan.groups = [SearchFilters(document_ids=tuple(d.id for d in pool))]
         return plan
+    asks_figure = bool(lexicon.match(question))
     groups = plan.companies or [None]
     for company in groups:
         candidates = [d for d in pool if company is None or canonical.get(d.id) == company]
-        chosen, note = choose_documents(candidates, years, plan.quarter, plan.doc_types, is_forward_looking(question))
+        chosen, note = choose_documents(candidates, years, plan.quarter, plan.doc_types, is_forward_looking(question),
+                                        latest=plan.latest, period_end=plan.period_end,
+                                        annual_first=asks_figure and plan.quarter is None and not plan.doc_types)
         if note:
             plan.notes.append(f"{company or 'all companies'}: {note}")
-        if company is None and not years and not plan.doc_types and not explicit.companies:
+        if company is None and plan.period_end and chosen and len(chosen) < len(candidates):
+            plan.groups.append(SearchFilters(document_ids=tuple(d.id for d in chosen)))  # the date singles them out
+        elif company is None and not years and not plan.doc_types and not explicit.companies:
             plan.groups.append(SearchFilters())  # nothing named: search everything, unfiltered
         elif chosen:
             plan.groups.append(SearchFilters(document_ids=tuple(d.id for d in chosen)))

@@ -55,7 +55,7 @@ def filter_columns(filters: SearchFilters) -> list[tuple[str, list]]:
         ("c.document_id", list(filters.document_ids)),
         ("c.company", list(filters.companies)),
         ("c.fiscal_year", list(filters.years)),
-        ("c.doc_type", [d.value for d in filters.doc_types]),
+        ("c.doc_type", list(dict.fromkeys(k.value for d in filters.doc_types for k in d.family))),
     ]
     return [(column, values) for column, values in pairs if values]
 

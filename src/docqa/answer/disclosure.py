@@ -1,0 +1,522 @@
+"""Disclosure yes/no: "Did X mention / disclose / announce / report / record / outline Y?"
+
+The verdict is decided by evidence in X's own filings for the period asked, read in full (every
+page of the chosen filings, not only the retrieved ones):
+
+* **Yes** when sentences speak to Y: every content word of Y (or, for the part of Y that names a
+  known topic, one of the topic's printed forms from ``finance/topics.yaml``) occurs in one
+  sentence, the sentence is not negated ("no goodwill impairment was recorded", "we did not ..."),
+  and, for verbs that ask whether something happened (report, record, announce, disclose, approve,
+  pay ...), the sentence states it rather than supposes it ("may", "could", "in the event of").
+  The sentences are quoted as printed, each cited to its page.
+* **No** otherwise, with the scope: which words were searched over which pages of which filing;
+  a sentence that says Y did not happen is quoted as the reason.
+
+A quote that does not speak to Y is never an answer. Questions about a figure's direction ("did
+gross margin improve") are the figures answerer's; this one only takes the disclosure verbs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from docqa.answer.extractive import units
+from docqa.finance.lexicon import load_lexicon
+from docqa.finance.topics import Topic, load_topics
+from docqa.search.query import QueryPlan, company_names, normalize_name
+from docqa.store.base import Store, StoredPage
+from docqa.types import Citation, Document, Draft, EvidencePage
+
+MAX_DOCUMENTS = 4      # the filings of the period asked; beyond them the question is elsewhere
+MAX_QUOTES = 3
+MAX_STATE_SLOTS = 3    # "is X subject to Y": a Y of more parts is a judgement, not a sentence to find
+MAX_QUOTE_CHARS = 420  # a long paragraph is quoted as the stretch of words around the match
+
+# --- the question ------------------------------------------------------------------------------
+
+# Verbs that ask whether the filing says something (a mention is enough) ...
+_MENTION_VERBS = ("mention", "discuss", "describe", "outline", "address", "reference", "highlight", "cite",
+                  "talk", "note", "list", "detail", "explain", "identify", "acknowledge")
+# ... and verbs that ask whether something happened (the filing must state it, not suppose it).
+_EVENT_VERBS = ("disclose", "announce", "report", "record", "recognize", "recognise", "reveal", "book", "take",
+                "incur", "declare", "approve", "pay", "complete", "authorize", "authorise", "launch", "introduce",
+                "initiate", "undertake", "conduct", "file", "settle", "face", "experience", "make", "issue",
+                "adopt", "implement", "execute", "suffer", "undergo", "receive", "confirm")
+# Verbs whose own meaning is part of what is asked ("approve the say-on-pay vote", "pay dividends").
+_ACTION_VERBS = frozenset(("approve", "pay", "declare", "authorize", "authorise", "settle", "launch", "introduce",
+                           "complete", "initiate"))
+_VERB_FORMS_OF = {"pay": ("paid", "payment", "payments"), "approve": ("approval", "ratified", "adopted"),
+                  "declare": ("declaration",), "settle": ("settlement",), "launch": ("introduced",),
+                  "introduce": ("introduction", "launched"), "complete": ("completion", "closed"),
+                  "initiate": ("initiated", "commenced"), "authorize": ("authorization", "approved"),
+                  "authorise": ("authorisation", "approved")}
+_IRREGULAR = {"paid": "pay", "took": "take", "taken": "take", "made": "make", "undertook": "undertake",
+              "undertaken": "undertake", "underwent": "undergo", "undergone": "undergo", "suffered": "suffer"}
+
+_AUX = r"(?:did|does|do|has|have|had)"
+_VERB_FORMS = "|".join(sorted({f"{v}(?:s|es|d|ed|ing)?" for v in (*_MENTION_VERBS, *_EVENT_VERBS)} |
+                              set(_IRREGULAR), key=len, reverse=True))
+_DISCLOSURE_Q = re.compile(
+    rf"^\s*(?P<aux>{_AUX})\s+(?P<subject>(?:(?!\b(?:have|has|had|be|been|is|are|was|were|any)\b)[^?])+?)\s+(?:(?:ever|also|actually|formally|publicly|specifically|officially)\s+)?"
+    rf"(?P<verb>{_VERB_FORMS})\b(?:\s+(?:or|and|/)\s+(?:{_VERB_FORMS})\b)*(?:\s+(?:on|of|about|to))?\s+(?P<topic>.+?)\s*[?.!]*\s*$",
+    re.I,
+)
+# "Is X subject to Y?", "Was X able to Y?", "Is X spinning off Y?": whether the filing says so.
+_STATE_Q = re.compile(r"^\s*(?:as\s+of\s+[^,]{1,30},\s*)?(?P<aux>is|are|was|were|does|do|has|have|did)\s+(?P<rest>[^?]+?)\s*\?", re.I)
+_STATE_FILLER = frozenset("able there any subject".split())
+
+# Where the topic ends and the period or the document begins: "... in its fiscal 2017 10-K".
+_SCOPE_TAIL = re.compile(
+    r"\s+(?:(?:in|within|during|for|at|from|according\s+to|as\s+of|over|throughout|since|on|by)\s+"
+    r"(?:(?:its|their|the|his|her|this|that|a|an|fiscal|fy|calendar|q[1-4]|first|second|third|fourth|"
+    r"latest|most|recent|last|annual|quarterly|full|company'?s?|[\w.&'’-]+'s|[\w.&-]+’s)\s+){0,4}"
+    r"(?:(?:fy|fiscal\s*)?'?\d{2,4}\b|10-?[kq]\b|8-?k\b|annual\s+(?:report|meeting|filing)|quarterly\s+report|"
+    r"filing|report|year|quarter|proxy|form|meeting|period|q[1-4]\b|fiscal\b)).*$",
+    re.I,
+)
+
+_STOP = frozenset(
+    "a an the any its their his her our of to in on for at by with and or as from over about into this that these "
+    "those such some other is was were be been being are it there which who whom whose what how s".split())
+# Words that grade or frame the topic but are not what must be printed ("any material legal battles").
+_QUALIFIERS = frozenset(
+    "material materially important significant major key ongoing notable substantial substantially large "
+    "big meaningful certain specific particular formal formally official officially public publicly new "
+    "recent recently current currently potential possible actual actually company company's companies "
+    "business firm fiscal year years annual quarter quarterly report reports filing 10 k q fy".split())
+
+# --- sentences -----------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[a-z0-9]+")
+_NEGATIONS = frozenset(
+    "no not none never neither nor without cannot didn doesn don wasn weren hasn haven hadn isn aren won "
+    "wouldn nothing nobody".split())
+_NEGATION_BEFORE = 6   # words before the match a "no"/"not" governs
+_NEGATION_AFTER = 4    # ... and after it ("goodwill was not impaired")
+_SUPPOSED = re.compile(
+    r"\b(?:may|might|could|would|should|shall|can|if|hereby|herein|hereunder|whether|unless|potential(?:ly)?|possibl[ey]|possibility|"
+    r"in\s+the\s+event|risks?\s+(?:of|that)|there\s+(?:can|is)\s+no\s+assurance|to\s+the\s+extent|"
+    r"annually|at\s+least\s+annually|whenever|policy|policies|we\s+(?:test|evaluate|assess|review)|"
+    r"(?:is|are)\s+(?:tested|evaluated|assessed|reviewed)|generally|typically|from\s+time\s+to\s+time)\b",
+    re.I,
+)
+_PROCEDURE_WORDS = (
+    "test", "tests", "testing", "analysis", "analyses", "assessment", "assessments", "review", "evaluation",
+    "process", "policy", "policies", "model", "methodology", "considerations", "indicators", "triggers",
+    "triggering", "assumptions", "estimates", "framework", "guidance", "standard", "accounting")
+# A sentence that states something happened, and one that gives its size.
+_STATED = re.compile(
+    r"\b(?:recorded|recognized|recognised|incurred|announced|completed|approved|declared|paid|increased|raised|"
+    r"acquired|filed|settled|launched|introduced|initiated|commenced|authorized|adopted|took|taken|reported|"
+    r"entered\s+into|agreed\s+to|resulted\s+in|elected|appointed|named|implemented|repurchased|issued)\b", re.I)
+_AMOUNT = re.compile(r"[$€£]\s?\d|\d\s?%|\b\d[\d,.]*\s+(?:million|billion|thousand)\b", re.I)
+# "Any material legal battles": the filing's own word that the matter is not material answers it.
+_MATERIAL_ASKED = frozenset("material materially significant significantly important major substantial".split())
+_IMMATERIAL = re.compile(
+    r"\b(?:not|no)\s+(?:\w+\s+){0,4}?(?:a\s+)?material(?:ly)?\b|\bimmaterial\b|\bnot\s+(?:be\s+)?(?:significant|material)\b",
+    re.I)
+_BOILERPLATE = re.compile(r"forward[\s-]looking\s+statements?|safe\s+harbor|cautionary\s+(?:note|statement)", re.I)
+
+
+def _stem(word: str) -> str:
+    """A light stemmer: "restructuring" and "restructure", "impaired" and "impairment" meet."""
+    w = word.lower().replace("’", "'")
+    if w in _IRREGULAR:
+        return _IRREGULAR[w]
+    if len(w) <= 3:
+        return w
+    if w.endswith("ies") and len(w) > 5:
+        return w[:-3] + "y"
+    if w.endswith("ied") and len(w) > 5:
+        return w[:-3] + "y"
+    for suffix in ("ations", "ation", "ments", "ment", "ings", "ing", "als", "al", "ed", "es", "s"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 4 and not (suffix == "s" and w.endswith("ss")):
+            w = w[: -len(suffix)]
+            break
+    if w.endswith("e") and len(w) > 4:
+        w = w[:-1]
+    return w
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower().replace("’", "'").replace("'s ", " ").replace("'", ""))
+
+
+def _stems(text: str) -> list[str]:
+    return [_stem(w) for w in _words(text)]
+
+
+_PROCEDURE = frozenset(_stem(w) for w in _PROCEDURE_WORDS)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One part of the topic that a sentence must print: any one of its phrases (stem tuples)."""
+
+    label: str
+    phrases: tuple[tuple[str, ...], ...]
+    shown: tuple[str, ...] = ()             # the phrases as written, for the answer's scope
+    key: str | None = None                  # the topic of topics.yaml it stands for
+
+
+@dataclass
+class Topic_:
+    text: str                               # Y as asked
+    slots: list[Slot]
+    verb: str                               # the question's verb, as a stem
+    event: bool                             # the verb asks whether something happened
+    material: bool = False                  # "any material ...": a matter the filing calls immaterial is no
+    optional: list[Slot] = field(default_factory=list)  # implied parts: a bonus when printed, not required
+    state: bool = False                     # "is X subject to Y?": Yes on evidence, No only when denied
+    topics: list[Topic] = field(default_factory=list)
+
+    def searched(self) -> list[str]:
+        """The words and phrases scanned for, as a person reads them."""
+        out: list[str] = []
+        for slot in self.slots:
+            out.append(slot.label)
+        return out
+
+
+def disclosure_question(question: str) -> re.Match | None:
+    """The question's first sentence when it asks "did X <disclosure verb> Y"; the sentences after
+    it ("If X is not useful, explain why.") say how to answer, not what."""
+    first = re.split(r"(?<=\?)\s", question.strip(), maxsplit=1)[0]
+    return _DISCLOSURE_Q.match(first)
+
+
+def parse_topic(question: str, company_words: set[str] | None = None) -> Topic_ | None:
+    """Y and the verb of a disclosure question; None when the question is not one."""
+    m = disclosure_question(question)
+    if not m:
+        return None
+    verb = _stem(m.group("verb"))
+    base = next((v for v in (*_MENTION_VERBS, *_EVENT_VERBS) if _stem(v) == verb or m.group("verb").lower().startswith(v)),
+                _IRREGULAR.get(m.group("verb").lower(), verb))
+    return _topic(m.group("topic"), base, company_words)
+
+
+def asks_event(question: str) -> bool:
+    """"Did X report a goodwill impairment / announce a dividend increase?": an event the filing
+    discloses (a topic of topics.yaml), which a balance or a direction of a figure does not answer."""
+    topic = parse_topic(question)
+    return bool(topic is not None and topic.topics)
+
+
+def parse_state(question: str, company_words: set[str] | None = None) -> Topic_ | None:
+    """Y of "is X subject to Y?", "was X able to Y?": every content word past the company's name."""
+    if disclosure_question(question):
+        return None
+    first = re.split(r"(?<=\?)\s", question.strip(), maxsplit=1)[0]
+    m = _STATE_Q.match(first)
+    if not m:
+        return None
+    words = m.group("rest").split()
+    rest = " ".join(w for w in words if _stem(w.strip(",.;:")) not in _STATE_FILLER)
+    topic = _topic(rest, "state", company_words)
+    if topic is not None:
+        topic.state = True
+        names = company_words or set()
+        plain = re.sub(r"\b(?:able\s+to|subject\s+to|there|any)\s+", "", _SCOPE_TAIL.sub("", m.group("rest")), flags=re.I)
+        shown = [w for w in plain.split() if not (set(_stems(w)) & names)]
+        topic.text = " ".join(shown).strip(" ,;:") or topic.text
+    return topic
+
+
+def _topic(raw: str, base: str, company_words: set[str] | None) -> Topic_ | None:
+    raw = _SCOPE_TAIL.sub("", raw).strip(" ,;:")
+    if not raw:
+        return None
+    company_words = company_words or set()
+    topic_stems = [s for s in _stems(raw)]
+    slots: list[Slot] = []
+    used = [False] * len(topic_stems)
+    matched_topics: list[Topic] = []
+    # Longest ask phrases of a known topic first: "advisory say-on-pay vote" before "say-on-pay".
+    asks = sorted(((tuple(_content(_stems(a))), t, a) for t in load_topics() for a in t.asks),
+                  key=lambda x: -len(x[0]))
+    for ask, topic, ask_text in asks:
+        if not ask:
+            continue
+        n = len(ask)
+        for i in range(len(topic_stems) - n + 1):
+            window = [j for j in range(i, len(topic_stems)) if topic_stems[j] not in _STOP][:n]
+            if len(window) == n and tuple(topic_stems[j] for j in window) == ask and not any(used[j] for j in window):
+                for j in window:
+                    used[j] = True
+                forms: dict[tuple[str, ...], str] = {}
+                for p in (ask_text, *topic.phrases):
+                    forms.setdefault(tuple(_content(_stems(p))), p)
+                slots.append(Slot(ask_text, tuple(p for p in forms if p), tuple(v for k, v in forms.items() if k),
+                                  topic.key))
+                matched_topics.append(topic)
+                break
+    implied = {k for t in matched_topics for k in t.implies}
+    optional = [slot for slot in slots if slot.key in implied]  # not needed, but a sentence naming them reads better
+    slots = [slot for slot in slots if slot.key not in implied]
+    for j, s in enumerate(topic_stems):
+        word = _words(raw)[j] if j < len(_words(raw)) else s
+        if used[j] or s in _STOP or s in _QUALIFIERS or word in _QUALIFIERS or s in company_words or s.isdigit():
+            continue
+        if any(slot.phrases == ((s,),) for slot in slots):
+            continue
+        slots.append(Slot(word, ((s,),), (word,)))
+    if base in _ACTION_VERBS:  # "approve the say-on-pay vote": the sentence must say it was approved
+        forms = (base, *_VERB_FORMS_OF.get(base, ()))
+        slots.append(Slot(base, tuple(dict.fromkeys((_stem(f),) for f in forms)), forms))
+    if not slots:
+        return None
+    material = any(w in _MATERIAL_ASKED for w in _words(raw))
+    return Topic_(text=raw, slots=slots, verb=base, event=base not in _MENTION_VERBS, topics=matched_topics,
+                  material=material, optional=optional)
+
+
+def _content(stems: list[str]) -> list[str]:
+    return [s for s in stems if s not in _STOP]
+
+
+# --- scanning --------------------------------------------------------------------------------------
+
+@dataclass
+class Found:
+    document: Document
+    page: int
+    sentence: str           # as printed (a stretch of it when long)
+    negated: bool
+    supposed: bool
+    score: float
+    stated: bool = False     # says something happened, or gives its size
+    immaterial: bool = False  # calls the matter not material
+
+
+def _phrase_at(stems: list[str], phrase: tuple[str, ...]) -> list[int]:
+    """Positions of the phrase's words in the sentence, in order, with at most a word or two
+    between them besides small words ("increased the quarterly dividend"); [] when absent."""
+    if len(phrase) == 1:
+        return next(([i] for i, s in enumerate(stems) if s == phrase[0]), [])
+    slack = 1 if len(phrase) == 2 else 2
+    content = [i for i, s in enumerate(stems) if s not in _STOP]
+    order = {pos: k for k, pos in enumerate(content)}
+    for pos in content:
+        if stems[pos] != phrase[0]:
+            continue
+        positions = [pos]
+        k = order[pos]
+        for word in phrase[1:]:
+            nxt = next((content[j] for j in range(k + 1, min(len(content), k + 2 + slack))
+                        if stems[content[j]] == word), None)
+            if nxt is None:
+                positions = []
+                break
+            positions.append(nxt)
+            k = order[nxt]
+        if positions:
+            return positions
+    return []
+
+
+def _match(sentence_stems: list[str], slots: list[Slot]) -> list[int] | None:
+    """Positions of every slot's match in the sentence; None when a slot is missing."""
+    positions: list[int] = []
+    for slot in slots:
+        hit = next((p for p in (_phrase_at(sentence_stems, ph) for ph in slot.phrases) if p), None)
+        if hit is None:
+            return None
+        positions.extend(hit)
+    return positions
+
+
+def _negated(words: list[str], positions: list[int]) -> bool:
+    lo, hi = min(positions), max(positions)
+    window = words[max(0, lo - _NEGATION_BEFORE): hi + _NEGATION_AFTER + 1]
+    return any(w in _NEGATIONS for w in window)
+
+
+def _excerpt(sentence: str, words_at: list[int]) -> str:
+    """The sentence, or the stretch of its words around the match when it is long."""
+    if len(sentence) <= MAX_QUOTE_CHARS:
+        return sentence
+    spans = [m.span() for m in re.finditer(r"\S+", sentence)]
+    lo, hi = min(words_at), max(words_at)
+    lo, hi = max(0, min(lo, len(spans) - 1)), min(hi, len(spans) - 1)
+    start, end = lo, hi
+    while start > 0 and spans[end][1] - spans[start - 1][0] < MAX_QUOTE_CHARS * 0.5:
+        start -= 1
+    while end + 1 < len(spans) and spans[end + 1][1] - spans[start][0] < MAX_QUOTE_CHARS:
+        end += 1
+    return sentence[spans[start][0]: spans[end][1]]
+
+
+def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Found]:
+    found: list[Found] = []
+    # Cheap page filter: every slot needs one of its phrases' first stems somewhere on the page.
+    firsts = [{p[0][:6] for p in slot.phrases} for slot in topic.slots]
+    for page in pages:
+        text = page.text
+        low = text.lower()
+        if not all(any(f in low for f in slot_firsts) for slot_firsts in firsts):
+            continue
+        ev = EvidencePage(label="P", document=document.file_name, document_id=document.id, page=page.number, text=text)
+        for sentence in units(ev):
+            if _BOILERPLATE.search(sentence):
+                continue
+            words = _words(sentence)
+            stems = [_stem(w) for w in words]
+            at = _match(stems, topic.slots)
+            if at is None:
+                continue
+            # Map stem positions (over _words) to whitespace words of the sentence for the excerpt.
+            quote = _excerpt(sentence, _whitespace_positions(sentence, at))
+            negated = _negated(words, at)
+            # "our goodwill impairment test", "restructuring accounting policy": a procedure, not an event.
+            supposed = bool(_SUPPOSED.search(quote)) or (max(at) + 1 < len(stems) and stems[max(at) + 1] in _PROCEDURE)
+            score = (len(set(at)) + 2.0 * bool(_STATED.search(quote)) + 1.0 * bool(_AMOUNT.search(quote))
+                     + (1.0 if _stem(topic.verb) in stems else 0.0) - 0.1 * (max(at) - min(at))
+                     + 1.5 * sum(_match(stems, [slot]) is not None for slot in topic.optional)
+                     - 3.0 * supposed - 0.002 * len(quote))
+            stated = bool(_STATED.search(quote) or _AMOUNT.search(quote))
+            found.append(Found(document, page.number, quote, negated, supposed, score, stated,
+                               bool(_IMMATERIAL.search(sentence))))
+    return found
+
+
+def _whitespace_positions(sentence: str, at: list[int]) -> list[int]:
+    """Indices of whitespace-separated words holding the matched tokens."""
+    out = []
+    tokens: list[int] = []
+    for i, chunk in enumerate(sentence.split()):
+        tokens.extend([i] * len(_words(chunk)))
+    for p in at:
+        if p < len(tokens):
+            out.append(tokens[p])
+    return out or [0]
+
+
+# --- the answerer ------------------------------------------------------------------------------------
+
+class DisclosureAnswerer:
+    """Yes with the passages that speak to the topic, or No with the scope that was searched."""
+
+    name = "disclosure"
+
+    def answer(self, question: str, evidence: list[EvidencePage], plan: QueryPlan, store: Store) -> Draft | None:
+        if not disclosure_question(question) and not _STATE_Q.match(question.strip()):
+            return None
+        documents = self._documents(plan, evidence, store)
+        if not documents:
+            return None
+        company_words = {_stem(w) for d in documents for n in company_names(d) for w in n.split()}
+        company_words |= {_stem(w) for d in documents for w in _words(d.meta.company or "")}
+        topic = parse_topic(question, company_words)
+        if topic is None:
+            if load_lexicon().match(question):
+                return None  # a figure's state ("is working capital positive") is the figures answerer's
+            topic = parse_state(question, company_words)
+        if topic is None or len(topic.slots) > MAX_STATE_SLOTS and topic.state:
+            return None
+        found: list[Found] = []
+        scope: list[tuple[Document, int]] = []
+        first_pages: dict[str, StoredPage] = {}
+        for doc in documents:
+            pages = store.pages(doc.id)
+            if not pages:
+                continue
+            scope.append((doc, len(pages)))
+            first_pages[doc.id] = pages[0]
+            found.extend(scan(pages, doc, topic))
+        if not scope:
+            return None
+        said = [f for f in found if not f.negated and not (topic.event and f.supposed)]
+        denied = [f for f in found if f.negated]
+        if topic.material:
+            # A matter of some weight is one the filing reports as happening, with a date or an amount;
+            # "we are party to various claims ... not material" is the filing's own word against it.
+            said = [f for f in said if f.stated and not f.immaterial]
+            denied += [f for f in found if f.immaterial and f not in denied]
+        supposed = [f for f in found if not f.negated and f.supposed]
+        if said:
+            return self._yes(topic, said)
+        if topic.state and not denied:
+            return None  # nothing says so, and nothing says not: no verdict from absence for a state
+        return self._no(topic, scope, denied, supposed, first_pages)
+
+    def _documents(self, plan: QueryPlan, evidence: list[EvidencePage], store: Store) -> list[Document]:
+        ids: list[str] = []
+        if plan.companies or any(g.document_ids for g in plan.groups):
+            for group in plan.groups:
+                ids.extend(i for i in group.document_ids if i not in ids)
+        if not ids and evidence:
+            ids = [evidence[0].document_id]
+        docs = [d for d in (store.document(i) for i in ids[:MAX_DOCUMENTS]) if d is not None]
+        return docs
+
+    def _yes(self, topic: Topic_, said: list[Found]) -> Draft:
+        said.sort(key=lambda f: -f.score)
+        chosen: list[Found] = []
+        for f in said:
+            if any(f.sentence == c.sentence for c in chosen):
+                continue
+            # Spread over pages: a second quote from the same page only when nothing else is left.
+            if any(c.page == f.page and c.document.id == f.document.id for c in chosen) and \
+                    any(g.page != f.page for g in said if g not in chosen and g.sentence not in {c.sentence for c in chosen}):
+                continue
+            chosen.append(f)
+            if len(chosen) == MAX_QUOTES:
+                break
+        doc_names = ", ".join(dict.fromkeys(f.document.file_name for f in chosen))
+        quotes = " … ".join(f"“{f.sentence}” (p. {f.page})" for f in chosen)
+        verb = "speak" if len({f.document.id for f in chosen}) > 1 else "speaks"
+        text = f"Yes. {doc_names} {verb} to {topic.text}: {quotes}"
+        citations = tuple(Citation(document=f.document.file_name, document_id=f.document.id, page=f.page,
+                                   quote=f.sentence) for f in chosen)
+        return Draft(text=text, found=True, citations=citations, answerer="disclosure",
+                     reason=f"sentences printing {self._searched(topic)}")
+
+    def _no(self, topic: Topic_, scope: list[tuple[Document, int]], denied: list[Found], supposed: list[Found],
+            first_pages: dict[str, StoredPage]) -> Draft:
+        where = "; ".join(f"{doc.file_name}, every page (p. 1–p. {n})" for doc, n in scope)
+        searched = self._searched(topic)
+        citations: list[Citation] = []
+        if denied:
+            denied.sort(key=lambda f: -f.score)
+            f = denied[0]
+            text = (f"No. {f.document.file_name} says the opposite: “{f.sentence}” (p. {f.page}). "
+                    f"No sentence in {where} states {topic.text}; searched for {searched}.")
+            citations.append(Citation(document=f.document.file_name, document_id=f.document.id, page=f.page,
+                                      quote=f.sentence))
+        else:
+            extra = ""
+            if supposed:
+                supposed.sort(key=lambda f: -f.score)
+                f = supposed[0]
+                extra = f" It speaks of it only as a possibility or a policy (p. {f.page})."
+                citations.append(Citation(document=f.document.file_name, document_id=f.document.id, page=f.page,
+                                          quote=f.sentence))
+            text = f"No. Nothing in {where} states {topic.text}; searched for {searched}.{extra}"
+        for doc, _n in scope:
+            line = _cover_line(first_pages.get(doc.id))
+            if line:
+                citations.append(Citation(document=doc.file_name, document_id=doc.id, page=1, quote=line))
+        return Draft(text=text, found=True, citations=tuple(citations), answerer="disclosure",
+                     reason=f"no sentence of the filing's full text prints {searched} and says it happened")
+
+    @staticmethod
+    def _searched(topic: Topic_) -> str:
+        parts = []
+        for slot in topic.slots:
+            others = [s for s in slot.shown if s.lower() != slot.label.lower()][:8]
+            parts.append(f"“{slot.label}”" + (f" (or {', '.join(others)})" if others else ""))
+        return " with ".join(parts)
+
+
+def _cover_line(page: StoredPage | None) -> str | None:
+    """The cover page's line naming the filing and its period: the scope a "No" speaks for."""
+    if page is None:
+        return None
+    lines = [l.text.strip() for l in page.lines if len(_words(l.text)) >= 3]
+    for pattern in (r"fiscal\s+year\s+ended|for\s+the\s+(?:fiscal\s+)?(?:year|quarter|period)", r"annual\s+report|form\s+10|8-k|report"):
+        for line in lines:
+            if re.search(pattern, line, re.I):
+                return line
+    return lines[0] if lines else None

@@ -1,0 +1,48 @@
+"""search.names: company names as people type them, and names the index does not hold."""
+
+from __future__ import annotations
+
+from docqa.search.names import closest, fuzzy_mentions, name_like_phrases
+
+NAMES = [("Amazon.com, Inc.", "amazon"), ("PepsiCo, Inc.", "pepsico"), ("Walmart Inc.", "walmart"),
+         ("American Express Company", "american express"), ("The Boeing Company", "boeing"),
+         ("Costco Wholesale Corporation", "costco")]
+
+
+def companies(question: str, is_word=None) -> list[str]:
+    return [m.company for m in fuzzy_mentions(question, NAMES, is_word)]
+
+
+def test_misspelt_names_are_recognised():
+    assert companies("What was Amazn's revenue?") == ["Amazon.com, Inc."]
+    assert companies("Walmrt total assets FY2018") == ["Walmart Inc."]
+
+
+def test_split_and_run_together_names_are_recognised():
+    assert companies("Pepsi co net revenue 2022") == ["PepsiCo, Inc."]
+    assert companies("americanexpress discount revenue") == ["American Express Company"]
+
+
+def test_an_ordinary_word_the_filings_print_is_not_a_typo_of_a_company():
+    printed = {"being", "costs"}
+    assert companies("What is being reported as costs?", is_word=lambda w: w in printed) == []
+    # without the check, "being" is one edit from Boeing
+    assert companies("What is being reported?") == ["The Boeing Company"]
+
+
+def test_first_letter_and_length_keep_far_words_apart():
+    assert companies("What was the apple revenue?") == []
+    assert companies("What was the walnut harvest?") == []
+
+
+def test_name_like_phrases_are_possessives_or_cued_names():
+    common = lambda w: w.lower() in {"what", "was", "total", "revenue", "net", "income", "gaap", "how", "many"}
+    assert [p.text for p in name_like_phrases("What was Tesla's total revenue?", common)] == ["Tesla"]
+    assert [p.text for p in name_like_phrases("How many stores did Home Depot operate in 2021?", common)] == ["Home Depot"]
+    assert name_like_phrases("What was GAAP net income in FY2021?", common) == []
+
+
+def test_closest_names_are_near_in_spelling_or_none():
+    held = ["Amazon.com, Inc.", "Walmart Inc.", "Netflix, Inc."]
+    assert closest("Amazonn", held)[0] == "Amazon.com, Inc."
+    assert closest("Home Depot", held) == []
