@@ -11,6 +11,7 @@ from typing import Iterable
 
 from docqa.config import Settings
 from docqa.embed import CachedEmbedder, Embedder, EmbedderUnavailable, get_embedder
+from docqa.ingest.parse import ParseError
 from docqa.ingest.pipeline import IngestOptions, Ingestor, Progress
 from docqa.search.hybrid import HybridSearcher, SearchResult
 from docqa.store import DocumentNotFound, Store, StoredPage, open_store
@@ -47,6 +48,7 @@ class Engine:
         self._embedder: Embedder | None = None
         self._embedder_lock = threading.Lock()
         self._dense_failed: str | None = None
+        self._kept_checked: set[tuple[str, int, int]] = set()  # kept copies whose sha256 was checked
 
     @classmethod
     def open(cls, index: str | Path | Settings | None = None, **overrides) -> "Engine":
@@ -121,6 +123,24 @@ class Engine:
                     overrides: DocumentMeta | None = None):
         return self._ingestor(overrides).ingest_file(Path(path), progress, display_name)
 
+    def ingest_parallel(
+        self,
+        paths: Iterable[str | Path],
+        workers: int | None = None,
+        cluster: str | None = None,
+        progress: Progress | None = None,
+        overrides: DocumentMeta | None = None,
+        client=None,
+    ) -> IngestReport:
+        """``ingest`` with each file built on Dask workers: ``workers`` local processes, or the
+        scheduler at ``cluster`` (or an existing ``client``); this process writes (docs/cluster.md)."""
+        from docqa.ingest.parallel import run_parallel
+
+        embedder = self.embedder(for_ingest=True)
+        spec = (self.settings.embedder, self.settings.embed_max_tokens) if embedder is not None else None
+        return run_parallel(self._ingestor(overrides), paths, workers=workers, cluster=cluster, client=client,
+                            embedder=spec, progress=progress)
+
     def _ingestor(self, overrides: DocumentMeta | None) -> Ingestor:
         options = IngestOptions(
             chunk_words=self.settings.chunk_words, ocr=self.settings.ocr, max_pages=self.settings.max_pages,
@@ -154,8 +174,25 @@ class Engine:
         return page
 
     def pdf_path(self, document: Document) -> Path:
+        """The kept copy, once its sha256 is the document's (checked once per size and mtime); a
+        damaged copy is replaced from the original file when that is still there and unchanged."""
+        from docqa.ingest.pipeline import file_sha256, keep_copy
+
         kept = self.settings.files_dir / f"{document.id}.pdf"
-        return kept if kept.exists() else Path(document.path)
+        try:
+            stat = kept.stat()
+        except FileNotFoundError:
+            return Path(document.path)
+        stamp = (str(kept), stat.st_size, stat.st_mtime_ns)
+        if stamp in self._kept_checked or file_sha256(kept) == document.sha256:
+            self._kept_checked.add(stamp)
+            return kept
+        source = Path(document.path)
+        if source.is_file() and file_sha256(source) == document.sha256:
+            log.warning("the kept copy of %s was damaged; copied it again from %s", document.file_name, source)
+            return keep_copy(source, kept, document.sha256)
+        raise ParseError(f"the kept copy of {document.file_name} is damaged (its sha256 is not the one indexed) "
+                         f"and the original at {source} is gone or changed; delete the document and add it again")
 
     def delete(self, document: str) -> bool:
         doc = self.document(document)
@@ -210,8 +247,10 @@ class Engine:
         text_answerer = make_llm_answerer(self.settings) or ExtractiveAnswerer(
             self._quote_embedder, self.settings.quote_meaning_weight)
         from docqa.answer.disclosure import DisclosureAnswerer
+        from docqa.answer.filing_facts import FilingFactsAnswerer
 
-        return Asker(self.store, self.searcher(), text_answerer, _figure_answerer(), DisclosureAnswerer())
+        return Asker(self.store, self.searcher(), text_answerer, _figure_answerer(), DisclosureAnswerer(),
+                     FilingFactsAnswerer())
 
     def ask(
         self,

@@ -50,12 +50,14 @@ class AskRequest:
 
 class Asker:
     def __init__(self, store: Store, searcher: HybridSearcher, text_answerer: TextAnswerer,
-                 figure_answerer: FigureAnswerer | None = None, disclosure_answerer: FigureAnswerer | None = None):
+                 figure_answerer: FigureAnswerer | None = None, disclosure_answerer: FigureAnswerer | None = None,
+                 fact_answerer: FigureAnswerer | None = None):
         self.store = store
         self.searcher = searcher
         self.text_answerer = text_answerer
         self.figure_answerer = figure_answerer
         self.disclosure_answerer = disclosure_answerer  # "did X disclose Y": a verdict from X's full text
+        self.fact_answerer = fact_answerer  # cover facts, the auditor's signature, the signing officer
 
     def ask(self, request: AskRequest) -> Answer:
         started = time.perf_counter()
@@ -79,6 +81,7 @@ class Asker:
         if not result.hits:
             return self._not_found(question, "no page in the filings matches the question", started, timings)
 
+        asked = plan.rewritten or question  # what the answerers read: names spelt as the filings spell them
         evidence = self._evidence(result.hits[: request.k])
         pages = {(p.document_id, p.page): p.text for p in evidence}
         grounding = grounding_for(plan, request.filters, documents)
@@ -91,16 +94,20 @@ class Asker:
             return self._not_found(
                 question, f"the question names none of the {len(companies)} companies in the index; "
                 "name the company (or pass company=/document=)", started, timings)
+        if self.fact_answerer is not None:
+            draft = self.fact_answerer.answer(asked, evidence, plan, self.store)
+            if draft is not None:
+                drafts.append(draft)
         event = self.disclosure_answerer is not None and asks_event(question)
         if event:
             # An event asked of the filing ("did X report a goodwill impairment") is answered by
             # what the filing says; the figures answerer would answer the balance instead.
-            draft = self.disclosure_answerer.answer(question, evidence, plan, self.store)
+            draft = self.disclosure_answerer.answer(asked, evidence, plan, self.store)
             if draft is not None:
                 drafts.append(draft)
         if self.figure_answerer is not None:
             t = time.perf_counter()
-            draft = self.figure_answerer.answer(question, evidence, plan, self.store)
+            draft = self.figure_answerer.answer(asked, evidence, plan, self.store)
             timings["figures_ms"] = round((time.perf_counter() - t) * 1000, 1)
             if draft is not None:
                 drafts.append(draft)
@@ -110,13 +117,13 @@ class Asker:
             if best.found:
                 break
         if (best is None or not best.found) and self.disclosure_answerer is not None and not event:
-            draft = self.disclosure_answerer.answer(question, evidence, plan, self.store)
+            draft = self.disclosure_answerer.answer(asked, evidence, plan, self.store)
             if draft is not None:
                 candidate = self._verified(draft, question, pages, grounding)
                 best = candidate if candidate.found or best is None else best
         if best is None or not best.found:
             t = time.perf_counter()
-            draft = self.text_answerer.answer(question, evidence)
+            draft = self.text_answerer.answer(asked, evidence)
             timings["answer_ms"] = round((time.perf_counter() - t) * 1000, 1)
             candidate = self._verified(draft, question, pages, grounding)
             if candidate.found and asks_amount(question) and (missing := amount_missing(question, candidate)):

@@ -25,7 +25,10 @@ from docqa.answer.intent import asks_why
 from docqa.answer.statement_lines import largest_line, line_asked, printed_line
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import FormulaDef, Metric, MetricMatch, load_lexicon
+from docqa.finance import compose as C
 from docqa.finance.lineitems import find_line_items
+from docqa.finance.rowlookup import entity_column, find_rows
+from docqa.finance.text import clean_label, stems
 from docqa.finance.periods import FiscalCalendar, Period, asked_periods
 from docqa.finance.tables import Cell, Row, StatementTable
 from docqa.search.query import QueryPlan
@@ -149,7 +152,7 @@ def _annual_report(store: Store, document_id: str, year: int | None) -> Source |
     company = canonical.get(document_id)
     if company is None:
         return None
-    annuals = [d for d in documents if canonical.get(d.id) == company and d.meta.doc_type == DocType.ANNUAL
+    annuals = [d for d in documents if canonical.get(d.id) == company and d.meta.doc_type is not None and d.meta.doc_type.is_annual
                and d.meta.fiscal_year is not None]
     if year is not None:
         annuals = [d for d in annuals if year <= d.meta.fiscal_year <= year + 1]  # type: ignore[operator]
@@ -163,6 +166,21 @@ def _annual_report(store: Store, document_id: str, year: int | None) -> Source |
     if not tables:
         return None
     return _source(doc.file_name, doc.id, tables, pages, doc.meta)
+
+
+def _dated_quarter(plan: QueryPlan, sources: list[Source], store: Store) -> Period | None:
+    """The fiscal quarter a question names by its end date, when a quarterly source closes on it."""
+    if not plan.period_end:
+        return None
+    from docqa.search.query import days_apart
+
+    for source in sources:
+        doc = store.document(source.document_id)
+        meta = doc.meta if doc else None
+        if (meta and source.quarterly and meta.fiscal_quarter and meta.fiscal_year and meta.period_end
+                and days_apart(meta.period_end, plan.period_end) <= 7):
+            return Period(meta.fiscal_year, meta.fiscal_quarter)
+    return None
 
 
 def _source(document: str, document_id: str, tables: list[StatementTable], pages: dict[int, StoredPage], meta) -> Source:
@@ -270,12 +288,33 @@ class MetricMeasure(Measure):
 @dataclass
 class FormulaMeasure(Measure):
     formula: FormulaDef
+    year_end: bool = False         # the question asked for year-end balances, not averages
 
     @property
     def label(self) -> str:  # type: ignore[override]
         return self.formula.label
 
+    def composed(self) -> ExprMeasure | None:
+        """The formula as data, when the lexicon gives one and the code has no function for it
+        (or the question's convention differs from the function's)."""
+        if not self.formula.compose or (self.formula.key in F.FORMULA_KEYS and not self.year_end):
+            return None
+        kind = self.formula.kind if self.formula.kind != "same" else None
+        label = self.formula.label + (" (year-end balances)" if self.year_end and "avg(" in self.formula.compose else "")
+        return ExprMeasure(label, C.parse_formula(self.formula.compose), kind, year_end=self.year_end)
+
+    def alternative(self) -> tuple[ExprMeasure, str] | None:
+        """The other convention, stated in one clause beside the default."""
+        if not self.formula.alternative or self.year_end:
+            return None
+        kind = self.formula.kind if self.formula.kind != "same" else None
+        return (ExprMeasure(f"{self.formula.label} ({self.formula.alternative_label})",
+                            C.parse_formula(self.formula.alternative), kind), self.formula.alternative_label)
+
     def evaluate(self, sources, period):
+        composed = self.composed()
+        if composed is not None:
+            return composed.evaluate(sources, period)
         lexicon = load_lexicon()
         current: dict[str, float] = {}
         prior: dict[str, float] = {}
@@ -348,6 +387,230 @@ class Combined(Measure):
                          f"{_wrap(a.expression)} {symbol} {_wrap(b.expression)}", True, period, a.unit or b.unit)
 
 
+# ---------------------------------------------------------------------------------- any printed row
+_TABLE_CACHE: dict[str, list[StatementTable]] = {}
+_TABLE_CACHE_SIZE = 8
+
+
+def _all_tables(source: Source) -> list[StatementTable]:
+    """Every table of the filing (statements and evidence pages first, then notes, MD&A, segments)."""
+    cached = _TABLE_CACHE.get(source.document_id)
+    if cached is None:
+        seen = {(t.page, t.bbox) for t in source.tables}
+        rest = [StatementTable.model_validate(t) for n, p in sorted(source.pages.items()) for t in (p.tables or ())]
+        cached = [t for t in rest if (t.page, t.bbox) not in seen]
+        if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
+            _TABLE_CACHE.pop(next(iter(_TABLE_CACHE)))
+        _TABLE_CACHE[source.document_id] = cached
+    return list(source.tables) + cached
+
+
+def _printed_metric(row: Row, table: StatementTable) -> Metric:
+    label = clean_label(row.label).rstrip(":")
+    if len(label.split()) > 6:
+        label = re.split(r":|;", label, 1)[0]  # "Treasury stock, shares at cost: 2021—3,851; ..."
+    if row.section and set(stems(label)) <= _GENERIC_LABEL:
+        label = f"{clean_label(row.section).rstrip(':')} \u203a {label}"
+    return Metric(key="printed", label=label[:1].upper() + label[1:], statement=table.statement,
+                  kind=row.kind if row.kind != "percent" else "percent")
+
+
+_GENERIC_LABEL = frozenset(stems("total net other basic diluted amount"))
+
+
+@dataclass
+class RowMeasure(Measure):
+    """A line item the lexicon does not name (or names but the filing prints otherwise): the row
+    whose label, under its headings, best matches the question's words."""
+
+    phrase: str
+    asked: str = ""                # the question's words, for the label
+    question: str = ""             # the kind of number it asks (a count, a per-share amount) filters rows
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        text = self.asked or self.phrase
+        return text[:1].upper() + text[1:]
+
+    def evaluate(self, sources, period):
+        for source in sources:
+            for match in find_rows(_all_tables(source), self.phrase):
+                table, row = match.table, match.row
+                stock = True if table.statement == StatementKind.BALANCE else None
+                column = source.column(table, period, stock)
+                same = [c for c in table.period_columns() if column is not None and c.fiscal_year == column.fiscal_year
+                        and c.period == column.period and c.months == column.months]
+                if len(same) > 1:
+                    column = entity_column(self.phrase, row, table, same) or column
+                cell = row.cell(column.index) if column is not None else None
+                if cell is None or cell.value is None:
+                    continue
+                metric = _printed_metric(row, table)
+                outflow = table.statement in (StatementKind.CASH_FLOW, StatementKind.BALANCE) and row.kind == "currency"
+                value = abs(cell.value) if outflow else cell.value
+                page = source.pages.get(table.page)
+                quote = printed_line(page, row) if page else row.label
+                found = Located(metric=metric, value=value, cell=cell, row=row, table=table, document=source.document,
+                                document_id=source.document_id, period=period, quote=quote)
+                kind = {"percent": "percent_points"}.get(row.kind, row.kind)
+                if self.question and not _kind_answers(self.question, Evaluated("", value, kind, [], "", "", False, period)):
+                    continue
+                if self.question and _COUNT.search(self.question) and kind == "currency":
+                    kind = "count"  # "how many stores": units, not dollars
+                return Evaluated(metric.label, value, kind, [found], metric.label.lower(), F.fmt_number(value), False,
+                                 period, table.unit)
+        return None
+
+
+@dataclass
+class Either(Measure):
+    """The lexicon's canonical row, else the printed row that best matches the words."""
+
+    first: Measure
+    then: Measure
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return self.first.label
+
+    def evaluate(self, sources, period):
+        return self.first.evaluate(sources, period) or self.then.evaluate(sources, period)
+
+
+@dataclass
+class ExprMeasure(Measure):
+    """An expression whose leaves are line items: the question's arithmetic, or a formula as data."""
+
+    label: str
+    expr: C.Node
+    kind: str | None = None          # the result's kind; None: ratio for a division, else the leaves'
+    company_words: frozenset[str] = frozenset()
+    year_end: bool = False           # avg(x) read as the year-end x (the question said so)
+
+    def evaluate(self, sources, period):
+        value = self._eval(self.expr, sources, period)
+        if value is None:
+            return None
+        kind = self.kind or value.kind
+        return Evaluated(self.label, value.value, kind, value.used, value.symbolic, value.expression,
+                         True, period, value.unit)
+
+    def _eval(self, node, sources, period) -> Evaluated | None:
+        if isinstance(node, C.Num):
+            return Evaluated(f"{node.value:g}", node.value, "ratio", [], f"{node.value:g}", f"{node.value:g}", True, period)
+        if isinstance(node, C.Avg):
+            now = self._eval(node.arg, sources, period)
+            if now is None or self.year_end:
+                return now
+            before = self._eval(node.arg, sources, period.prior())
+            if before is None:
+                return None
+            return Evaluated(f"average {now.label.lower()}", (now.value + before.value) / 2, now.kind, now.used + before.used,
+                             f"average {now.symbolic}", f"({_wrap(before.expression)} + {_wrap(now.expression)}) / 2",
+                             True, period, now.unit)
+        if isinstance(node, (C.Leaf, C.Name)):
+            measure = _leaf_measure(node, self.company_words)
+            if measure is None:
+                return None
+            value = measure.evaluate(sources, period)
+            if value is None:
+                return None
+            if value.kind == "currency" and value.value < 0 and value.used and value.used[0].metric.outflow:
+                value.value = abs(value.value)
+            if not value.computed:
+                value = Evaluated(value.label, value.value, value.kind, value.used, value.label.lower(),
+                                  value.expression, False, period, value.unit)
+            return value
+        a = self._eval(node.left, sources, period)
+        if a is None:
+            return None
+        b = self._eval(node.right, sources, period)
+        if b is None:
+            return None
+        if a.kind == "currency" and b.kind == "currency" and a.unit and b.unit and a.unit != b.unit:
+            return None  # thousands and millions do not combine as printed
+        if node.op == "/":
+            if b.value == 0:
+                return None
+            value, kind = a.value / b.value, "ratio"
+        elif node.op == "*":
+            value, kind = a.value * b.value, a.kind if b.kind == "ratio" else b.kind
+        else:
+            value = a.value + b.value if node.op == "+" else a.value - b.value
+            kind = a.kind if a.kind != "ratio" else b.kind
+        return Evaluated(self.label, value, kind, a.used + [u for u in b.used if u not in a.used],
+                         f"{_wrap(a.symbolic)} {node.op} {_wrap(b.symbolic)}",
+                         f"{_wrap(a.expression)} {node.op} {_wrap(b.expression)}", True, period, a.unit or b.unit)
+
+
+def _leaf_measure(node, company_words: frozenset[str] = frozenset()) -> Measure | None:
+    """A leaf of an expression as a measure: a lexicon key, the lexicon's line item the words name
+    (falling back to the best printed row), or the best printed row."""
+    lexicon = load_lexicon()
+    if isinstance(node, C.Name):
+        try:
+            return MetricMeasure(lexicon.metric(node.key))
+        except KeyError:
+            return FormulaMeasure(lexicon.formula(node.key))
+    text = _leaf_text(node.text, company_words)
+    if not text:
+        return None
+    matches = [m for m in lexicon.match(text) if not (m.kind == "formula" and m.key in F.SUBJECT_FORMULAS)]
+    row = RowMeasure(text, asked=text)
+    if len(matches) == 1 and not _leftover(text, matches[0], company_words):
+        m = matches[0]
+        if m.kind == "formula":
+            return FormulaMeasure(lexicon.formula(m.key))
+        return Either(MetricMeasure(lexicon.metric(m.key)), row)
+    return row
+
+
+_SCAFFOLD = frozenset(stems(
+    "what which how much many was were is are did does do has have had the a an its their of in on at for during "
+    "by from to as end ending ended close year fiscal fy quarter quarterly period month months week weeks "
+    "bring brought record recorded report reported receive received generate generated earn earned post posted "
+    "give answer round rounded decimal decimals place places one two three usd dollar dollars us "
+    "million millions billion billions thousand thousands figure value company company's "
+    "balance sheet statement statements filing report annual 10 k q january february march april may june "
+    "july august september october november december calendar date grow grew growth versus vs compared "
+    "percentage percent change increase decrease rise rose decline fell prior yoy over"))
+
+
+def _leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
+    """The line item's words: without the company's name, periods, dates, and scaffolding."""
+    text = re.sub(r"\b[\w.&-]+(?:\s+[A-Z][\w.&-]*){0,3}['\u2019]s\b", lambda m: "" if _is_company(m.group(0), company_words) else m.group(0), text)
+    text = re.sub(r"\b(?:19|20)\d\d\b|\b\d{1,2},|\bq[1-4]\b|\bfy\d{2}\b", " ", text, flags=re.I)
+    words = [t for t in re.findall(r"[A-Za-z0-9&'\u2019-]+|\([^)]*\)", text)]
+    out = []
+    for w in words:
+        if w.startswith("("):
+            continue  # "(at cost)", "(GAAP)": a qualifier, not the line item
+        s = stems(w)
+        if not s or set(s) <= _SCAFFOLD or set(s) <= company_words:
+            continue
+        out.append(w.strip("'\u2019"))
+    return " ".join(out)
+
+
+def _is_company(text: str, company_words: frozenset[str]) -> bool:
+    s = set(stems(re.sub(r"['\u2019]s$", "", text)))
+    return bool(s) and (not company_words or bool(s & company_words) or text[:1].isupper())
+
+
+def _leftover(text: str, match: MetricMatch, company_words: frozenset[str]) -> list[str]:
+    """Words of ``text`` outside the lexicon match that the metric's own vocabulary lacks:
+    "King segment net revenues" is not revenue."""
+    lexicon = load_lexicon()
+    entry = lexicon.metric(match.key) if match.kind == "metric" else lexicon.formula(match.key)
+    vocabulary = {s for p in (*entry.asks, *getattr(entry, "prints", ())) for s in stems(p)}
+    outside = text[:match.span[0]] + " " + text[match.span[1]:]
+    return [s for s in stems(outside) if s not in vocabulary and s not in _SCAFFOLD and s not in company_words
+            and s not in SOFT_WORDS]
+
+
+SOFT_WORDS = frozenset(stems("total net gaap consolidated reported overall"))
+
+
 # ---------------------------------------------------------------------------------- question -> measure
 _OPERATORS = (
     (re.compile(r"^(?:less|minus|-|\u2013|\u2212|subtract(?:ing)?|after\s+deducting)$", re.I), "-"),
@@ -365,10 +628,14 @@ _TIME_FORMULAS = {"growth", "cagr", "multi_year_average"}
 _CHANGE = re.compile(
     r"\b(?P<noun>(?:change|increase|decrease|difference|movement|variation)\s+in)\b"
     r"|\bhow\s+much\s+(?:did|has|have|was|were)\b.{0,80}?\b(?P<verb>(?:increase|decrease|grow|decline|change|rise|fall|drop)\w*)\b"
-    r"|\b(?P<by>by\s+how\s+much)\b"
+    r"|\b(?P<by>by\s+how\s+(?:much|many\s+(?:percentage\s+|basis\s+)?points))\b"
+    r"|\bhow\s+many\s+(?:percentage\s+|basis\s+)?points\s+(?:did|has|have|was|were)\b.{0,120}?\b(?P<points>(?:change|increase|decrease|grow|decline|rise|fall|drop|move|expand|contract)\w*)\b"
     r"|^\s*how\s+(?:does|did|do)\b.{0,120}?\b(?P<compare>compare[sd]?)\s+(?:to|with|against)\b",
     re.I,
 )
+_GROWTH = re.compile(
+    r"\b(?:by\s+)?what\s+(?:percent(?:age)?|%|rate)\s+(?:did|does|has|have|was|were)\b[^?]{0,120}?"
+    r"\b(?:grow|grew|increase|rise|rose|decline|decrease|fall|fell|drop|change|expand|shrink|contract)\w*", re.I)
 _PART_OF_WHOLE = re.compile(r"\b(?:what|which)\s+(?:percent(?:age)?|share|portion|proportion|fraction|part)\s+of\b", re.I)
 
 
@@ -407,9 +674,12 @@ def asked_measures(question: str, matches: list[MetricMatch] | None = None) -> A
     changes = [c for c in _CHANGE.finditer(question) if not any(a <= c.start() < b for a, b in definitions)]
     # Only the words that say "change" count for the overlap test: in "how much has the tax rate
     # changed" the metric sits between them, in "net change in cash" the words are the metric.
-    said = [(c.start(g), c.end(g)) for c in changes[:1] for g in ("noun", "verb", "by", "compare") if c.group(g)]
+    said = [(c.start(g), c.end(g)) for c in changes[:1] for g in ("noun", "verb", "by", "compare", "points") if c.group(g)]
+    grows = _GROWTH.search(question)
     if over:
         out.over_time = over[0].key
+    elif grows and not any(a <= grows.start() < b for a, b in definitions):
+        out.over_time = "growth"  # "by what percentage did discount revenue grow in 2022 versus 2021"
     elif said and not asks_why(question) and not any(
             m.span[0] < said[0][1] and said[0][0] < m.span[1] for m in matches):
         # "the change in total assets between FY2021 and FY2022": a difference. ("Net change in
@@ -477,6 +747,122 @@ def _qualified(question: str, m: MetricMatch) -> bool:
     return bool(_QUALIFIER.match(question[m.span[1]:]))
 
 
+# ---------------------------------------------------------------------------------- composition
+_ASKS_FIGURE = re.compile(
+    r"^\s*(?:(?:in|from|according\s+to|per|based\s+on|using)\b[^,?]{0,120},\s*)?(?:what|how\s+much|how\s+many)\b"
+    r"(?!\s+(?:drove|caused|are\s+the\s+(?:risks|reasons|main|key|primary)|is\s+the\s+(?:reason|strategy|outlook)))", re.I)
+
+
+def _company_words(store: Store, sources: list[Source], plan: QueryPlan) -> frozenset[str]:
+    """Stems of the names the company goes by, so that "Activision's" is not part of a line item."""
+    words: set[str] = set()
+    for name in plan.companies:
+        words |= set(stems(name))
+    for source in sources:
+        doc = store.document(source.document_id)
+        if doc is None:
+            continue
+        meta = doc.meta
+        for name in (meta.company, meta.ticker, *meta.aliases):
+            if name:
+                words |= set(stems(name))
+    generic = set(stems("inc corporation corp company co ltd plc group holdings the and of limited llc sa ag nv"))
+    return frozenset(words - generic - set(stems("total net revenue sales income")))
+
+
+def _main_clause(question: str) -> str:
+    """The question without its format instructions and the definition it gives."""
+    main = question.split("?")[0]
+    found = C.definition(main)
+    if found is not None:
+        main = main[:main.find(found[0])] if found[0] in main else main
+    main = re.split(r"\b(?:answer|round(?:ed)?|give|express)\s+(?:in|to|it|the|your|as|rounded|with|using|one|two)\b",
+                    main, flags=re.I)[0]
+    main = re.sub(r"\bin\s+(?:usd|us\$|\$)?\s*(?:millions?|billions?|thousands?)(?:\s+of\s+(?:us\s+)?dollars)?\b", " ", main, flags=re.I)
+    return main
+
+
+def _compose_measures(question: str, asked: Asked, matches: list[MetricMatch], composition, company_words) -> None:
+    """Put the question's own arithmetic first, its convention on named formulas, and replace a
+    line item the question qualifies ("King segment net revenues") by the printed row it names."""
+    lexicon = load_lexicon()
+    convention = C.convention(question)
+    for measure in asked.measures:
+        if isinstance(measure, FormulaMeasure) and convention == "year_end" and measure.formula.average:
+            measure.year_end = True
+    named = [m for m in asked.measures if isinstance(m, FormulaMeasure)]
+    first: list[Measure] = []
+    if composition is not None:
+        label, kind = composition.label, composition.kind
+        if named and composition.defined:
+            label = named[0].label
+            kind = kind or (named[0].formula.kind if named[0].formula.kind != "same" else None)
+        first.append(ExprMeasure(label[:1].upper() + label[1:], composition.expr, kind, company_words,
+                                 year_end=convention == "year_end"))
+    elif named and named[0].formula.inputs and len(named[0].formula.inputs) == 2:
+        inputs = C.defined_inputs(question)
+        if len(inputs) == 2:
+            # "ROA using net income attributable to Walmart and total assets": numerator, denominator.
+            avg = named[0].formula.average and convention != "year_end"
+            right = C.Avg(C.Leaf(inputs[1])) if avg else C.Leaf(inputs[1])
+            first.append(ExprMeasure(named[0].label, C.BinOp("/", C.Leaf(inputs[0]), right), named[0].formula.kind,
+                                     company_words))
+    main = _main_clause(question)
+    subject = _leaf_text(main, company_words)
+    kept: list[Measure] = []
+    for measure in asked.measures:
+        if isinstance(measure, MetricMeasure):
+            m = next((x for x in matches if x.kind == "metric" and x.key == measure.metric.key), None)
+            if m is not None and m.span[1] <= len(main) and _qualifiers(main, m, company_words):
+                # The words around the line item qualify it: the total is a neighbour, not the answer.
+                kept.append(RowMeasure(subject, asked=subject, question=question))
+                continue
+            kept.append(Either(measure, RowMeasure(subject, asked=subject, question=question)) if subject else measure)
+        else:
+            kept.append(measure)
+    if named:
+        # A ratio is asked: one of its inputs is not an answer to it.
+        inputs = {i for f in named for i in (*f.formula.inputs, *re.findall(r"[a-z_]+", f.formula.compose))}
+        kept = [k for k in kept if not (_metric_key(k) in inputs or (isinstance(k, RowMeasure) and first))]
+    asked.measures = first + kept
+    if not asked.measures and subject and _ASKS_FIGURE.match(question) and not matches:
+        asked.measures = [RowMeasure(subject, asked=subject, question=question)]
+
+
+_SEGMENT_AFTER = re.compile(r"^[^,;:?]{0,60}?\b(?:segment|division|region|geograph\w*|brand|business\s+unit|reportable)\b", re.I)
+
+
+def _qualifiers(main: str, m: MetricMatch, company_words: frozenset[str]) -> list[str]:
+    """Words that narrow the line item named at ``m``: premodifiers ("King segment net revenues",
+    "short-term unearned revenue") and a segment named after it ("net sales did the Aeronautics
+    segment bring in"). Generic words and the company's name do not narrow it."""
+    lexicon = load_lexicon()
+    entry = lexicon.metric(m.key)
+    vocabulary = {s for p in (*entry.asks, *entry.prints) for s in stems(p)}
+    before = re.findall(r"[\w&'\u2019.-]+", main[:m.span[0]])
+    words: list[str] = []
+    for w in reversed(before):
+        if re.search(r"['\u2019]s$|\d", w) or set(stems(w)) <= (_SCAFFOLD | company_words) or not stems(w):
+            break
+        words.append(w)
+    after = _SEGMENT_AFTER.match(main[m.span[1]:])
+    if after:
+        words += [w for w in re.findall(r"[\w&-]+", after.group(0)) if w[:1].isupper() or w.lower() == "segment"]
+    return [s for w in words for s in stems(w) if s not in vocabulary and s not in SOFT_WORDS and s not in company_words
+            and s not in _QUESTION_WORDS and s not in _SCAFFOLD]
+
+
+def _metric_key(measure: Measure) -> str | None:
+    if isinstance(measure, Either):
+        measure = measure.first
+    return measure.metric.key if isinstance(measure, MetricMeasure) else None
+
+
+_QUESTION_WORDS = frozenset(stems(
+    "amount value level figure number line item reported gaap much many bring brought in during "
+    "holders holder per share"))
+
+
 # ---------------------------------------------------------------------------------- the answerer
 class FiguresAnswerer:
     name = "figures"
@@ -487,17 +873,29 @@ class FiguresAnswerer:
         named = list(dict.fromkeys([m.key for m in matches if m.kind == "metric"] + _listed_activities(question)))
         pick = _which_is_most(question) if len(named) >= 2 else None
         line = line_asked(question)
-        if not matches and pick is None and line is None:
+        composition = C.compose(question)
+        free = not matches and _ASKS_FIGURE.match(question) is not None and not asks_why(question)
+        if not matches and pick is None and line is None and composition is None and not free:
             return None
         asked = asked_measures(question, matches)
         judged = judgement(question)
-        if not asked.measures and judged not in ("capital_intensive", "high_growth") and pick is None and line is None:
+        if (not asked.measures and judged not in ("capital_intensive", "high_growth") and pick is None and line is None
+                and composition is None and not free):
             return None
         sources = _sources(evidence, store)
         if not sources:
             return None
+        company_words = _company_words(store, sources, plan)
+        _compose_measures(question, asked, matches, composition, company_words)
+        if not asked.measures and not (judged or pick is not None or line is not None):
+            return None
         default_year = max(plan.years) if plan.years else evidence[0].year
         periods = asked_periods(question, default_year)
+        dated = _dated_quarter(plan, sources, store) if not any(p.quarter for p in periods) else None
+        if dated is not None:
+            # "the three months ended December 31, 2022": the quarter of the filing that closes on
+            # that date, by the filer's own fiscal calendar (Amcor's Q2 of fiscal 2023), not a year.
+            periods = [dated]
         if not any(p.quarter for p in periods) and all(s.quarterly for s in sources):
             # Years asked of quarterly filings: the company's annual report holds the years.
             annual = _annual_report(store, sources[0].document_id, max((p.fiscal_year for p in periods), default=None))
@@ -544,7 +942,15 @@ class FiguresAnswerer:
             return self._over_time(asked, sources, periods, fmt)
         for measure in asked.measures:
             value = measure.evaluate(sources, target)
+            if value is not None and not _kind_answers(question, value):
+                continue  # a total where a per-share amount is asked, a percentage where a count is
             if value is not None:
+                alternative = measure.alternative() if isinstance(measure, FormulaMeasure) and C.convention(question) is None else None
+                if alternative is not None:
+                    other = alternative[0].evaluate(sources, target)
+                    if other is not None and other.kind == value.kind:
+                        return _draft(value, fmt, self.name, parts=[other],
+                                      also=f"{_show(other.value, other.kind, other.unit, fmt)} {alternative[1]}")
                 return _draft(value, fmt, self.name)
         return None
 
@@ -810,6 +1216,20 @@ class FiguresAnswerer:
         return _judged([growth], text, self.name)
 
 
+_PER_SHARE = re.compile(r"\bper\s+(?:share|cdi|ads|unit)\b|\bcents\b", re.I)
+_COUNT = re.compile(r"^\s*(?:(?:in|from|according\s+to)\b[^,?]{0,120},\s*)?how\s+many\b(?!\s+times\b|\s+(?:percentage\s+|basis\s+)?points\b|\s+days\b)", re.I)
+
+
+def _kind_answers(question: str, value: Evaluated) -> bool:
+    """The kind of number asked is the kind answered: a per-share amount is not a total, a count
+    ("how many stores") is not a percentage or a dollar amount."""
+    if _PER_SHARE.search(question) and value.kind in ("currency", "shares"):
+        return False
+    if _COUNT.search(question) and value.kind in ("percent", "percent_points", "per_share"):
+        return False
+    return True
+
+
 def _average(values: list[Evaluated], label: str) -> Evaluated:
     first, last = values[0], values[-1]
     mean = sum(v.value for v in values) / len(values)
@@ -820,7 +1240,7 @@ def _average(values: list[Evaluated], label: str) -> Evaluated:
                      used, symbolic, f"({terms}) / {len(values)}", True, last.period, first.unit)
 
 
-def _draft(value: Evaluated, fmt: F.Format, answerer: str, parts: list[Evaluated] = ()) -> Draft:
+def _draft(value: Evaluated, fmt: F.Format, answerer: str, parts: list[Evaluated] = (), also: str = "") -> Draft:
     """The answer for one value; ``parts`` are computed values the text also states (a change's
     two ends), shown as figures of their own so that each can be checked."""
     if not value.computed:
@@ -829,14 +1249,23 @@ def _draft(value: Evaluated, fmt: F.Format, answerer: str, parts: list[Evaluated
             printed = re.search(r"\.(\d+)", found.cell.raw)
             fmt = fmt.model_copy(update={"decimals": max(2, len(printed.group(1)) if printed else 2)})
         text = (f"{found.value:g}%" if value.kind == "percent_points"  # printed as 21.6, not a fraction
+                else f"{found.value:,.{fmt.decimals or 0}f}" if value.kind == "count"
                 else F.render(found.value, value.kind, fmt, found.table.unit))  # type: ignore[arg-type]
         return Draft(
             text=f"{value.label} for {value.period.label}: {text} (as printed: {found.cell.raw}"
                  f"{' ' + found.table.unit if found.table.unit and value.kind == 'currency' else ''}, "
                  f"{found.document} p. {found.table.page}).",
             found=True, citations=(found.citation(),), figures=(found.figure(),), answerer=answerer,
+            measure=value.label,
         )
     shown = F.render(value.value, value.kind, fmt, value.unit)  # type: ignore[arg-type]
+    as_percent: Figure | None = None
+    if value.kind == "ratio" and abs(value.value) < 1.5 and not value.points:
+        # A ratio below one and a half is often quoted as a percentage (payout, return on equity).
+        pct = F.render(value.value, "percent", fmt.model_copy(update={"decimals": fmt.decimals if fmt.decimals is not None else 1}))
+        shown = f"{shown} ({pct})"
+        as_percent = Figure(name=f"{value.label} as a percentage", value=value.value * 100, text=pct, unit="%",
+                            period=value.period.short, computed=True)
     if value.points:
         scaled = value.value * (100 if value.kind == "percent" else 1)
         shown = f"{scaled:+.{1 if fmt.decimals is None else fmt.decimals}f} percentage points"
@@ -845,13 +1274,14 @@ def _draft(value: Evaluated, fmt: F.Format, answerer: str, parts: list[Evaluated
     figures = tuple(u.figure() for u in value.used) + (
         Figure(name=value.label, value=value.value * (100 if value.kind == "percent" else 1), text=shown,
                unit="%" if value.kind == "percent" else None, period=value.period.short, computed=True),
-    ) + tuple(_computed_figure(p) for p in parts if p.computed)
+    ) + tuple(_computed_figure(p) for p in parts if p.computed) + ((as_percent,) if as_percent else ())
     inputs = "; ".join(f"{u.metric.label} {u.period.label.replace('fiscal ', '')}: {u.cell.raw} "
                        f"({u.document} p. {u.table.page})" for u in _unique(value.used))
     return Draft(
-        text=f"{value.label}{'' if value.titled else ' for ' + value.period.label}: {shown}. "
-             f"Computed as {formula}. Inputs: {inputs}.",
+        text=f"{value.label}{'' if value.titled else ' for ' + value.period.label}: {shown}"
+             f"{' (' + also + ')' if also else ''}. Computed as {formula}. Inputs: {inputs}.",
         found=True, citations=_citations(value.used), figures=figures, formula=formula, answerer=answerer,
+        measure=value.label,
     )
 
 
@@ -861,7 +1291,7 @@ def _judged(values: list[Evaluated], text: str, answerer: str) -> Draft:
     figures = tuple(u.figure() for u in _unique(used))
     figures += tuple(_computed_figure(v) for v in values if v.computed)
     return Draft(text=text, found=True, citations=_citations(used), figures=figures,
-                 formula="; ".join(formulas) or None, answerer=answerer)
+                 formula="; ".join(formulas) or None, answerer=answerer, measure=values[-1].label if values else None)
 
 
 def _computed_figure(value: Evaluated) -> Figure:

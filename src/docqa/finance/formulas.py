@@ -370,6 +370,9 @@ _BY_KEY: dict[str, Callable[[Values, Values], FormulaResult]] = {
 SUBJECT_FORMULAS = frozenset({"margin", "growth", "cagr", "multi_year_average"})
 
 
+FORMULA_KEYS = frozenset(_BY_KEY)  # computed by a function here; others are composed from the lexicon's data
+
+
 def supported() -> frozenset[str]:
     return frozenset(_BY_KEY) | SUBJECT_FORMULAS
 

@@ -7,6 +7,7 @@ name, which printed phrases should a lexical search add, and which statements ho
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -46,6 +47,13 @@ class FormulaDef(_Entry):
     inputs: tuple[str, ...] = ()
     average: tuple[str, ...] = ()  # inputs taken as the mean of two year-end balances
     expression: str = ""
+    # A formula as data: an expression over metric and formula keys ("avg(x)": the mean of the
+    # period's and the prior period's year-end balances), evaluated by finance.compose. Formulas
+    # without one are computed by the named functions in finance.formulas.
+    compose: str = ""
+    convention: str = ""           # the default convention, in words ("average balances")
+    alternative: str = ""          # the other convention's expression, stated in one clause
+    alternative_label: str = ""    # "on year-end equity"
 
     @property
     def uses_average(self) -> bool:
@@ -79,6 +87,7 @@ class Lexicon(BaseModel):
     metrics: tuple[Metric, ...]
     formulas: tuple[FormulaDef, ...]
     statements: dict[StatementKind, tuple[str, ...]] = Field(default_factory=dict)
+    words: tuple[tuple[str, ...], ...] = ()  # interchangeable words in row labels ("sales", "revenue")
     _index: _PhraseIndex | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
@@ -88,6 +97,12 @@ class Lexicon(BaseModel):
             missing = [i for i in (*f.inputs, *f.average) if i not in known]
             if missing:
                 raise ValueError(f"formula {f.key!r} needs unknown metrics {missing}")
+        names = known | {f.key for f in self.formulas}
+        for f in self.formulas:
+            for text in (f.compose, f.alternative):
+                unknown = [n for n in re.findall(r"[a-z_][a-z0-9_]*", text) if n not in names and n != "avg"]
+                if unknown:
+                    raise ValueError(f"formula {f.key!r} composes unknown names {unknown}")
         return self
 
     # ---------------------------------------------------------------- lookups
@@ -206,6 +221,7 @@ def parse_lexicon(data: dict) -> Lexicon:
         metrics=tuple(Metric.model_validate(m) for m in data.get("metrics") or ()),
         formulas=tuple(FormulaDef.model_validate(f) for f in data.get("formulas") or ()),
         statements=statements,
+        words=tuple(tuple(g) for g in data.get("words") or ()),
     )
 
 

@@ -56,6 +56,7 @@ class QueryPlan:
     unheld: list[str] = field(default_factory=list)   # name-like phrases that match no held company
     closest: list[str] = field(default_factory=list)  # held companies nearest the first unheld name
     latest: bool = False                              # "the most recent 10-Q", "the latest quarter"
+    rewritten: str = ""                               # the question with misspelt names spelt as the filings do
     period_end: str | None = None                     # "for the fiscal year ending May 28, 2023" (ISO)
 
 
@@ -189,6 +190,23 @@ def detect_companies(question: str, documents: list[Document], is_word: WordChec
     return sorted(found, key=found.get)
 
 
+def respelt(question: str, documents: list[Document], is_word: WordCheck | None = None) -> str:
+    """The question with each near-miss of a held name ("Activison", "Pepsi co") written as the
+    filing writes it, so that what is asked is read without a stray word."""
+    from docqa.ingest.metadata import short_name
+
+    if len(fold(question)) != len(question):
+        return question  # offsets of the folded text would not line up
+    canonical = canonical_companies(documents)
+    names = {(canonical[d.id], n) for d in documents if d.id in canonical for n in company_names(d)
+             if not all(common_word(w) for w in n.split())}
+    out = question
+    for m in sorted(fuzzy_mentions(question, sorted(names), is_word), key=lambda m: -m.start):
+        if not m.exact or " " in question[m.start:m.end]:
+            out = out[:m.start] + short_name(m.company) + out[m.end:]
+    return out
+
+
 _MONTH_NAMES = frozenset(
     "january february march april may june july august september october november december "
     "jan feb mar apr jun jul aug sep sept oct nov dec".split())
@@ -268,7 +286,7 @@ def choose_documents(
     """
     docs = candidates
     if period_end:
-        dated = [d for d in docs if d.meta.period_end and _days_apart(d.meta.period_end, period_end) <= 7]
+        dated = [d for d in docs if d.meta.period_end and days_apart(d.meta.period_end, period_end) <= 7]
         if dated:
             return dated, None  # the filing that closes on the date asked
     if doc_types:
@@ -338,7 +356,7 @@ def fiscal_year_of(period_end: str) -> int:
     return fiscal_year(date.fromisoformat(period_end))
 
 
-def _days_apart(a: str, b: str) -> int:
+def days_apart(a: str, b: str) -> int:
     from datetime import date
 
     try:
@@ -401,6 +419,7 @@ def plan_query(question: str, documents: list[Document], explicit: SearchFilters
         plan.companies = detect_companies(question, pool, is_word, owner)
     if not explicit.document_ids and not explicit.companies:
         plan.unheld, plan.closest = unheld_companies(question, documents, plan.companies)
+    plan.rewritten = respelt(question, pool, is_word)
     plan.latest = bool(_LATEST.search(question))
     plan.period_end = asked_period_end(question)
     if plan.period_end and not explicit.years and _YEAR_END_ASKED.search(question):

@@ -1,0 +1,191 @@
+"""Any printed row is a line item: find the row whose label best matches a phrase.
+
+The lexicon knows ~50 metrics; filings print thousands of rows ("Other current liabilities",
+"King", "Bitcoin revenue", "Treasury stock, at cost"). ``find_rows`` scores every row of every
+table against the words of a phrase the question uses:
+
+* the phrase's content words (stems; generic words such as "total", "GAAP", "segment" are soft)
+  must be found in the row's label, its parent headings ("Current liabilities" above "Other
+  current liabilities") or the table's title, with interchangeable words ("sales" ~ "revenue",
+  "short-term" ~ "current", "unearned" ~ "deferred") counted as the same word;
+* a row whose own label holds words the phrase does not ask for scores lower (precision), so
+  "Goodwill" beats "Goodwill impairment" when goodwill is asked;
+* a score below ``MIN_SCORE`` is no match: a weak match stays "not found".
+
+Pure functions over ``StatementTable``s: tested from JSON fixtures, no PDFs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from docqa.finance.lexicon import load_lexicon
+from docqa.finance.tables import Row, StatementTable
+from docqa.finance.text import clean_label, stems
+
+MIN_SCORE = 0.72       # below this the best row is not the item asked
+MIN_RECALL = 0.99      # every hard word of the phrase must be printed around the row
+LABEL_WEIGHT = 0.55    # share of the score from the label's precision (the rest: recall)
+CONTEXT_FACTOR = 0.93  # a hard word found only in the headings or title, not the label
+TOTAL_BONUS = 0.03     # "Total X" over a component "X" when both match equally
+
+# Words that say little about which row: they may be missing from the label without a penalty.
+SOFT = frozenset(stems(
+    "total net gaap reported consolidated company annual fiscal year quarter quarterly the a an of "
+    "and for in on at to its their our amount value figure balance sheet statement income statement "
+    "segment segments division business unit line item number figure reportable operating "
+    "sheet end ending period as by from within level carrying reported basis overall "
+    "worldwide global group"))
+# Words a printed label may add without changing what it is.
+LABEL_NEUTRAL = frozenset(stems(
+    "total net consolidated the and of a an in for to other from on at by s"))
+STOP = frozenset(stems("the a an of and for in on at to by from with its their our as is was were be"))
+
+
+@dataclass(frozen=True)
+class RowMatch:
+    table: StatementTable
+    row: Row
+    score: float
+    order: int = 0        # position of the table in the list given (earlier: preferred on ties)
+
+
+@lru_cache(maxsize=1)
+def _synonym_groups() -> dict[str, frozenset[str]]:
+    """stem -> the stems interchangeable with it (lexicon ``words:`` groups)."""
+    out: dict[str, set[str]] = {}
+    for group in load_lexicon().words:
+        group_stems = {stems(w)[0] for w in group if len(stems(w)) == 1}
+        for s in group_stems:
+            out.setdefault(s, set()).update(group_stems)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _variants(word: str) -> frozenset[str]:
+    return _synonym_groups().get(word, frozenset()) | {word}
+
+
+def _has(words: set[str], word: str) -> bool:
+    return bool(_variants(word) & words)
+
+
+@lru_cache(maxsize=1)
+def _rewrites() -> tuple[tuple[tuple[str, ...], str], ...]:
+    """Multi-word members of a ``words`` group, as stems -> the group's first member."""
+    out = []
+    for group in load_lexicon().words:
+        head = stems(group[0])
+        for w in group[1:]:
+            if len(stems(w)) > 1 and len(head) == 1:
+                out.append((stems(w), head[0]))
+    return tuple(sorted(out, key=lambda r: -len(r[0])))
+
+
+def normalized(words: tuple[str, ...] | list[str]) -> list[str]:
+    """Stems with multi-word synonyms folded ("short term" -> "current")."""
+    words = list(words)
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        for form, head in _rewrites():
+            if tuple(words[i:i + len(form)]) == form:
+                out.append(head)
+                i += len(form)
+                break
+        else:
+            out.append(words[i])
+            i += 1
+    return out
+
+
+def phrase_words(phrase: str) -> tuple[list[str], list[str]]:
+    """(hard, soft) content stems of a phrase, duplicates dropped."""
+    hard: list[str] = []
+    soft: list[str] = []
+    for s in normalized(stems(phrase)):
+        if s in STOP:
+            continue
+        (soft if s in SOFT else hard).append(s)
+    return list(dict.fromkeys(hard)), list(dict.fromkeys(soft))
+
+
+HEAD_FACTOR = 0.96     # the label's head ("Treasury stock" of "Treasury stock, shares at cost: ...")
+_HEAD = re.compile(r",|\(|:|;| \u2014 | - ")
+
+
+def score_row(phrase: str, row: Row, table: StatementTable) -> float:
+    """How well ``row`` (under its headings, in ``table``) is the line item ``phrase`` names."""
+    label = clean_label(row.label)
+    score = _score(phrase, label, row, table)
+    head = _HEAD.split(label, 1)[0]
+    if head.strip() and head != label:
+        score = max(score, round(HEAD_FACTOR * _score(phrase, head, row, table), 4))
+    return score
+
+
+def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> float:
+    hard, soft = phrase_words(phrase)
+    if not hard:
+        return 0.0
+    label = [s for s in normalized(stems(label_text)) if s not in STOP and not s.isdigit()]
+    if not label:
+        return 0.0
+    label_set = set(label)
+    context = set(normalized(stems(row.section or ""))) | set(normalized(stems(table.title or "")))
+    context |= _header_words(table)  # a segment's name may head the column ("2019 King")
+    found = 0.0
+    for w in hard:
+        if _has(label_set, w):
+            found += 1.0
+        elif _has(context, w):
+            found += CONTEXT_FACTOR
+    recall = found / len(hard)
+    if recall < MIN_RECALL * CONTEXT_FACTOR ** len(hard) and recall < MIN_RECALL:
+        return 0.0
+    if not any(_has(label_set, w) for w in hard):
+        return 0.0  # the label itself must name something asked ("King", "Goodwill")
+    asked = set(hard) | set(soft)
+    extra = [s for s in label if s not in LABEL_NEUTRAL and not any(_has({s}, w) for w in asked)
+             and not _has(set(asked), s)]
+    precision = 1.0 - len(extra) / max(len(label), 1)
+    score = (1 - LABEL_WEIGHT) * recall + LABEL_WEIGHT * precision
+    if "total" in soft and label and label[0] == "total":
+        score += TOTAL_BONUS
+    elif label and label[0] == "total" and "total" not in soft:
+        score -= TOTAL_BONUS / 2
+    return round(score, 4)
+
+
+def _header_words(table: StatementTable) -> set[str]:
+    return {w for c in table.columns for w in normalized(stems(c.header)) if not w.isdigit()}
+
+
+def entity_column(phrase: str, row: Row, table: StatementTable, columns: list) -> object | None:
+    """Of several columns for one period ("2019 Activision", "2019 King", "2019 Total"), the one
+    whose header names a word of the phrase the row's label does not."""
+    hard, _ = phrase_words(phrase)
+    label = set(normalized(stems(row.label))) | set(normalized(stems(row.section or "")))
+    wanted = [w for w in hard if not _has(label, w)]
+    best = None
+    for column in columns:
+        header = set(normalized(stems(column.header)))
+        hits = sum(_has(header, w) for w in wanted)
+        if hits and (best is None or hits > best[0]):
+            best = (hits, column)
+    return best[1] if best else None
+
+
+def find_rows(tables: list[StatementTable], phrase: str, min_score: float = MIN_SCORE) -> list[RowMatch]:
+    """Rows with a figure whose label (with headings) names ``phrase``, best first."""
+    out: list[RowMatch] = []
+    for k, table in enumerate(tables):
+        for row in table.rows:
+            if not any(c.value is not None for c in row.cells):
+                continue
+            score = score_row(phrase, row, table)
+            if score >= min_score:
+                out.append(RowMatch(table, row, score, k))
+    out.sort(key=lambda m: (-m.score, m.order, m.row.bbox[1]))
+    return out

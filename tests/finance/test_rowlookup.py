@@ -1,0 +1,65 @@
+"""Row lookup over table fixtures (JSON dumped from real filings' stored tables): no PDFs."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from docqa.finance.rowlookup import entity_column, find_rows, score_row
+from docqa.finance.tables import StatementTable
+
+FIXTURES = Path(__file__).with_name("fixtures")
+
+
+def tables(name: str) -> list[StatementTable]:
+    data = json.loads((FIXTURES / f"{name}.json").read_text())
+    return [StatementTable.model_validate(t) for t in data["tables"]]
+
+
+def best(name: str, phrase: str):
+    found = find_rows(tables(name), phrase)
+    return found[0] if found else None
+
+
+def test_a_line_item_outside_the_lexicon_is_found_by_its_label():
+    match = best("pfizer_balance_sheet", "treasury stock")
+    assert match is not None and match.row.label.startswith("Treasury stock")
+    assert match.row.cells[0].raw == "(111,361)"
+
+
+def test_short_term_means_the_current_section():
+    match = best("microsoft_balance_sheet", "short-term unearned revenue")
+    assert match is not None and match.row.label.lower().startswith("short-term unearned revenue") or (
+        match.row.section and "current" in match.row.section.lower())
+    assert match.row.cells[0].raw.replace(",", "").lstrip("$ ").startswith("50901")
+
+
+def test_goodwill_beats_a_longer_label():
+    match = best("microsoft_balance_sheet", "goodwill")
+    assert match is not None and match.row.label.lower() == "goodwill"
+
+
+def test_weak_matches_stay_not_found():
+    assert best("microsoft_balance_sheet", "number of patents granted") is None
+    assert best("pfizer_balance_sheet", "marketing expense") is None
+
+
+def test_a_segment_named_in_a_column_header():
+    segs = tables("activision_segments")
+    match = find_rows(segs, "King segment net revenues")[0]
+    assert match.row.label == "Segment net revenues"
+    columns = [c for c in match.table.period_columns() if c.fiscal_year == 2019]
+    column = entity_column("King segment net revenues", match.row, match.table, columns)
+    assert column is not None and "King" in column.header
+    assert match.row.cell(column.index).raw == "$ 2,031"
+
+
+def test_counts_rows_found_under_their_heading():
+    rows = find_rows(tables("walmart_five_year_summary"), "Sams Club units")
+    assert any(r.row.section and "unit" in r.row.section.lower() and r.row.cells[0].raw == "599" for r in rows)
+
+
+@pytest.mark.parametrize("phrase", ["", "the total"])
+def test_no_words_no_match(phrase):
+    t = tables("pfizer_balance_sheet")[0]
+    assert all(score_row(phrase, r, t) == 0 for r in t.rows)
