@@ -26,6 +26,9 @@ class Settings(BaseSettings):
     ocr: bool = True
     max_upload_mb: int = 100
     max_pages: int = 2000
+    # A page is rasterised (evidence images, OCR) at a scale lowered so that width x height stays
+    # within this many pixels: a few-hundred-byte PDF can hold a 200 x 200 inch page.
+    max_render_pixels: int = Field(25_000_000, ge=1_000_000, description="pixel cap for rendering and OCR one page")
 
     # --- search ---
     candidates: int = 200      # chunks fetched per retriever before fusion
@@ -53,6 +56,10 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     api_token: SecretStr | None = None
+    # Without a token the web app and the MCP HTTP server answer only to Host 127.0.0.1 / localhost /
+    # [::1] (and the bound address) and refuse writes from other origins (faces/origin.py); a
+    # deliberate public name goes here, comma-separated.
+    allowed_hosts: str = Field("", description="extra Host names the HTTP servers answer to, comma-separated")
     mcp_token: SecretStr | None = None
 
     @property

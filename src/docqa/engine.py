@@ -176,9 +176,12 @@ class Engine:
     def pdf_path(self, document: Document) -> Path:
         """The kept copy, once its sha256 is the document's (checked once per size and mtime); a
         damaged copy is replaced from the original file when that is still there and unchanged."""
-        from docqa.ingest.pipeline import file_sha256, keep_copy
+        from docqa.ingest.pipeline import file_sha256, keep_copy, kept_name
 
-        kept = self.settings.files_dir / f"{document.id}.pdf"
+        kept = self.settings.files_dir / kept_name(document.id, document.path, document.file_name)
+        legacy = self.settings.files_dir / f"{document.id}.pdf"  # before kept copies had their own suffix
+        if not kept.exists() and legacy.exists():
+            kept = legacy
         try:
             stat = kept.stat()
         except FileNotFoundError:
@@ -197,8 +200,10 @@ class Engine:
     def delete(self, document: str) -> bool:
         doc = self.document(document)
         removed = self.store.delete_document(doc.id)
-        kept = self.settings.files_dir / f"{doc.id}.pdf"
-        kept.unlink(missing_ok=True)
+        from docqa.ingest.pipeline import kept_name
+
+        for name in {kept_name(doc.id, doc.path, doc.file_name), f"{doc.id}.pdf"}:
+            (self.settings.files_dir / name).unlink(missing_ok=True)
         return removed
 
     # --- search --------------------------------------------------------------------------
@@ -248,9 +253,10 @@ class Engine:
             self._quote_embedder, self.settings.quote_meaning_weight)
         from docqa.answer.disclosure import DisclosureAnswerer
         from docqa.answer.filing_facts import FilingFactsAnswerer
+        from docqa.answer.lists import ListAnswerer
 
         return Asker(self.store, self.searcher(), text_answerer, _figure_answerer(), DisclosureAnswerer(),
-                     FilingFactsAnswerer())
+                     (FilingFactsAnswerer(), ListAnswerer()))
 
     def ask(
         self,

@@ -18,13 +18,16 @@ them stays readable and a test can find the outline's exact colour in the image.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Sequence
 
 import fitz  # PyMuPDF
 
+from docqa.ingest.html import CHAR_WIDTH, FONT_HEIGHT, HTML_SUFFIXES, parse_html
 from docqa.ingest.parse import open_pdf, parse_page
+from docqa.limits import capped_scale, check_renderable
 from docqa.text import fold, tokens
 from docqa.types import BBox, Figure, Line
 
@@ -180,6 +183,68 @@ def _locate_figure(page: fitz.Page, figure: Figure, lines: Sequence[Line]) -> li
     return hits[:3]
 
 
+# --- HTML filings ---------------------------------------------------------------------------------
+# An HTML filing has no geometry of its own: docqa.ingest.html lays each page out on synthetic
+# coordinates (line i at y = 36 + 12*i, 5 pt per character, words 10 pt high) and every stored box,
+# quote and fact location is in those coordinates. Its evidence page is that layout drawn back: the
+# kept copy is parsed again (same code, same bytes: the sha256 was checked) and each word of the cited
+# page is written at its own box in Courier sized so that a character is exactly 5 pt wide. The boxes
+# are then found and drawn as on a PDF page, so the PNG matches the stored coordinates exactly.
+
+_HTML_FONT_SIZE = CHAR_WIDTH / 0.6      # Courier glyphs are 600/1000 em wide: 5 pt per character
+_HTML_BASELINE = 0.8 * FONT_HEIGHT      # a word's baseline inside its 10 pt box
+_HTML_CACHE_SIZE = 4                    # parsed filings kept in memory (the first render of one parses it)
+_html_cache: dict[tuple[str, int, int], list] = {}
+_html_lock = threading.Lock()
+
+
+def is_html_file(path: str | Path) -> bool:
+    """An HTML filing by its suffix, or by its bytes (kept copies used to be named .pdf whatever they were)."""
+    path = Path(path)
+    if path.suffix.lower() in HTML_SUFFIXES:
+        return True
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    lower = head.lstrip().lower()
+    return not lower.startswith(b"%pdf") and any(t in lower for t in (b"<?xml", b"<html", b"<!doctype html"))
+
+
+def _html_pages(path: Path) -> list:
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_size, stat.st_mtime_ns)
+    with _html_lock:
+        pages = _html_cache.pop(key, None)
+    if pages is None:
+        pages = parse_html(path).pages  # raises ParseError with a reason
+    with _html_lock:
+        _html_cache[key] = pages      # most recently used last
+        while len(_html_cache) > _HTML_CACHE_SIZE:
+            _html_cache.pop(next(iter(_html_cache)))
+    return pages
+
+
+def html_page(path: str | Path, page: int) -> tuple[fitz.Document, Sequence[Line]]:
+    """Page ``page`` (1-based) of an HTML filing laid out on a one-page PDF at its stored coordinates,
+    with the page's parsed lines (word boxes) for the quote fallbacks."""
+    pages = _html_pages(Path(path))
+    if not isinstance(page, int) or page < 1 or page > len(pages):
+        raise ValueError(f"{Path(path).name} has pages 1-{len(pages)}; page {page} does not exist")
+    source = pages[page - 1]
+    doc = fitz.open()
+    out = doc.new_page(width=source.width, height=source.height)
+    writer = fitz.TextWriter(out.rect)
+    font = fitz.Font("cour")
+    for line in source.lines:
+        for word in line.words:
+            writer.append((word.bbox[0], word.bbox[1] + _HTML_BASELINE), word.text, font=font,
+                          fontsize=_HTML_FONT_SIZE)
+    writer.write_text(out)
+    return doc, source.lines
+
+
 # --- rendering ------------------------------------------------------------------------------------
 
 
@@ -207,16 +272,27 @@ def render_evidence(
     figures: Sequence[Figure] = (),
     boxes: Sequence[BBox] = (),
     zoom: float = 2.0,
+    max_pixels: int | None = None,
 ) -> EvidenceImage:
-    """Render 1-based ``page`` of ``pdf_path`` with the evidence boxed (see the module's order)."""
+    """Render 1-based ``page`` of ``pdf_path`` with the evidence boxed (see the module's order).
+
+    The zoom is lowered for a huge page so that the PNG holds at most ``max_pixels`` (default:
+    ``Settings.max_render_pixels``); the returned ``zoom`` is the one used."""
     if zoom <= 0:
         raise ValueError("zoom must be positive")
-    doc = open_pdf(pdf_path)  # raises ParseError with a reason a person can act on
+    html = is_html_file(pdf_path)
+    if html:  # an EDGAR HTML filing: its page laid out at the stored coordinates (see html_page)
+        doc, html_lines = html_page(pdf_path, page)
+    else:
+        doc = open_pdf(pdf_path)  # raises ParseError with a reason a person can act on
     try:
-        if not isinstance(page, int) or page < 1 or page > doc.page_count:
+        if not html and (not isinstance(page, int) or page < 1 or page > doc.page_count):
             raise ValueError(f"{Path(pdf_path).name} has pages 1-{doc.page_count}; page {page} does not exist")
-        pdf_page = doc[page - 1]
-        lines = parse_page(pdf_page, page, ocr=False).lines  # the rows the store holds, with word boxes
+        pdf_page = doc[0] if html else doc[page - 1]
+        zoom = capped_scale(pdf_page.rect.width, pdf_page.rect.height, zoom, max_pixels)
+        check_renderable(pdf_page.rect.width, pdf_page.rect.height, zoom, page)
+        # the rows the store holds, with word boxes
+        lines = html_lines if html else parse_page(pdf_page, page, ocr=False).lines
         used: Used = "none"
         rects: list[fitz.Rect] = []
         for quote in quotes:
@@ -247,6 +323,8 @@ __all__ = [
     "HIGHLIGHT_FILL_OPACITY",
     "HIGHLIGHT_RGB",
     "HIGHLIGHT_WIDTH",
+    "html_page",
+    "is_html_file",
     "locate_quote",
     "render_evidence",
 ]

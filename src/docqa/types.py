@@ -254,6 +254,7 @@ class Answer(Frozen):
     figures: tuple[Figure, ...] = ()
     formula: str | None = None
     answerer: str = ""
+    measure: str | None = None      # what the figure is ("Current ratio"): the answerer's reading of the question
     verification: Literal["verified", "partial", "not_found"] = "not_found"
     citations_dropped: int = 0
     numbers_unverified: tuple[str, ...] = ()

@@ -11,7 +11,7 @@ from docqa.store import StoreUnavailable
 
 def test_store_outage_is_a_503_with_retry_after(tmp_path, monkeypatch):
     app = create_app(Settings(index=tmp_path, dense=False), worker=False)
-    with TestClient(app) as client:
+    with TestClient(app, base_url="http://127.0.0.1:8000") as client:
         engine = app.state.engine
 
         def down(*args, **kwargs):

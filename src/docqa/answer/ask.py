@@ -51,13 +51,14 @@ class AskRequest:
 class Asker:
     def __init__(self, store: Store, searcher: HybridSearcher, text_answerer: TextAnswerer,
                  figure_answerer: FigureAnswerer | None = None, disclosure_answerer: FigureAnswerer | None = None,
-                 fact_answerer: FigureAnswerer | None = None):
+                 fact_answerers: tuple[FigureAnswerer, ...] = ()):
         self.store = store
         self.searcher = searcher
         self.text_answerer = text_answerer
         self.figure_answerer = figure_answerer
         self.disclosure_answerer = disclosure_answerer  # "did X disclose Y": a verdict from X's full text
-        self.fact_answerer = fact_answerer  # cover facts, the auditor's signature, the signing officer
+        # read where filings print them: cover facts, the auditor's signature, enumerated lists
+        self.fact_answerers = fact_answerers
 
     def ask(self, request: AskRequest) -> Answer:
         started = time.perf_counter()
@@ -94,8 +95,8 @@ class Asker:
             return self._not_found(
                 question, f"the question names none of the {len(companies)} companies in the index; "
                 "name the company (or pass company=/document=)", started, timings)
-        if self.fact_answerer is not None:
-            draft = self.fact_answerer.answer(asked, evidence, plan, self.store)
+        for answerer in self.fact_answerers:
+            draft = answerer.answer(asked, evidence, plan, self.store)
             if draft is not None:
                 drafts.append(draft)
         event = self.disclosure_answerer is not None and asks_event(question)

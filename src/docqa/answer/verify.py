@@ -81,6 +81,47 @@ def _ground(draft: Draft, grounding: Grounding) -> tuple[Draft, int, str | None]
     return draft, dropped, None
 
 
+# --- what is asked ----------------------------------------------------------------------------
+
+REASON_MEASURE_PREFIX = "the draft answers"
+_VERDICT = re.compile(r"^\W*(?:is|are|does|do|did|has|have|had|was|were|can|will)\b", re.I)
+# Words of a label that say how it was computed or whose it is, not which line item it reads.
+_GENERIC_MEASURE_WORDS = frozenset(
+    "total net of for the and in a an to as s fiscal year quarter share percent percentage proportion fraction "
+    "portion ratio change growth rate average per over divided by less minus plus".split())
+
+
+def measure_asked(question: str, measure: str | None) -> bool:
+    """Is the draft's measure the question's? Each content word of the measure's label must be the
+    question's own (or interchangeable with one, as the lexicon's ``words`` say), unless the
+    lexicon reads the question as that very measure ("capex" is "Capital expenditures"). An
+    answer to a neighbour ("Operating margin" for a net interest margin) fails."""
+    if not measure:
+        return True
+    from docqa.finance.lexicon import load_lexicon
+    from docqa.finance.rowlookup import has_word, normalized
+    from docqa.finance.text import stems
+
+    lexicon = load_lexicon()
+    labels = set()
+    for m in lexicon.match(question):
+        entry = lexicon.metric(m.key) if m.kind == "metric" else lexicon.formula(m.key)
+        labels.add(entry.label.lower())
+    said = measure.lower()
+    if any(label in said for label in labels):
+        return True  # "Change in revenue from ...", "2015-2017 average cost of revenue (cogs) ..."
+    if _VERDICT.match(question):
+        return True  # a yes/no verdict shows the figures it judged by, under their own names
+    said = re.sub(r"\([^)]*\)|\bfrom\b.*$", " ", measure)  # "(cogs)", "from fiscal 2016 ($135,987 million) to ..."
+    asked = set(normalized(stems(question)))
+    # names (a company's, a segment's as the answerer spells it) are whose figure it is, not which
+    words = re.findall(r"[\w&'’.-]+", said)
+    plain = " ".join(w for i, w in enumerate(words) if not w.endswith(("'s", "’s"))
+                     and (i == 0 or not w[:1].isupper() or w.isupper() and len(w) <= 5))
+    wanted = [w for w in normalized(stems(plain)) if w not in _GENERIC_MEASURE_WORDS and not w.isdigit()]
+    return all(has_word(asked, w) for w in wanted)
+
+
 # --- numbers ---------------------------------------------------------------------------------
 
 _SCALES = {
@@ -405,7 +446,7 @@ def _figure_values(figure: Figure) -> list[float]:
 
 def verify(draft: Draft, question: str, pages: dict[tuple[str, int], str], grounding: Grounding | None = None) -> Answer:
     """Keep what the cited pages support; say "not found" when nothing verifiable is left."""
-    base = dict(question=question, answerer=draft.answerer, formula=draft.formula)
+    base = dict(question=question, answerer=draft.answerer, formula=draft.formula, measure=draft.measure)
 
     def not_found(reason: str, dropped: int = 0, unverified: tuple[str, ...] = (), text: str = NOT_FOUND_TEXT) -> Answer:
         return Answer(text=text, found=False, reason=reason, verification="not_found",
@@ -423,6 +464,9 @@ def verify(draft: Draft, question: str, pages: dict[tuple[str, int], str], groun
             return not_found(refused, dropped)
         if not draft.citations:
             return not_found("the answer cited only other companies' filings than the one asked about", dropped)
+
+    if draft.figures and not measure_asked(question, draft.measure):
+        return not_found(f"{REASON_MEASURE_PREFIX} {draft.measure!r}, which the question does not ask for", dropped)
 
     # 1. Citations: the quote must be on the page it names.
     kept: list[Citation] = []
@@ -532,4 +576,6 @@ __all__ = [
     "quoted_text",
     "verify",
     "Grounding",
+    "REASON_MEASURE_PREFIX",
+    "measure_asked",
 ]

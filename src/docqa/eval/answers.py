@@ -20,6 +20,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from docqa.answer.verify import REASON_MEASURE_PREFIX, measure_asked
 from docqa.engine import Engine
 from docqa.eval.metrics import bootstrap_ci, mean
 from docqa.eval.runfolder import write_run
@@ -111,6 +112,8 @@ def run_answer_eval(engine: Engine, question_files: list[Path], runs_dir: Path =
             "citations_dropped": answer.citations_dropped, "latency_ms": round(elapsed, 1), **result,
             "numbers_unverified": list(answer.numbers_unverified),
             **grounding_counts(q, answer, documents),
+            "measure": answer.measure, "another_measure": answer.found and not measure_asked(q["question"], answer.measure),
+            "refused_as_another_measure": (answer.reason or "").startswith(REASON_MEASURE_PREFIX),
         })
     summary = _summarise(rows)
     run = write_run(runs_dir, "answers", "answers.jsonl", rows, summary)
@@ -196,6 +199,8 @@ def _summarise(rows: list[dict]) -> dict:
         "wrong_company_citations": sum(r.get("wrong_company", 0) for r in rows),
         "wrong_period_citations": sum(r.get("wrong_period", 0) for r in rows),
         "answers_citing_wrong_company": sum(1 for r in rows if r.get("wrong_company")),
+        "another_measure": sum(1 for r in rows if r.get("another_measure")),
+        "refused_as_another_measure": sum(1 for r in rows if r.get("refused_as_another_measure")),
     }
     return out
 
@@ -217,4 +222,7 @@ def _print(summary: dict, console: Console) -> None:
     g = summary["grounding"]
     console.print(f"grounding over {g['found_answers']} found answers: ungrounded numbers {g['ungrounded_numbers']} · "
                   f"wrong-company citations {g['wrong_company_citations']} "
-                  f"({g['answers_citing_wrong_company']} answers) · wrong-period citations {g['wrong_period_citations']}")
+                  f"({g['answers_citing_wrong_company']} answers) · wrong-period citations {g['wrong_period_citations']} · "
+                  f"answers to another measure {g['another_measure']} "
+                  f"({g['another_measure'] / max(1, g['found_answers']):.1%} of found; "
+                  f"{g['refused_as_another_measure']} drafts refused by verify for it)")

@@ -56,7 +56,7 @@ class _Bar:
 
 @app.command()
 def ingest(
-    paths: list[Path] = typer.Argument(..., help="PDF files or folders"),
+    paths: list[Path] = typer.Argument(..., help="PDF or EDGAR .htm/.html files, or folders of them"),
     index: Optional[Path] = IndexOpt,
     company: Optional[str] = typer.Option(None, help="override the detected company"),
     year: Optional[int] = typer.Option(None, help="override the detected fiscal year"),
@@ -64,15 +64,29 @@ def ingest(
     dense: Optional[bool] = typer.Option(None, "--dense/--no-dense",
                                          help="also embed chunks for hybrid/vector search (default: $DOCQA_DENSE, off)"),
     as_json: bool = typer.Option(False, "--json"),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1,
+                                          help="build documents on N local worker processes (Dask LocalCluster)"),
+    cluster: Optional[str] = typer.Option(None, "--cluster",
+                                          help="build documents on the Dask cluster at this scheduler, e.g. tcp://host:8786"),
 ):
-    """Index PDFs. Unchanged files are skipped; each bad file gets a reason."""
+    """Index PDFs and EDGAR HTML filings. Unchanged files are skipped; each bad file gets a reason."""
     engine = _engine(index, **({"dense": dense} if dense is not None else {}))
     overrides = None
     if company or year or doc_type:
         overrides = DocumentMeta(company=company, fiscal_year=year, doc_type=doc_type)
     bar = _Bar()
     with bar.progress:
-        report = engine.ingest(paths, progress=bar, overrides=overrides)
+        if workers or cluster:
+            from docqa.ingest.parallel import ClusterUnavailable
+
+            try:
+                report = engine.ingest_parallel(paths, workers=workers, cluster=cluster, progress=bar,
+                                                overrides=overrides)
+            except ClusterUnavailable as exc:
+                err.print(f"[red]error[/red] {exc}")
+                raise typer.Exit(2)
+        else:
+            report = engine.ingest(paths, progress=bar, overrides=overrides)
     if as_json:
         print(report.model_dump_json(indent=2))
     else:
@@ -161,7 +175,11 @@ def ask(
     from docqa.questionlog import record_answer
 
     engine = _engine(index)
-    answer = engine.ask(question, document=document, company=company, year=year, doc_type=doc_type)
+    try:
+        answer = engine.ask(question, document=document, company=company, year=year, doc_type=doc_type)
+    except ValueError as exc:  # an empty question, a doc_type that is none
+        err.print(f"[red]error[/red] {exc}")
+        raise typer.Exit(2)
     record_answer(engine.store, answer, {k: v for k, v in
                                          {"document": document, "company": company, "year": year, "doc_type": doc_type}.items() if v})
     if as_json:
@@ -210,7 +228,13 @@ def show(
     index: Optional[Path] = IndexOpt,
 ):
     """Render a page to PNG with the evidence boxed."""
-    image = _engine(index).evidence_image(document, page, [quote] if quote else [])
+    from docqa.limits import PageTooLarge
+
+    try:
+        image = _engine(index).evidence_image(document, page, [quote] if quote else [])
+    except PageTooLarge as exc:
+        err.print(f"[red]cannot render[/red] {exc}")
+        raise typer.Exit(1)
     out.write_bytes(image.png)
     console.print(f"wrote {out} ({len(image.png):,} bytes; boxed: {image.used}, {len(image.boxes)} box(es))")
 

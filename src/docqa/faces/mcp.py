@@ -35,6 +35,7 @@ from pydantic import BaseModel, Field
 from docqa import __version__
 from docqa.config import Settings
 from docqa.engine import Engine, PageOutOfRange
+from docqa.faces.origin import HostPolicy, SameOrigin
 from docqa.ingest.parse import ParseError
 from docqa.questionlog import record_answer
 from docqa.store import DocumentNotFound, EmbedderMismatch
@@ -523,16 +524,24 @@ class BearerAuth:
         await send({"type": "http.response.body", "body": body})
 
 
-def http_app(server: MCPServer, token: str | None, host: str = "127.0.0.1"):
-    """The Streamable HTTP ASGI app at /mcp, behind the bearer check when a token is set."""
-    app = server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host)
-    return BearerAuth(app, token) if token else app
+def http_app(server: MCPServer, token: str | None, host: str = "127.0.0.1", allowed_hosts: str = ""):
+    """The Streamable HTTP ASGI app at /mcp, behind the bearer check when a token is set; without
+    one, behind the same Host/Origin guard as the web app (faces/origin.py; every method, as the
+    MCP transport asks), which replaces the SDK's own so that DOCQA_ALLOWED_HOSTS applies."""
+    if token:
+        return BearerAuth(server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host), token)
+    from mcp.server.transport_security import TransportSecuritySettings
+
+    app = server.streamable_http_app(
+        streamable_http_path=HTTP_PATH, host=host,
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False))
+    return SameOrigin(app, HostPolicy(host, allowed_hosts), all_methods=True)
 
 
-async def _serve_http(server: MCPServer, host: str, port: int, token: str | None) -> None:
+async def _serve_http(server: MCPServer, host: str, port: int, token: str | None, allowed_hosts: str = "") -> None:
     import uvicorn
 
-    config = uvicorn.Config(http_app(server, token, host), host=host, port=port, log_level="warning")
+    config = uvicorn.Config(http_app(server, token, host, allowed_hosts), host=host, port=port, log_level="warning")
     await uvicorn.Server(config).serve()
 
 
@@ -558,7 +567,7 @@ def run_mcp(settings: Settings, http: bool = False, host: str = "127.0.0.1", por
                       "can read the index", file=sys.stderr)
             print(f"docqa mcp: {len(docs)} document(s) from {settings.index} on http://{host}:{port}{HTTP_PATH}"
                   f" ({'bearer token required' if token else 'no token'})", file=sys.stderr, flush=True)
-            anyio.run(_serve_http, server, host, port, token)
+            anyio.run(_serve_http, server, host, port, token, settings.allowed_hosts)
         else:
             print(f"docqa mcp: {len(docs)} document(s) from {settings.index} over stdio", file=sys.stderr, flush=True)
             server.run("stdio")

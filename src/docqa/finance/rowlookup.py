@@ -67,8 +67,12 @@ def _variants(word: str) -> frozenset[str]:
     return _synonym_groups().get(word, frozenset()) | {word}
 
 
-def _has(words: set[str], word: str) -> bool:
+def has_word(words: set[str], word: str) -> bool:
+    """Is ``word`` (a stem) among ``words``, itself or as an interchangeable word?"""
     return bool(_variants(word) & words)
+
+
+_has = has_word
 
 
 @lru_cache(maxsize=1)

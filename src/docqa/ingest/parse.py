@@ -19,6 +19,7 @@ from statistics import median
 
 import fitz  # PyMuPDF
 
+from docqa.limits import capped_dpi
 from docqa.types import Line, Page, Word
 
 log = logging.getLogger(__name__)
@@ -30,6 +31,19 @@ _TRAILING_LEADER = re.compile(r"[.\u2026·_]{3,}$")
 _NUMERIC_CELL = re.compile(r"^\(?-?\$?\(?[\d,]*\d(\.\d+)?\)?%?\)?$")
 _DASH_CELL = re.compile(r"^[\u2014\u2013\-]+$")
 _DIGITS = re.compile(r"\d+")
+
+# A text layer whose font encoding is broken prints words of random glyphs ("=F97HCFG 5B8 C:"):
+# such a page is read like a scan (OCR) or, without OCR, flagged and left unindexed.
+_WORDLIKE = re.compile(
+    r"[A-Za-zÀ-ÖØ-öø-ÿ]+(?:['’\-/.&][A-Za-zÀ-ÖØ-öø-ÿ]+)*['’]?"       # a word, "Group's", "year-end", "U.S"
+    r"|[$€£¥]?\(?[\d.,]*\d[\d.,]*\)?%?"                          # a figure
+    r"|[A-Z]{1,4}-?\d{1,4}|\d{1,4}-?[A-Za-z]{1,3}"                # codes: FY2022, Q3, 3M, 10-K, 1st
+)
+_VOWEL = re.compile(r"[aeiouyàâäéèêëíîïóôöúùûüAEIOUY]")
+_STRIP = "\"'“”‘’()[]{},.;:!?*•–—-"
+GARBLED_MIN_TOKENS = 12       # too little text to judge below this
+GARBLED_WORDLIKE_SHARE = 0.5  # in real text of any Latin-script language most tokens are words
+GARBLED_CONTROL_SHARE = 0.02  # control characters never belong in printed text
 
 HEADER_FOOTER_BAND = 0.09  # fraction of page height at top and bottom scanned for running lines
 REPEAT_SHARE = 0.3         # a line on at least this share of pages is a running header/footer
@@ -87,36 +101,87 @@ def parse_pdf(path: str | Path, ocr: bool = True, progress: Callable[[int, int],
     try:
         pages: list[Page] = []
         warnings: list[str] = []
+        garbled: list[int] = []
         for index in range(doc.page_count):
             if progress and index % 10 == 0:
                 progress(index, doc.page_count)
             try:
-                pages.append(parse_page(doc[index], index + 1, ocr=ocr))
+                page, noise = _parse_page(doc[index], index + 1, ocr=ocr)
+                pages.append(page)
+                if noise:
+                    garbled.append(index + 1)
             except Exception as exc:  # one broken page must not lose the document
                 warnings.append(f"page {index + 1}: unreadable ({exc})")
                 pages.append(Page(number=index + 1, width=0, height=0, lines=(), no_text=True))
     finally:
         doc.close()
     pages = drop_running_lines(pages)
-    flagged = [p.number for p in pages if p.no_text]
+    if garbled:
+        warnings.append(
+            f"{len(garbled)} page(s) with a garbled text layer (broken font encoding), "
+            + ("read by OCR" if ocr and tesseract_available() else "not indexed; install tesseract-ocr to read them")
+            + f": {_ranges(garbled)}")
+    flagged = [p.number for p in pages if p.no_text and p.number not in garbled]
     if flagged:
         how = "OCR found no text" if tesseract_available() and ocr else "install tesseract-ocr to read them"
         warnings.append(f"{len(flagged)} page(s) without a text layer ({how}): {_ranges(flagged)}")
     return ParsedPdf(pages=pages, warnings=warnings)
 
 
+def is_garbled(words: list[str]) -> bool:
+    """True when a text layer is noise: a broken font encoding prints words of random glyphs.
+
+    Language-independent shape tests, no word list: control characters in the text, or too few
+    tokens that look like words (letters with a vowel, acronyms, figures), or letters without the
+    vowel share every alphabetic language has.
+    """
+    tokens = [t for t in (w.strip() for w in words) if t]
+    if not tokens:
+        return False
+    text = "".join(tokens)
+    controls = sum(1 for ch in text if ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch == "\ufffd")
+    if controls > max(2, GARBLED_CONTROL_SHARE * len(text)):
+        return True
+    if len(tokens) < GARBLED_MIN_TOKENS:
+        return False
+    tokens = [t.strip(_STRIP) for t in tokens if any(ch.isalnum() for ch in t)]  # leaders, "$", "—" say nothing
+    if len(tokens) < GARBLED_MIN_TOKENS:
+        return False
+    wordlike = sum(
+        1 for t in tokens if _WORDLIKE.fullmatch(t) and (len(t) < 4 or not t.isalpha() or _VOWEL.search(t))
+    )
+    if wordlike < GARBLED_WORDLIKE_SHARE * len(tokens):
+        return True
+    letters = [ch for ch in text if ch.isalpha()]
+    if len(letters) >= 200:
+        vowels = sum(1 for ch in letters if _VOWEL.match(ch))
+        return not 0.2 <= vowels / len(letters) <= 0.6  # Latin-script prose sits near 0.35-0.45
+    return False
+
+
 def parse_page(page: fitz.Page, number: int, ocr: bool = True) -> Page:
+    return _parse_page(page, number, ocr)[0]
+
+
+def _parse_page(page: fitz.Page, number: int, ocr: bool = True) -> tuple[Page, bool]:
+    """The page, and whether its own text layer was garbled."""
     raw = page.get_text("words", sort=False)
     used_ocr = False
-    # A page with no words but with images is a scan; with neither it is simply blank.
-    scanned = not any(w[4].strip() for w in raw) and _has_images(page)
+    # A page with no words but with images is a scan; with neither it is simply blank. A page
+    # whose words are random glyphs (broken font encoding) is read like a scan.
+    garbled = is_garbled([w[4] for w in raw])
+    scanned = garbled or (not any(w[4].strip() for w in raw) and _has_images(page))
     if scanned and ocr and tesseract_available():
         try:
-            textpage = page.get_textpage_ocr(language="eng", dpi=200, full=True)
+            # at most Settings.max_render_pixels: a 200-inch page at 200 dpi would be 1.6 gigapixels
+            dpi = capped_dpi(page.rect.width, page.rect.height, 200)
+            textpage = page.get_textpage_ocr(language="eng", dpi=dpi, full=True)
             raw = page.get_text("words", textpage=textpage, sort=False)
             used_ocr = True
         except Exception as exc:  # tesseract data missing or OCR crashed: flag the page instead
             log.warning("OCR failed on page %d: %s", number, exc)
+    if garbled and not used_ocr:
+        raw = []  # noise is not text: the page is flagged instead of indexed
     words = _clean_words(raw)
     lines = tuple(_rows_to_lines(_columns(_rows(words), page.rect.width)))
     return Page(
@@ -126,7 +191,7 @@ def parse_page(page: fitz.Page, number: int, ocr: bool = True) -> Page:
         lines=lines,
         ocr=used_ocr,
         no_text=scanned and not lines,
-    )
+    ), garbled
 
 
 def _has_images(page: fitz.Page) -> bool:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import shutil
 import time
+import uuid
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -15,7 +17,8 @@ from docqa.embed import Embedder
 from docqa.finance.statements import read_tables
 from docqa.ingest import metadata
 from docqa.ingest.chunk import chunk_page, page_title
-from docqa.ingest.parse import ParseError, parse_pdf
+from docqa.ingest.html import HTML_SUFFIXES, cover_over, is_html, parse_html, tables_with_facts
+from docqa.ingest.parse import ParseError, open_pdf, parse_pdf
 from docqa.store.base import Store, StoredLine, StoredPage
 from docqa.types import Chunk, Document, DocumentMeta, FileOutcome, IngestReport, Page, PageInfo
 
@@ -43,7 +46,7 @@ def expand_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileOutc
         path = Path(raw)
         if path.is_dir():
             for found in sorted(path.rglob("*")):
-                if found.is_file() and found.suffix.lower() == ".pdf":
+                if found.is_file() and found.suffix.lower() in (".pdf", *HTML_SUFFIXES):  # PDFs and EDGAR .htm
                     files[found.resolve()] = None
         elif path.is_file():
             files[path.resolve()] = None
@@ -58,6 +61,45 @@ def file_sha256(path: Path) -> str:
         for block in iter(lambda: fh.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def kept_name(document_id: str, *names: str | Path) -> str:
+    """The kept copy's file name: the document id with the file's real suffix (``.htm``, ``.html``,
+    ``.xhtml`` for an EDGAR filing, else ``.pdf``), from the first of ``names`` that has one."""
+    for name in names:
+        suffix = Path(str(name or "")).suffix.lower()
+        if suffix in HTML_SUFFIXES:
+            return document_id + suffix
+    return document_id + ".pdf"
+
+
+def keep_copy(source: Path, kept: Path, sha: str) -> Path:
+    """Keep a copy of ``source`` (whose sha256 is ``sha``) at ``kept``, never half of one.
+
+    An existing file is trusted only when its size and sha256 match; else it is replaced. The
+    copy goes to a temporary name in the same folder, is flushed to disk and checked against
+    ``sha``, then renamed into place (atomic), so a crash leaves either no file or a whole one.
+    """
+    size = source.stat().st_size
+    try:
+        if kept.stat().st_size == size and file_sha256(kept) == sha:
+            return kept
+        log.warning("kept copy %s differs from %s (cut short by a crash?); replacing it", kept, source.name)
+    except FileNotFoundError:
+        pass
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    tmp = kept.with_name(f".{kept.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    try:
+        with source.open("rb") as src, tmp.open("wb") as dst:
+            shutil.copyfileobj(src, dst, 1 << 20)
+            dst.flush()
+            os.fsync(dst.fileno())
+        if file_sha256(tmp) != sha:
+            raise ParseError(f"{source.name} changed while it was being indexed; add it again")
+        os.replace(tmp, kept)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return kept
 
 
 class Ingestor:
@@ -93,9 +135,10 @@ class Ingestor:
             return FileOutcome(path=str(path), status="failed", reason=str(exc))
         with self._timed("index"):
             self.files_dir.mkdir(parents=True, exist_ok=True)
-            kept = self.files_dir / f"{document.id}.pdf"
-            if not kept.exists():
-                shutil.copyfile(path, kept)
+            try:
+                keep_copy(path, self.files_dir / kept_name(document.id, path), sha)
+            except (ParseError, OSError) as exc:
+                return FileOutcome(path=str(path), status="failed", reason=f"cannot keep a copy of the file: {exc}")
             self.store.add_document(document, pages, chunks, vectors)
         return FileOutcome(
             path=str(path), status="indexed", document_id=document.id, pages=document.pages,
@@ -110,8 +153,19 @@ class Ingestor:
             if progress:
                 progress(name, int(done * share), total)
 
+        # The page limit is checked on the page count before any page is parsed (as the upload path does).
+        if is_html(path):
+            count = 0  # an HTML filing has pages once it is laid out: counted after parsing
+        else:
+            with open_pdf(path) as doc:
+                count = doc.page_count
+        if count > self.options.max_pages:
+            raise ParseError(
+                f"{count} pages is over the limit of {self.options.max_pages}; raise DOCQA_MAX_PAGES to index it"
+            )
         with self._timed("parse"):
-            parsed = parse_pdf(path, ocr=self.options.ocr, progress=parsed_pages)
+            parsed = (parse_html(path, progress=parsed_pages) if is_html(path)
+                      else parse_pdf(path, ocr=self.options.ocr, progress=parsed_pages))
         pages = parsed.pages
         if len(pages) > self.options.max_pages:
             raise ParseError(
@@ -125,7 +179,7 @@ class Ingestor:
                 )
             raise ParseError("no extractable text: every page is blank")
         with self._timed("metadata"):
-            meta = _override(metadata.detect_document(pages), self.options.overrides)
+            meta = _override(cover_over(metadata.detect_document(pages), parsed), self.options.overrides)
             infos = metadata.detect_pages(pages)
         doc_id = sha[:16]
         with self._timed("chunk"):
@@ -133,7 +187,7 @@ class Ingestor:
             for page, info in zip(pages, infos):
                 chunks.extend(chunk_page(page, doc_id, name, meta, info, self.options.chunk_words))
         with self._timed("tables"):
-            tables = {p.number: _tables(p) for p in pages}
+            tables = {p.number: tables_with_facts(_tables(p), parsed, p.number) for p in pages}
         stored = [_stored_page(doc_id, p, i, tables[p.number]) for p, i in zip(pages, infos)]
         vectors = None
         if self.embedder is not None and chunks:

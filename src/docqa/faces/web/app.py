@@ -23,7 +23,10 @@ import docqa
 from docqa.config import Settings
 from docqa.engine import Engine, PageOutOfRange
 from docqa.faces.web.api import MAX_FILES_PER_REQUEST, ApiError, error_response, router
+from docqa.faces.origin import HostPolicy, SameOrigin
 from docqa.faces.web.jobs import IngestWorker
+from docqa.ingest.parse import ParseError
+from docqa.limits import PageTooLarge
 from docqa.store import DocumentNotFound, EmbedderMismatch, StoreUnavailable
 
 log = logging.getLogger(__name__)
@@ -153,6 +156,8 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, w
     token = settings.api_token.get_secret_value() if settings.api_token else None
     max_body = (settings.max_upload_mb * MAX_FILES_PER_REQUEST + 1) * 1024 * 1024
     app.add_middleware(Guard, token=token or None, max_body=max_body)
+    if not token:  # no token: only this machine's own pages may reach it (DNS rebinding, cross-site forms)
+        app.add_middleware(SameOrigin, policy=HostPolicy(settings.host, settings.allowed_hosts))
 
     @app.exception_handler(ApiError)
     async def _api_error(request: Request, exc: ApiError):
@@ -165,6 +170,14 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, w
     @app.exception_handler(PageOutOfRange)
     async def _no_page(request: Request, exc: PageOutOfRange):
         return error_response(404, "page_not_found", str(exc))
+
+    @app.exception_handler(ParseError)
+    async def _unreadable(request: Request, exc: ParseError):
+        return error_response(422, "unreadable_pdf", str(exc))
+
+    @app.exception_handler(PageTooLarge)
+    async def _huge_page(request: Request, exc: PageTooLarge):
+        return error_response(422, "page_too_large", str(exc))
 
     @app.exception_handler(EmbedderMismatch)
     async def _mismatch(request: Request, exc: EmbedderMismatch):

@@ -93,6 +93,8 @@ class IngestWorker:
                     "reason": "interrupted when the server stopped; queued again",
                 })
             self.store.put_job(job)
+            if job.status == "failed":  # as for any failed job: the upload goes (docs/web.md)
+                self._remove_upload(job)
             changed.append(job)
             log.warning("job %s (%s): %s", job.id, job.file_name, job.reason)
         return changed
