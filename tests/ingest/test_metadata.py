@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from docqa.ingest.metadata import detect_document, detect_pages, short_name, statement_kind
+from docqa.ingest.metadata import detect_document, detect_pages, is_generic_name, short_name, statement_kind
 from docqa.ingest.parse import parse_pdf
 from docqa.types import DocType, Line, Page, StatementKind
 from tests.conftest import SAMPLES, shared_pdf
@@ -180,7 +180,7 @@ def test_non_us_annual_report():
         "Registered office: Unilever PLC, Port Sunlight, Wirral.",
     )
     meta = detect_document([cover, body])
-    assert meta.doc_type is DocType.ANNUAL
+    assert meta.doc_type is DocType.ANNUAL_REPORT  # no SEC cover: an annual report, not a 10-K
     assert (meta.fiscal_year, meta.period_end) == (2022, "2022-12-31")
     assert meta.company == "Unilever PLC" and "unilever" in _names(meta)
 
@@ -253,7 +253,7 @@ def test_foreign_filer_cover_uses_the_english_name():
         "(Translation of registrant's name into English)",
     )
     meta = detect_document([cover])
-    assert (meta.doc_type, meta.fiscal_year, meta.period_end) == (DocType.ANNUAL, 2023, "2023-03-31")
+    assert (meta.doc_type, meta.fiscal_year, meta.period_end) == (DocType.F20, 2023, "2023-03-31")  # a 20-F is its own type
     assert meta.company == "Toyota Motor Corporation"
     assert {"toyota motor", "toyota jidosha kabushiki kaisha"} <= _names(meta)
 
@@ -265,3 +265,143 @@ def test_report_date_printed_above_its_label():
     )
     meta = detect_document([cover])
     assert (meta.doc_type, meta.fiscal_year, meta.company) == (DocType.CURRENT, 2024, "Acme Widgets, Inc.")
+
+
+# --------------------------------------------------------------------------- non-US reports (issue 10)
+
+
+def test_uk_plc_read_from_its_title_page_and_auditors_report():
+    pages = [
+        make_page(1, "Northwind Logistics plc", "Annual Report", "For the Year Ended 31 December 2022"),
+        make_page(2, "The Group has had a strong year.", "The Company grew revenue in every region."),
+        make_page(3, "Consolidated statement of financial position", "£'000  2022  2021", "Total assets  5,575  9,965"),
+        make_page(4, "Independent Auditor’s Report to the members of Northwind Logistics plc",
+                  "We have audited the financial statements of Northwind Logistics plc (the ‘Company’) for the year "
+                  "ended 31 December 2022."),
+    ]
+    meta = detect_document(pages)
+    assert meta.company == "Northwind Logistics plc"
+    assert meta.doc_type is DocType.ANNUAL_REPORT
+    assert (meta.fiscal_year, meta.period_end) == (2022, "2022-12-31")
+    assert meta.currency == "GBP"
+    assert meta.company_confidence and meta.company_confidence >= 0.5
+    assert "Northwind Logistics plc" in (meta.company_evidence or "")
+
+
+def test_australian_report_directors_report_ticker_and_former_name():
+    pages = [
+        make_page(1, "ANNUAL", "REPORT", "ASX:KOP"),
+        make_page(2, "Corporate Directory", "The Group and the Company are listed on the ASX."),
+        make_page(3, "The Directors present their report on Kestrel Gold Limited (formerly Kopore Metals Limited) "
+                     "and its controlled entities for the financial year ended 30 June 2022.",
+                  "The financial report is presented in Australian dollars."),
+        make_page(4, "TO THE MEMBERS OF KESTREL GOLD LIMITED", "Opinion",
+                  "We have audited the financial report of Kestrel Gold Ltd (the Company and its subsidiaries)."),
+    ]
+    meta = detect_document(pages)
+    assert meta.company and meta.company.lower().startswith("kestrel gold")
+    assert (meta.ticker, meta.exchange, meta.currency) == ("KOP", "ASX", "AUD")
+    assert meta.doc_type is DocType.ANNUAL_REPORT
+    assert (meta.fiscal_year, meta.period_end) == (2022, "2022-06-30")
+    assert "kopore metals limited" in _names(meta)
+
+
+@pytest.mark.parametrize("phrase", ["The Group", "the Company", "N/a", "Investment Company",
+                                    "German Stock Corporation", "Co., Ltd.", "The Registrant", "Holdings Limited"])
+def test_generic_phrases_name_no_one(phrase):
+    assert is_generic_name(phrase)
+
+
+@pytest.mark.parametrize("name", ["Starvest plc", "EPI (Holdings) Limited", "3M Company", "TransUnion", "Odyssey Gold Ltd"])
+def test_real_names_are_not_generic(name):
+    assert not is_generic_name(name)
+
+
+def test_a_report_that_names_no_one_is_company_unknown_with_a_reason():
+    pages = [
+        make_page(1, "Annual Report 2022", "For the year ended 31 December 2022"),
+        make_page(2, "The Company (the “Company”) and its subsidiaries (the “Group”) had a good year.",
+                  "To the members of the Company", "The Group and its subsidiaries reported growth."),
+    ]
+    meta = detect_document(pages)
+    assert meta.company is None
+    assert meta.company_evidence and "no registrant" in meta.company_evidence
+    assert meta.doc_type is DocType.ANNUAL_REPORT and meta.fiscal_year == 2022
+
+
+def test_cover_translation_of_n_a_is_not_the_company():
+    cover = make_page(
+        1, "FORM 20-F", "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
+        "For the fiscal year ended December 31, 2022", "Commission file number 001-36896",
+        "Mercurity Fintech Holding Inc.", "(Exact name of Registrant as specified in its charter)", "N/A",
+        "(Translation of Registrant’s name into English)", "Cayman Islands",
+    )
+    later = make_page(2, "To the Board of Directors and Shareholders of Mercurity Fintech Holding Inc. "
+                         "(formerly known as JMU Limited):")
+    meta = detect_document([cover, later])
+    assert meta.company == "Mercurity Fintech Holding Inc."
+    assert meta.doc_type is DocType.F20
+    assert (meta.fiscal_year, meta.period_end) == (2022, "2022-12-31")
+    assert "jmu limited" in _names(meta)
+
+
+def test_glossy_report_with_the_10k_cover_inside_is_a_10k():
+    pages = [
+        make_page(1, "2022 annual report"),
+        make_page(2, "Dear fellow shareholders,", "It was a year of growth for Bridgewater."),
+        make_page(3, "UNITED STATES", "SECURITIES AND EXCHANGE COMMISSION", "FORM 10-K",
+                  "For the fiscal year ended December 31, 2022", "Commission file number 001-38412",
+                  "BRIDGEWATER BANCSHARES, INC.", "(Exact name of registrant as specified in its charter)"),
+    ]
+    meta = detect_document(pages)
+    assert meta.doc_type is DocType.ANNUAL
+    assert meta.company == "Bridgewater Bancshares, Inc."
+    assert (meta.fiscal_year, meta.period_end) == (2022, "2022-12-31")
+
+
+def test_audited_statements_alone():
+    pages = [
+        make_page(1, "CONSOLIDATED FINANCIAL STATEMENTS", "ODYSSEY GROUP HOLDINGS, INC.", "AND SUBSIDIARIES",
+                  "AS OF DECEMBER 31, 2022 AND 2021", "FOR THE YEARS ENDED DECEMBER 31, 2022 AND 2021"),
+        make_page(2, "Report of Independent Auditors", "To the Board of Directors of Odyssey Group Holdings, Inc.",
+                  "We have audited the accompanying consolidated financial statements of Odyssey Group Holdings, Inc. "
+                  "and its subsidiaries (the \"Company\")"),
+    ]
+    meta = detect_document(pages)
+    assert meta.doc_type is DocType.FINANCIAL_STATEMENTS
+    assert meta.company == "Odyssey Group Holdings, Inc."
+    assert meta.fiscal_year == 2022
+
+
+@pytest.mark.parametrize(
+    "wording, year, end",
+    [
+        ("Consolidated statement of profit or loss for the year ended 30 June 2022", 2022, "2022-06-30"),
+        ("Results for the 52 weeks ended January 29, 2022", 2022, "2022-01-29"),
+        ("Results for the 52 weeks ended January 2, 2022", 2021, "2022-01-02"),  # early January: the year before
+        ("Trading update: FY to 31 Mar 2022", 2022, "2022-03-31"),
+        ("Report for the financial year ended 31 March 2022", 2022, "2022-03-31"),
+        ("Statement of financial position as at 31 December 2022", 2022, "2022-12-31"),
+    ],
+)
+def test_period_wordings_of_annual_reports(wording, year, end):
+    meta = detect_document([make_page(1, "Annual Report", wording)])
+    assert meta.doc_type is DocType.ANNUAL_REPORT
+    assert (meta.fiscal_year, meta.period_end) == (year, end)
+
+
+def test_a_later_year_named_as_guidance_is_not_the_period():
+    meta = detect_document([make_page(
+        1, "Annual Report", "for the year ended 31 December 2022", "Statement of financial position as at 31 December 2022",
+        "Outlook for the year ending 31 December 2023")])
+    assert meta.period_end == "2022-12-31"
+
+
+def test_currency_from_unit_lines():
+    def currency(*rows):
+        return detect_document([make_page(1, "Annual Report 2022", *rows)]).currency
+
+    assert currency("In thousands of US dollars", "Revenue  $ 1,200  $ 1,100") == "USD"
+    assert currency("HK$'000  2022  2021", "Revenue  1,200  1,100") == "HKD"
+    assert currency("The financial statements are presented in Canadian dollars.", "Revenue  $1,200") == "CAD"
+    assert currency("€ million  2022  2021", "Revenue  1,200  1,100") == "EUR"
