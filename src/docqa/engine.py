@@ -123,6 +123,18 @@ class Engine:
                     overrides: DocumentMeta | None = None):
         return self._ingestor(overrides).ingest_file(Path(path), progress, display_name)
 
+    def fetch(self, ticker: str, forms: Iterable[str] | None = None, years: str | None = None,
+              refresh: bool = False, progress: Progress | None = None, on_filing=None):
+        """A company's filings from SEC EDGAR by ticker, downloaded (or found in the cache under the
+        index) and ingested; a FetchReport whose ``ingest`` says what each file became
+        (sources/edgar.py). Raises EdgarError for an unknown ticker, a form not filed, no network."""
+        from docqa.sources.edgar import fetch_filings
+
+        report = fetch_filings(self.settings, ticker, forms, years, refresh=refresh, on_filing=on_filing)
+        paths = [Path(f.path) for f in report.filings if f.path]
+        ingested = self.ingest(paths, progress) if paths else IngestReport()
+        return report.model_copy(update={"ingest": ingested})
+
     def ingest_parallel(
         self,
         paths: Iterable[str | Path],

@@ -106,6 +106,62 @@ def ingest(
 
 
 @app.command()
+def fetch(
+    ticker: str = typer.Argument(..., help="a ticker (PFE, BRK-B) or a CIK number"),
+    form: Optional[list[str]] = typer.Option(None, "--form", "-f",
+                                             help="10-K, 10-Q, 8-K, 20-F or 40-F; repeat for several "
+                                                  "(default: the annual report)"),
+    years: Optional[str] = typer.Option(None, "--years", "-y",
+                                        help="fiscal years, e.g. 2023 or 2021-2024 (default: the latest filing)"),
+    refresh: bool = typer.Option(False, "--refresh", help="read the SEC's ticker map and filing list again now"),
+    index: Optional[Path] = IndexOpt,
+    as_json: bool = typer.Option(False, "--json"),
+):
+    """Download a company's filings from SEC EDGAR and index them (needs DOCQA_SEC_USER_AGENT)."""
+    from docqa.sources.edgar import EdgarError
+
+    engine = _engine(index)
+
+    def fetched(item) -> None:
+        if as_json:
+            return
+        f = item.filing
+        where = "downloaded" if item.downloaded else "cached" if item.path else "failed"
+        style = "red" if item.error else "green" if item.downloaded else "yellow"
+        detail = f" ({item.error})" if item.error else ""
+        err.print(f"[{style}]{where:10}[/{style}] {f.form} {f.report_date or f.filing_date} {f.primary_document}{detail}",
+                  highlight=False)
+
+    bar = _Bar()
+    try:
+        with bar.progress:
+            report = engine.fetch(ticker, form, years, refresh=refresh, progress=bar, on_filing=fetched)
+    except (EdgarError, ValueError) as exc:
+        err.print(f"[red]error[/red] {exc}")
+        raise typer.Exit(2)
+    if as_json:
+        print(report.model_dump_json(indent=2))
+    else:
+        for w in report.warnings:
+            console.print(f"[yellow]warning[/yellow] {w}")
+        ingest = report.ingest
+        for f in ingest.files if ingest else ():
+            style = {"indexed": "green", "skipped": "yellow", "failed": "red"}[f.status]
+            detail = f"{f.pages} pages, {f.chunks} chunks" if f.status == "indexed" else f.reason
+            console.print(f"[{style}]{f.status:8}[/{style}] {Path(f.path).name}: {detail}")
+        downloaded = sum(1 for f in report.filings if f.downloaded)
+        failed = sum(1 for f in report.filings if f.error)
+        console.print(f"{report.company} (CIK {report.cik}): {len(report.filings)} filing(s), {downloaded} downloaded, "
+                      f"{len(report.filings) - downloaded - failed} from the cache, {failed} not fetched; "
+                      f"{len(ingest.indexed) if ingest else 0} indexed, {len(ingest.skipped) if ingest else 0} "
+                      f"already indexed; {report.requests} request(s) to the SEC")
+    if not report.filings or all(f.error for f in report.filings) or (report.ingest and report.ingest.failed
+                                                                       and not report.ingest.indexed
+                                                                       and not report.ingest.skipped):
+        raise typer.Exit(1)
+
+
+@app.command()
 def search(
     query: str,
     k: int = typer.Option(10, "--k", "-k"),

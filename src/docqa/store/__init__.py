@@ -12,8 +12,15 @@ def open_store(settings: Settings) -> Store:
         from docqa.store.postgres import PostgresStore
 
         return PostgresStore(url)
+    if url and url.startswith(("milvus://", "milvuss://", "milvus-lite://")):
+        from docqa.store.milvus import MilvusStore
+
+        return MilvusStore(url)
     if url and not url.startswith("sqlite:"):
-        raise ValueError(f"DOCQA_STORE must be postgresql://... or sqlite:PATH, not {url!r}")
+        raise ValueError(
+            "DOCQA_STORE must be postgresql://..., milvus://host:19530[/prefix], milvus-lite:///path/index.db"
+            f" or sqlite:PATH, not {url!r}"
+        )
     from docqa.store.sqlite import SQLiteStore
 
     path = url.removeprefix("sqlite:") if url else settings.sqlite_path

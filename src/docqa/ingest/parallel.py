@@ -1,0 +1,234 @@
+"""Ingest on many workers: local processes (``--workers N``) or a Dask cluster (``--cluster``).
+
+One task function, ``build_document``, runs on a worker: parse -> metadata -> chunk -> tables ->
+embed (the same ``Ingestor._build`` the serial path runs), and returns a document ready to store.
+Nothing on a worker touches the store: the client writes each document as it comes back, in one
+transaction per document (``Store.add_document``), so a worker that dies mid-file leaves nothing
+half-written; Dask runs the task again on another worker (``retries``).
+
+Before any work is shipped, each file's sha256 is looked up in the store: unchanged files are
+skipped on the client. Files with the same bytes are shipped once. ``--workers N`` starts a Dask
+``LocalCluster`` of N single-threaded worker processes on 127.0.0.1 and stops it at the end; a
+``--cluster tcp://host:8786`` scheduler that cannot be reached fails within ``connect_timeout``
+seconds, naming the address. Workers of a local cluster read the files by path; workers of a
+remote cluster get the file's bytes (they need not share a filesystem with the client).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+from urllib.parse import urlsplit
+
+from docqa.ingest.html import is_html
+from docqa.ingest.parse import ParseError, open_pdf
+from docqa.ingest.pipeline import IngestOptions, Ingestor, Progress, expand_paths, file_sha256, keep_copy, kept_name
+from docqa.types import FileOutcome, IngestReport
+
+log = logging.getLogger(__name__)
+
+TOTAL = "all files"  # the progress line that counts pages done across workers
+
+
+class ClusterUnavailable(RuntimeError):
+    """The Dask scheduler cannot be reached."""
+
+
+@dataclass
+class Built:
+    """What a worker sends back: a document ready to store, or why the file failed."""
+
+    document: object = None
+    pages: list = field(default_factory=list)
+    chunks: list = field(default_factory=list)
+    vectors: object = None
+    warnings: list = field(default_factory=list)
+    stage_seconds: dict = field(default_factory=dict)
+    seconds: float = 0.0
+    error: str | None = None
+    worker: str = ""
+
+
+def build_document(source: str | bytes, suffix: str, sha: str, name: str, options: IngestOptions,
+                   embedder: tuple[str, int] | None) -> Built:
+    """The task: one file (a path the worker can read, or its bytes) -> Built. Runs on a worker."""
+    started = time.perf_counter()
+    model = None
+    if embedder is not None:
+        from docqa.embed import get_embedder
+
+        model = get_embedder(*embedder)  # loaded once per worker process
+    builder = Ingestor(None, model, Path(tempfile.gettempdir()), options)  # no store: nothing is written here
+    tmp = None
+    try:
+        if isinstance(source, bytes):
+            fd, tmp = tempfile.mkstemp(prefix="docqa-", suffix=suffix)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(source)
+            path = Path(tmp)
+        else:
+            path = Path(source)
+        document, pages, chunks, vectors, warnings = builder._build(path, sha, name, None)
+    except ParseError as exc:
+        return Built(error=str(exc), seconds=time.perf_counter() - started, worker=_worker_name())
+    finally:
+        if tmp:
+            os.unlink(tmp)
+    return Built(document=document, pages=pages, chunks=chunks, vectors=vectors, warnings=list(warnings),
+                 stage_seconds=dict(builder.stage_seconds), seconds=time.perf_counter() - started,
+                 worker=_worker_name())
+
+
+def _worker_name() -> str:
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except Exception:
+        return f"pid {os.getpid()}"
+
+
+def connect(workers: int | None = None, cluster: str | None = None, connect_timeout: float = 5.0):
+    """A Dask client, and the LocalCluster it owns (None for a remote scheduler)."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError as exc:  # pragma: no cover - exercised only without the extra
+        raise ImportError("parallel ingest needs the 'cluster' extra: pip install -e '.[cluster]'") from exc
+    if cluster:
+        try:
+            return Client(cluster, timeout=connect_timeout, set_as_default=False), None
+        except (OSError, TimeoutError) as exc:
+            raise ClusterUnavailable(
+                f"cannot reach the Dask scheduler at {cluster} within {connect_timeout:g} s ({exc}); "
+                "start one (`dask scheduler`, docs/cluster.md) or leave out --cluster"
+            ) from exc
+    n = max(1, int(workers or 1))
+    local = LocalCluster(n_workers=n, threads_per_worker=1, processes=True, host="127.0.0.1",
+                         dashboard_address=None, silence_logs=logging.WARNING)
+    return Client(local, set_as_default=False), local
+
+
+def _is_local(client) -> bool:
+    host = urlsplit(client.scheduler.address).hostname or ""
+    return host in ("127.0.0.1", "localhost", "::1")
+
+
+def run_parallel(
+    ingestor: Ingestor,
+    paths: Iterable[str | Path],
+    *,
+    workers: int | None = None,
+    cluster: str | None = None,
+    client=None,
+    embedder: tuple[str, int] | None = None,
+    progress: Progress | None = None,
+    connect_timeout: float = 5.0,
+    retries: int = 2,
+) -> IngestReport:
+    """Like ``Ingestor.run``, with the building of each document on Dask workers."""
+    files, failed = expand_paths(paths)
+    outcomes: dict[Path, FileOutcome] = {}
+    todo: dict[str, list[Path]] = {}  # sha -> files with those bytes (the first one is built)
+    for path in files:
+        try:
+            sha = file_sha256(path)
+        except OSError as exc:
+            outcomes[path] = FileOutcome(path=str(path), status="failed", reason=f"cannot read file: {exc}")
+            continue
+        existing = ingestor.store.document_by_sha(sha)
+        if existing is not None:  # unchanged: skipped before any work is shipped
+            outcomes[path] = FileOutcome(
+                path=str(path), status="skipped", reason=f"unchanged: already indexed as {existing.file_name}",
+                document_id=existing.id, pages=existing.pages, chunks=existing.chunks,
+            )
+            continue
+        todo.setdefault(sha, []).append(path)
+    if todo:
+        own = client is None
+        local = None
+        if own:
+            client, local = connect(workers, cluster, connect_timeout)
+        try:
+            _build_all(ingestor, client, todo, outcomes, embedder, progress, retries)
+        finally:
+            if own:
+                client.close()
+                if local is not None:
+                    local.close()
+    ordered = [outcomes[p] for p in files]
+    return IngestReport(files=tuple(failed + ordered), stage_seconds=dict(ingestor.stage_seconds))
+
+
+def _page_count(path: Path) -> int:
+    if is_html(path):
+        return 0
+    try:
+        with open_pdf(path) as doc:
+            return doc.page_count
+    except ParseError:
+        return 0
+
+
+def _build_all(ingestor: Ingestor, client, todo: dict[str, list[Path]], outcomes: dict[Path, FileOutcome],
+               embedder, progress: Progress | None, retries: int) -> None:
+    from distributed import as_completed
+
+    ship_paths = _is_local(client)
+    totals = {sha: _page_count(paths[0]) for sha, paths in todo.items()}
+    pages_total, pages_done = sum(totals.values()), 0
+    futures = {}
+    for sha, paths in todo.items():
+        path = paths[0]
+        source = str(path) if ship_paths else client.scatter(path.read_bytes(), hash=False)
+        future = client.submit(build_document, source, path.suffix.lower(), sha, path.name, ingestor.options,
+                               embedder, key=f"docqa-build-{sha[:16]}-{time.time_ns()}", retries=retries,
+                               pure=False)
+        futures[future] = sha
+    if progress:
+        progress(TOTAL, 0, pages_total)
+    for future in as_completed(futures, loop=client.loop):
+        sha = futures[future]
+        paths = todo[sha]
+        try:
+            built: Built = future.result()
+        except Exception as exc:  # the task failed on every attempt (a worker died each time, or a bug)
+            reason = f"worker failed after {retries + 1} attempts: {type(exc).__name__}: {exc}"
+            built = Built(error=reason.splitlines()[0])
+        for stage, seconds in built.stage_seconds.items():
+            ingestor.stage_seconds[stage] += seconds
+        first, rest = paths[0], paths[1:]
+        outcomes[first] = _store(ingestor, first, sha, built)
+        for other in rest:  # same bytes: as the serial run sees them, once the first is stored
+            done = outcomes[first]
+            outcomes[other] = done if done.status == "failed" else FileOutcome(
+                path=str(other), status="skipped", reason=f"unchanged: already indexed as {first.name}",
+                document_id=done.document_id, pages=done.pages, chunks=done.chunks)
+        pages_done += totals[sha] or outcomes[first].pages
+        if progress:
+            progress(first.name, outcomes[first].pages, outcomes[first].pages)
+            progress(TOTAL, pages_done, max(pages_total, pages_done))
+
+
+def _store(ingestor: Ingestor, path: Path, sha: str, built: Built) -> FileOutcome:
+    """The client's half: keep a copy of the file and write the document in one transaction."""
+    if built.error is not None:
+        return FileOutcome(path=str(path), status="failed", reason=built.error)
+    started = time.perf_counter()
+    document = built.document.model_copy(update={"path": str(path)})
+    with ingestor._timed("index"):
+        ingestor.files_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            keep_copy(path, ingestor.files_dir / kept_name(document.id, path), sha)
+        except (ParseError, OSError) as exc:
+            return FileOutcome(path=str(path), status="failed", reason=f"cannot keep a copy of the file: {exc}")
+        ingestor.store.add_document(document, built.pages, built.chunks, built.vectors)
+    return FileOutcome(
+        path=str(path), status="indexed", document_id=document.id, pages=document.pages,
+        chunks=len(built.chunks), seconds=round(built.seconds + time.perf_counter() - started, 2),
+        warnings=tuple(built.warnings),
+    )
