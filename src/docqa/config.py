@@ -52,6 +52,16 @@ class Settings(BaseSettings):
     openai_base_url: str | None = None
     llm_timeout_s: float = 60.0
 
+    # --- fetching filings from SEC EDGAR (`docqa fetch`, sources/edgar.py) ---
+    # The SEC asks every automated client to say who it is: "Name email@example.com". Required to fetch.
+    sec_user_agent: str | None = Field(None, description="User-Agent for SEC EDGAR: your name and e-mail")
+    sec_tickers_url: str = "https://www.sec.gov/files/company_tickers.json"
+    sec_submissions_url: str = "https://data.sec.gov/submissions"      # + /CIK##########.json
+    sec_archives_url: str = "https://www.sec.gov/Archives/edgar/data"  # + /<cik>/<accession>/<document>
+    sec_requests_per_second: float = Field(10.0, gt=0, le=10, description="the SEC's fair-access limit is 10/s")
+    sec_timeout_s: float = 30.0
+    sec_listing_max_age_h: float = 24.0  # ticker map and filing lists are fetched again after this; filings never
+
     # --- serving ---
     host: str = "127.0.0.1"
     port: int = 8000

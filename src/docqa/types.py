@@ -93,6 +93,7 @@ class DocumentMeta(Frozen):
     company_evidence: str | None = None  # the line the company was read from; or why it is unknown
     exchange: str | None = None        # where the ticker trades, as printed ("NYSE", "Nasdaq", "ASX", "LSE")
     currency: str | None = None        # reporting currency, ISO code ("USD", "GBP", "AUD")
+    report_date: str | None = None     # an 8-K's date of report (ISO): "as of May 26, 2023" picks it
 
 
 class PageInfo(Frozen):
@@ -229,6 +230,8 @@ class Figure(Frozen):
     page: int | None = None
     bbox: BBox | None = None
     computed: bool = False
+    # read off an inline XBRL fact (HTML filings): "us-gaap:Revenues, Q2 2023, USD"
+    concept: str | None = None
 
 
 class Draft(Frozen):

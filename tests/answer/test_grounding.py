@@ -110,3 +110,27 @@ def test_a_figure_without_a_company_is_not_answered_from_whichever_filing_matche
     answer = lexical_engine.ask("What was operating income in 2017?")
     assert not answer.found
     assert "names none of the" in answer.reason
+
+
+def test_a_currency_the_filing_neither_reports_nor_prints_is_not_found(lexical_engine):
+    answer = lexical_engine.ask("What were Amazon's total net sales in 2017 in euros?")
+    assert not answer.found
+    assert "EUR" in answer.reason and "USD" in answer.reason
+
+
+def test_amounts_are_written_in_the_filings_own_currency():
+    from docqa.answer.figures import in_reporting_currency
+    from docqa.types import Document, DocumentMeta
+
+    class OneDoc:
+        def document(self, _id):
+            return Document(id="ca", file_name="ca.pdf", path="", sha256="ca", pages=1,
+                            meta=DocumentMeta(company="Swiss Water Decaffeinated Coffee Inc.", currency="CAD"))
+
+    draft = Draft(text="Revenue for fiscal 2022: $43,998 thousand (as printed: $ 43,998 thousands, ca.pdf p. 4).",
+                  found=True, citations=(Citation(document="ca.pdf", document_id="ca", page=4, quote="Revenue $ 43,998"),),
+                  figures=(Figure(name="Revenue", value=43998, text="$ 43,998", unit="USD"),), answerer="figures")
+    shown = in_reporting_currency(draft, OneDoc())
+    assert shown.text.startswith("Revenue for fiscal 2022: CAD 43,998 thousand")
+    assert "(as printed: $ 43,998 thousands" in shown.text  # the printed cell keeps its own sign
+    assert shown.figures[0].unit == "CAD"

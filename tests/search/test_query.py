@@ -123,3 +123,12 @@ def test_misspelt_and_typed_names_find_the_held_company():
 def test_a_company_read_as_a_generic_phrase_is_never_a_mention():
     docs = DOCS + [doc("x", "Annual Report", 2022)]
     assert detect_companies("What does the annual report say about 3M's revenue?", docs) == ["3M Company"]
+
+
+def test_a_day_asked_picks_the_current_report_of_that_day():
+    def eightk(id_, day):
+        return Document(id=id_, file_name=f"{id_}.pdf", path="", sha256=id_, pages=1,
+                        meta=DocumentMeta(company="Orbit Widgets Inc.", fiscal_year=2023, doc_type=DocType.CURRENT,
+                                          report_date=day))
+    docs = ORBIT + [eightk("k1", "2023-05-03"), eightk("k2", "2023-05-26")]
+    assert ids("What credit agreement did Orbit Widgets enter into on May 26, 2023?", docs) == ["k2"]

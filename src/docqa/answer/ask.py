@@ -263,8 +263,12 @@ def currency_mismatch(question: str, answer: Answer, pages: dict[tuple[str, int]
         return None
     by_id = {d.id: d for d in documents}
     for c in answer.citations:
-        reported = getattr(by_id[c.document_id].meta, "currency", None) if c.document_id in by_id else None
-        if reported == currency.code or printed_in(currency, pages.get((c.document_id, c.page), "")):
+        reported = by_id[c.document_id].meta.currency if c.document_id in by_id else None
+        page = pages.get((c.document_id, c.page), "")
+        if reported == currency.code:
+            return None
+        # a "$" on a Canadian report is C$: another currency counts only when named outright
+        if (printed_in(currency, page) if reported is None else currency.asked.search(page) is not None):
             return None
     reported = {getattr(by_id[c.document_id].meta, "currency", None) for c in answer.citations if c.document_id in by_id}
     said = ", ".join(sorted(r for r in reported if r)) or "another currency"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from docqa.answer.intent import asks_why
 from docqa.answer.statement_lines import largest_line, line_asked, printed_line
@@ -30,7 +31,7 @@ from docqa.finance.lineitems import find_line_items
 from docqa.finance.rowlookup import entity_column, find_rows
 from docqa.finance.text import clean_label, stems
 from docqa.finance.periods import FiscalCalendar, Period, asked_periods
-from docqa.finance.tables import Cell, Row, StatementTable
+from docqa.finance.tables import Cell, Row, StatementTable, TaggedFact
 from docqa.search.query import QueryPlan
 from docqa.store.base import Store, StoredPage
 from docqa.types import Citation, DocType, Draft, EvidencePage, Figure, StatementKind
@@ -51,6 +52,11 @@ class Source:
     quarterly: bool = False          # a 10-Q or an earnings release: quarter and year-to-date columns
     fiscal_quarter: int | None = None
     fiscal_year: int | None = None
+
+    @cached_property
+    def tagged(self) -> bool:
+        """An inline XBRL filing: its tables' cells carry tagged facts."""
+        return any(_has_tags(t) for t in self.tables)
 
     def column(self, table: StatementTable, period: Period, stock: bool | None):
         if period.quarter is None and not self.quarterly:
@@ -75,11 +81,49 @@ class Located:
     def year(self) -> int:
         return self.period.fiscal_year
 
+    @property
+    def fact(self) -> TaggedFact | None:
+        """The inline XBRL fact tagged on the cell (HTML filings), when it is the figure read: the same
+        number as printed, for the column's period (end date within a week, same length)."""
+        fact, concept = self.cell.fact, self.cell.concept
+        if fact is None or concept is None or fact.shown is None or self.cell.value is None:
+            return None
+        if abs(fact.shown - abs(self.cell.value)) > 1e-6 * max(1.0, fact.shown):
+            return None  # not the printed number: the cell reading stands
+        column = next((c for c in self.table.columns if c.index == self.cell.column), None)
+        if column is not None and fact.end:
+            if column.period_end and _days_apart(column.period_end, fact.end) > 7:
+                return None
+            if column.months and fact.start and not fact.instant and abs(
+                    _days_apart(fact.start, fact.end) / 30.44 - column.months) > 1:
+                return None
+        return fact
+
+    @property
+    def concept(self) -> str | None:
+        """What the tagged fact is, as an analyst reads it: "us-gaap:Revenues, Q2 2023, USD"."""
+        fact = self.fact
+        if fact is None:
+            return None
+        members = "".join(f" [{member}]" for _, member in fact.dimensions)
+        period = f"Q{self.period.quarter} {self.period.fiscal_year}" if self.period.quarter else f"FY{self.year}"
+        return ", ".join(x for x in (f"{self.cell.concept}{members}", period, fact.unit) if x)
+
     def figure(self) -> Figure:
+        value, unit, scale = self.value, _unit(self.metric), self.table.scale or 1.0
+        fact = self.fact
+        if fact is not None:
+            # The tagged fact is preferred: its number (signed as the statement prints it, which is
+            # how formulas read it), its unit and, for amounts, its own scale.
+            value = -fact.shown if value < 0 else fact.shown
+            if self.metric.kind in ("currency", "per_share", "shares"):
+                unit = {"USD/shares": "USD/share", "pure": unit}.get(fact.unit or "", fact.unit) or unit
+                if fact.scale is not None:
+                    scale = float(10 ** fact.scale)
         return Figure(
-            name=self.metric.label, value=self.value, text=self.cell.raw, unit=_unit(self.metric),
-            scale=self.table.scale or 1.0, period=self.period.short, document=self.document,
-            page=self.table.page, bbox=self.cell.bbox,
+            name=self.metric.label, value=value, text=self.cell.raw, unit=unit,
+            scale=scale, period=self.period.short, document=self.document,
+            page=self.table.page, bbox=self.cell.bbox, concept=self.concept,
         )
 
     def citation(self) -> Citation:
@@ -97,8 +141,13 @@ def locate(metric: Metric, sources: list[Source], period: Period | int) -> Locat
         if metric.statement is not None:
             # The metric's own statement first, then the other primary statements, then notes and
             # MD&A tables: a joint venture's "Total net sales" in a note is not the company's revenue.
-            matches.sort(key=lambda m: 0 if m.table.statement == metric.statement
-                         else 1 if m.table.statement is not None else 2)
+            # In an inline XBRL filing every figure of a statement is tagged: a "statement" table
+            # without tags is an excerpt (MD&A's analysis of the income statement), ranked as one.
+            def kind(table: StatementTable) -> StatementKind | None:
+                return table.statement if not source.tagged or _has_tags(table) else None
+
+            matches.sort(key=lambda m: 0 if kind(m.table) == metric.statement
+                         else 1 if kind(m.table) is not None else 2)
         for match in matches:
             if stock is not None and match.table.statement in _FLOWS_OR_STOCKS and (
                     (match.table.statement == StatementKind.BALANCE) != stock) and "end of" not in match.row.label.lower():
@@ -868,6 +917,10 @@ class FiguresAnswerer:
     name = "figures"
 
     def answer(self, question: str, evidence: list[EvidencePage], plan: QueryPlan, store: Store) -> Draft | None:
+        draft = self._answer(question, evidence, plan, store)
+        return in_reporting_currency(draft, store) if draft is not None and draft.found else draft
+
+    def _answer(self, question: str, evidence: list[EvidencePage], plan: QueryPlan, store: Store) -> Draft | None:
         lexicon = load_lexicon()
         matches = lexicon.match(question)
         named = list(dict.fromkeys([m.key for m in matches if m.kind == "metric"] + _listed_activities(question)))
@@ -1230,6 +1283,19 @@ def _kind_answers(question: str, value: Evaluated) -> bool:
     return True
 
 
+def in_reporting_currency(draft: Draft, store: Store) -> Draft:
+    """Amounts written in the filing's own currency: an Australian report's "$" is A$, a Canadian
+    one's C$; the answer says "AUD 3,480,120", never a bare "$" that reads as US dollars. The cells
+    quoted "as printed" keep their own signs."""
+    doc = store.document(draft.citations[0].document_id) if draft.citations else None
+    code = doc.meta.currency if doc is not None else None
+    if not code or code == "USD":
+        return draft
+    text = re.sub(r"(?<![A-Za-z$])\$(?=\d)", f"{code} ", draft.text)
+    figures = tuple(f.model_copy(update={"unit": code}) if f.unit == "USD" else f for f in draft.figures)
+    return draft.model_copy(update={"text": text, "figures": figures})
+
+
 def _average(values: list[Evaluated], label: str) -> Evaluated:
     first, last = values[0], values[-1]
     mean = sum(v.value for v in values) / len(values)
@@ -1254,7 +1320,7 @@ def _draft(value: Evaluated, fmt: F.Format, answerer: str, parts: list[Evaluated
         return Draft(
             text=f"{value.label} for {value.period.label}: {text} (as printed: {found.cell.raw}"
                  f"{' ' + found.table.unit if found.table.unit and value.kind == 'currency' else ''}, "
-                 f"{found.document} p. {found.table.page}).",
+                 f"{found.document} p. {found.table.page}{'; tagged ' + found.concept if found.concept else ''}).",
             found=True, citations=(found.citation(),), figures=(found.figure(),), answerer=answerer,
             measure=value.label,
         )
@@ -1316,6 +1382,19 @@ def _citations(used: list[Located]) -> tuple[Citation, ...]:
         if c not in citations:
             citations.append(c)
     return tuple(citations)
+
+
+def _has_tags(table: StatementTable) -> bool:
+    return any(c.fact is not None for r in table.rows for c in r.cells)
+
+
+def _days_apart(a: str, b: str) -> int:
+    from datetime import date
+
+    try:
+        return abs((date.fromisoformat(a[:10]) - date.fromisoformat(b[:10])).days)
+    except ValueError:
+        return 0
 
 
 def _unit(metric: Metric) -> str | None:

@@ -38,6 +38,9 @@ _NOT_SIGNATURE = re.compile(r"\bratif\w*|\bappoint\w*|\bvot\w*", re.I)
 _ADDRESS_LABEL = re.compile(r"\(\s*address\b[^)]{0,40}?\bprincipal\s+executive\s+offices?", re.I)
 _STATE_LABEL = re.compile(r"\(\s*state\s+or\s+other\s+jurisdiction", re.I)
 _FIRM = re.compile(r"^/s/\s*(?P<firm>[A-Z][\w&.,' -]*?\b(?:LLP|L\.L\.P\.|LLC|P\.C\.|PLLC|Ltd\.?|Limited|AG|GmbH))\s*\.?$")
+# UK and Commonwealth reports: "For and on behalf of PKF Littlejohn LLP, Statutory Auditor"
+_ON_BEHALF = re.compile(r"\bfor\s+and\s+on\s+behalf\s+of\s+(?P<firm>[A-Z][\w&.' -]*?\b(?:LLP|L\.L\.P\.|LLC|Limited|Ltd\.?|PLC|AG|GmbH|"
+                        r"(?:Chartered|Registered)\s+Accountants))(?=\s*(?:,|\s{2,}|$))", re.I)
 _SIGNED = re.compile(r"^/s/\s*(?P<name>[A-Z][A-Za-z.'\- ]{2,60}?)(?=\s{2,}|\s+(?:President|Chief|Chair|Director|Date)|$)")
 _CEO = re.compile(r"principal\s+executive\s+officer|chief\s+executive\s+officer", re.I)
 _STREET_OR_CITY = re.compile(r"\d|,", re.I)
@@ -95,7 +98,7 @@ def _auditor(pages: list[StoredPage]) -> Fact | None:
     for page in pages:
         lines = _lines(page)
         for i, line in enumerate(lines):
-            m = _FIRM.match(line)
+            m = _FIRM.match(line) or _ON_BEHALF.search(line)
             if m:
                 city = lines[i + 1] if i + 1 < len(lines) and re.fullmatch(r"[A-Z][\w .'-]+,\s*[A-Z][\w .'-]+", lines[i + 1]) else None
                 value = m.group("firm").strip() + (f" ({city})" if city else "")
@@ -157,4 +160,4 @@ class FilingFactsAnswerer:
         quoted = " / ".join(f"“{q}”" for q in fact.quote)
         citations = tuple(Citation(document=doc.file_name, document_id=doc.id, page=fact.page, quote=q) for q in fact.quote)
         return Draft(text=f"{said} — {quoted} ({doc.file_name} p. {fact.page}).", found=True, citations=citations,
-                     answerer=self.name, measure=kind)
+                     answerer=self.name)

@@ -69,11 +69,12 @@ class ListAnswerer:
             return None  # "what were net sales" names a figure, not a list
         noun, qualifiers = asked
         ids = [i for g in plan.groups for i in g.document_ids] or [e.document_id for e in evidence[:1]]
+        docs = [d for d in (store.document(i) for i in dict.fromkeys(ids)) if d is not None]
+        # the annual filing describes the business whole; a quarter's report describes changes
+        docs.sort(key=lambda d: (not (d.meta.doc_type and d.meta.doc_type.is_annual), -(d.meta.fiscal_year or 0)))
         found: list[tuple[int, Citation]] = []
-        for doc_id in list(dict.fromkeys(ids))[:MAX_DOCUMENTS]:
-            doc = store.document(doc_id)
-            if doc is None:
-                continue
+        for doc in docs[:MAX_DOCUMENTS]:
+            doc_id = doc.id
             for page in store.pages(doc_id):
                 text = " ".join(line.text.strip() for line in page.lines if line.text.strip())
                 for sentence in _SENTENCE.split(text):
@@ -82,6 +83,8 @@ class ListAnswerer:
                     score = sum(q in sentence.lower() for q in qualifiers) * 2 - page.number / 1000
                     found.append((score, Citation(document=doc.file_name, document_id=doc_id, page=page.number,
                                                   quote=sentence.strip())))
+            if found:
+                break  # one filing answers: the first (annual, latest) that names the members
         if not found:
             return None
         found.sort(key=lambda f: -f[0])

@@ -112,7 +112,7 @@ def run_answer_eval(engine: Engine, question_files: list[Path], runs_dir: Path =
             "citations_dropped": answer.citations_dropped, "latency_ms": round(elapsed, 1), **result,
             "numbers_unverified": list(answer.numbers_unverified),
             **grounding_counts(q, answer, documents),
-            "measure": answer.measure, "another_measure": answer.found and not measure_asked(q["question"], answer.measure),
+            "measure": answer.measure, "another_measure": answer.found and bool(answer.figures) and not measure_asked(q["question"], answer.measure),
             "refused_as_another_measure": (answer.reason or "").startswith(REASON_MEASURE_PREFIX),
         })
     summary = _summarise(rows)

@@ -251,7 +251,8 @@ def ask(
         console.print(f"[bold]formula[/bold] {answer.formula}", highlight=False)
     for fig in answer.figures:
         where = f"{fig.document} p.{fig.page}" if fig.page else "computed"
-        console.print(f"  [dim]figure[/dim] {fig.name}: {fig.text} ({fig.period or ''}) — {where}", highlight=False)
+        tagged = f" [dim]{fig.concept}[/dim]" if fig.concept else ""
+        console.print(f"  [dim]figure[/dim] {fig.name}: {fig.text} ({fig.period or ''}) — {where}{tagged}", highlight=False)
     for c in answer.citations:
         console.print(f"  [bold]{c.document} p.{c.page}[/bold] “{c.quote}”", highlight=False)
     if answer.citations_dropped:

@@ -156,6 +156,8 @@ class FigureOut(BaseModel):
     document: str | None = None
     page: int | None = None
     computed: bool = False
+    concept: str | None = Field(None, description="the inline XBRL fact it was read from (HTML filings), e.g. "
+                                                  "'us-gaap:Revenues, Q2 2023, USD'")
 
 
 class AnswerOut(BaseModel):
@@ -239,7 +241,7 @@ def _answer_out(answer: Answer) -> AnswerOut:
         citations=[CitationOut(document=c.document, page=c.page, quote=c.quote) for c in answer.citations],
         figures=[
             FigureOut(name=f.name, text=f.text, value=f.value, unit=f.unit, scale=f.scale, period=f.period,
-                      document=f.document, page=f.page, computed=f.computed)
+                      document=f.document, page=f.page, computed=f.computed, concept=f.concept)
             for f in answer.figures
         ],
         formula=answer.formula, answerer=answer.answerer, citations_dropped=answer.citations_dropped,

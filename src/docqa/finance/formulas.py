@@ -273,10 +273,14 @@ def dpo(cost_of_revenue: float, payables_prior: float, payables_current: float,
                  "(cost of revenue + change in inventory)", purchases, text)
 
 
-def cash_conversion_cycle(dio_days: float, dso_days: float, dpo_days: float) -> FormulaResult:
-    value = dio_days + dso_days - dpo_days
+def cash_conversion_cycle(dio_days: FormulaResult, dso_days: FormulaResult, dpo_days: FormulaResult) -> FormulaResult:
+    """DIO + DSO - DPO, written out to the printed figures each part is computed from: the parts'
+    rounded values are not printed anywhere, so they cannot stand as inputs."""
+    value = dio_days.value + dso_days.value - dpo_days.value
+    parts = [f"({r.formula.split(' = ')[1]})" for r in (dio_days, dso_days, dpo_days)]
     return _result("cash_conversion_cycle", "days", value, "DIO + DSO - DPO",
-                   f"{dio_days:.2f} + {dso_days:.2f} - {dpo_days:.2f}", {"dio": dio_days, "dso": dso_days, "dpo": dpo_days})
+                   f"{parts[0]} + {parts[1]} - {parts[2]}",
+                   {"dio": dio_days.value, "dso": dso_days.value, "dpo": dpo_days.value})
 
 
 # ---------------------------------------------------------------------------------- returns
@@ -349,9 +353,9 @@ _BY_KEY: dict[str, Callable[[Values, Values], FormulaResult]] = {
     "dpo": lambda c, p: dpo(c["cost_of_revenue"], p["accounts_payable"], c["accounts_payable"],
                             p.get("inventory"), c.get("inventory")),
     "cash_conversion_cycle": lambda c, p: cash_conversion_cycle(
-        dio(c["cost_of_revenue"], p["inventory"], c["inventory"]).value,
-        dso(c["revenue"], p["accounts_receivable"], c["accounts_receivable"]).value,
-        dpo(c["cost_of_revenue"], p["accounts_payable"], c["accounts_payable"], p.get("inventory"), c.get("inventory")).value),
+        dio(c["cost_of_revenue"], p["inventory"], c["inventory"]),
+        dso(c["revenue"], p["accounts_receivable"], c["accounts_receivable"]),
+        dpo(c["cost_of_revenue"], p["accounts_payable"], c["accounts_payable"], p.get("inventory"), c.get("inventory"))),
     "roa": lambda c, p: roa(c["net_income"], p["total_assets"], c["total_assets"]),
     "roe": lambda c, p: roe(c["net_income"], p["total_equity"], c["total_equity"]),
     "operating_cash_flow_ratio": lambda c, p: operating_cash_flow_ratio(c["operating_cash_flow"], c["current_liabilities"]),

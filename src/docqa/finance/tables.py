@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from docqa.finance.periods import FiscalCalendar, Period, PeriodKind, header_quarter
 from docqa.types import BBox, StatementKind
@@ -22,11 +22,38 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True)
 
 
+class TaggedFact(_Frozen):
+    """The inline XBRL fact an HTML filing tags on a printed figure (ingest.html.annotate_tables)."""
+
+    value: float | None = None      # the fact's value in units (12,734 printed "in millions": 12734000000)
+    unit: str | None = None         # "USD", "shares", "USD/shares"
+    decimals: int | None = None
+    scale: int | None = None        # the power of ten the printed figure is in (6: millions)
+    start: str | None = None        # ISO dates of the context's period; an instant has ``end`` only
+    end: str | None = None
+    instant: bool = False
+    dimensions: tuple[tuple[str, str], ...] = ()   # (axis, member) of a segment or geography
+    id: str | None = None
+
+    @property
+    def shown(self) -> float | None:
+        """The fact as its printed figure states it, before the sign: value / 10^scale, unsigned."""
+        return None if self.value is None else abs(self.value) / 10 ** (self.scale or 0)
+
+
+def _only_when_set():
+    return Field(None, exclude_if=lambda v: v is None)  # PDF tables are stored without these keys
+
+
 class Cell(_Frozen):
     value: float | None  # None: the cell states no number ("NM", "n/a"); a dash reads as 0
     raw: str             # as printed, e.g. "(1,577)" or "$ 2,853"
     column: int
     bbox: BBox
+    # HTML filings: the inline XBRL fact tagged on the printed figure, when there is one
+    concept: str | None = _only_when_set()     # "us-gaap:Revenues"
+    context: str | None = _only_when_set()     # its contextRef
+    fact: TaggedFact | None = _only_when_set()
 
 
 class Column(_Frozen):

@@ -174,6 +174,15 @@ _HALF_YEAR = re.compile(r"\b(?:half[\s-]+year|first\s+half|six\s+months|interim\
 _FULL_YEAR = re.compile(r"\b(full[\s-]+year|fiscal\s+(?:year\s+)?20\d\d\s+results|annual results|year[- ]end results)\b", re.I)
 
 
+def _report_date(doc_type: DocType, head: str) -> str | None:
+    """An 8-K's "date of report (date of earliest event reported)", ISO: the day the filing speaks of."""
+    if doc_type is not DocType.CURRENT:
+        return None
+    m = _REPORT_DATE.search(head) or re.search(f"({_DATE})", head, re.I)
+    day = _parse_date(m.group(1)) if m else None
+    return day.isoformat() if day else None
+
+
 def _likeliest_year(text: str) -> int | None:
     """Last resort: the year printed most often on the first pages."""
     years = Counter(re.findall(r"\b(20\d\d)\b", text[:3000]))
@@ -879,7 +888,7 @@ def detect_document(pages: Sequence[Page]) -> DocumentMeta:
     common = dict(
         ticker=ticker, doc_type=doc_type, fiscal_year=fiscal_year, fiscal_quarter=quarter,
         period_end=end.isoformat() if end else None, company_confidence=confidence,
-        company_evidence=evidence, exchange=exchange, currency=currency,
+        company_evidence=evidence, exchange=exchange, currency=currency, report_date=_report_date(doc_type, head),
     )
     if not name:
         return DocumentMeta(**common)

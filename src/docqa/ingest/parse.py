@@ -119,11 +119,14 @@ def parse_pdf(path: str | Path, ocr: bool = True, progress: Callable[[int, int],
     if garbled:
         warnings.append(
             f"{len(garbled)} page(s) with a garbled text layer (broken font encoding), "
-            + ("read by OCR" if ocr and tesseract_available() else "not indexed; install tesseract-ocr to read them")
+            + ("read by OCR" if ocr and tesseract_available()
+               else "not indexed; OCR is off (DOCQA_OCR=false): turn it on to read them" if not ocr
+               else "not indexed; install tesseract-ocr to read them")
             + f": {_ranges(garbled)}")
     flagged = [p.number for p in pages if p.no_text and p.number not in garbled]
     if flagged:
-        how = "OCR found no text" if tesseract_available() and ocr else "install tesseract-ocr to read them"
+        how = ("OCR found no text" if tesseract_available() and ocr
+               else "OCR is off (DOCQA_OCR=false)" if not ocr else "install tesseract-ocr to read them")
         warnings.append(f"{len(flagged)} page(s) without a text layer ({how}): {_ranges(flagged)}")
     return ParsedPdf(pages=pages, warnings=warnings)
 

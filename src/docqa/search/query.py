@@ -274,6 +274,7 @@ def is_forward_looking(question: str) -> bool:
 def choose_documents(
     candidates: list[Document], years: list[int], quarter: int | None, doc_types: list[DocType],
     forward_looking: bool = False, latest: bool = False, period_end: str | None = None, annual_first: bool = False,
+    day: str | None = None,
 ) -> tuple[list[Document], str | None]:
     """Narrow one company's filings to the ones the question's period points at.
 
@@ -289,6 +290,10 @@ def choose_documents(
         dated = [d for d in docs if d.meta.period_end and days_apart(d.meta.period_end, period_end) <= 7]
         if dated:
             return dated, None  # the filing that closes on the date asked
+    if day:
+        reports = [d for d in docs if d.meta.report_date and days_apart(d.meta.report_date, day) <= 7]
+        if reports:
+            return reports, None  # the current report of (or just after) the day asked
     if doc_types:
         accepted = {k for t in doc_types for k in t.family}
         typed = [d for d in docs if d.meta.doc_type in accepted]
@@ -337,6 +342,22 @@ _ASKED_END = re.compile(
 
 
 _YEAR_END_ASKED = re.compile(r"\b(?:fiscal\s+)?year\s+(?:ended|ending)\b|\byear[\s-]end\b", re.I)
+
+
+_ASKED_DAY = re.compile(
+    r"\b(?:as\s+of|as\s+at|on|dated)\s+"
+    r"((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d"
+    r"|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d\d)", re.I)
+
+
+def asked_day(question: str) -> str | None:
+    """A day the question names ("as of May 26, 2023", "on August 30, 2023"), ISO: a current
+    report of that date speaks of it."""
+    from docqa.ingest.metadata import _parse_date as parse_date
+
+    m = _ASKED_DAY.search(question)
+    day = parse_date(m.group(1)) if m else None
+    return day.isoformat() if day else None
 
 
 def asked_period_end(question: str) -> str | None:
@@ -444,7 +465,8 @@ def plan_query(question: str, documents: list[Document], explicit: SearchFilters
         candidates = [d for d in pool if company is None or canonical.get(d.id) == company]
         chosen, note = choose_documents(candidates, years, plan.quarter, plan.doc_types, is_forward_looking(question),
                                         latest=plan.latest, period_end=plan.period_end,
-                                        annual_first=asks_figure and plan.quarter is None and not plan.doc_types)
+                                        annual_first=asks_figure and plan.quarter is None and not plan.doc_types,
+                                        day=asked_day(question))
         if note:
             plan.notes.append(f"{company or 'all companies'}: {note}")
         if company is None and plan.period_end and chosen and len(chosen) < len(candidates):

@@ -1,0 +1,1 @@
+"""Where filings come from besides local files: SEC EDGAR by ticker (edgar.py)."""
