@@ -19,7 +19,7 @@ from docqa.answer.verify import Grounding, numbers_in, verify
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.currency import asked_currency, printed_in
 from docqa.search.hybrid import HybridSearcher
-from docqa.search.query import QueryPlan, canonical_companies
+from docqa.search.query import QueryPlan, canonical_companies, is_forward_looking
 from docqa.stats import document_stats, stats_question
 from docqa.store.base import Store, StoredPage
 from docqa.text import normalize_for_match
@@ -217,6 +217,10 @@ _AMOUNT = re.compile(
     r"|\bround(?:ed)?\s+to\b|\bdecimal|\bas\s+a\s+percent|\bwhat\s+(?:percent(?:age)?|share|proportion)\b", re.I)
 
 
+_PLANNED = re.compile(r"\b(?:expect\w*|anticipat\w*|plan(?:s|ned)?\s+to|intend\w*|will|may|could|would|"
+                      r"forecast\w*|guidance|outlook|target\w*)\b", re.I)
+_HOW_MANY = re.compile(r"^\W*how\s+many\s+(?P<noun>[\w'’&-]+(?:\s+[\w'’&-]+){0,3}?)\s+"
+                       r"(?:did|does|do|were|was|are|is|has|had|have|will|can|could)\b", re.I)
 _ENTITY_START = re.compile(r"^\W*(?:which|who|whom|where|when|list|name|describe|explain|summari[sz]e)\b", re.I)
 _YES_NO_START = re.compile(r"^\W*(?:is|are|does|do|did|has|have|had|was|were|can|will)\b", re.I)
 
@@ -233,8 +237,17 @@ def amount_missing(question: str, answer: Answer) -> str | None:
     """Why quoted lines do not answer a question that asks for an amount: none states a number
     (years, dates and references aside), or none names the measure the question names."""
     stating = [c for c in answer.citations if numbers_in(c.quote, claims_only=True)]
+    if not is_forward_looking(question):
+        # "we expect to add approximately 280 stores" states a plan, not the amount that was
+        stating = [c for c in stating if not _PLANNED.search(c.quote)]
     if not stating:
         return "the question asks for an amount; the closest lines in the filing state none"
+    counted = _HOW_MANY.match(question)
+    if counted:
+        # "how many stores": some line must count stores ("1,136 stores", "599 Sam's Club units")
+        head = re.escape(counted.group("noun").split()[-1].rstrip("s'’").lower())
+        if not any(re.search(rf"\d[\d,.]*\s+(?:[\w'’&-]+\s+){{0,3}}{head}", c.quote, re.I) for c in stating):
+            return f"the question asks how many {counted.group('noun')}; no line the filing prints counts them"
     lexicon = load_lexicon()
     named = [m for m in lexicon.match(question)]
     if not named:

@@ -88,7 +88,7 @@ _VERDICT = re.compile(r"^\W*(?:is|are|does|do|did|has|have|had|was|were|can|will
 # Words of a label that say how it was computed or whose it is, not which line item it reads.
 _GENERIC_MEASURE_WORDS = frozenset(
     "total net of for the and in a an to as s fiscal year quarter share percent percentage proportion fraction "
-    "portion ratio change growth rate average per over divided by less minus plus".split())
+    "portion ratio change growth rate average per over divided by less minus plus segment segments".split())
 
 
 def measure_asked(question: str, measure: str | None) -> bool:
