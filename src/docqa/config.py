@@ -29,6 +29,11 @@ class Settings(BaseSettings):
     # A page is rasterised (evidence images, OCR) at a scale lowered so that width x height stays
     # within this many pixels: a few-hundred-byte PDF can hold a 200 x 200 inch page.
     max_render_pixels: int = Field(25_000_000, ge=1_000_000, description="pixel cap for rendering and OCR one page")
+    # Longest question (or search query) any face takes: CLI, REST and MCP refuse a longer one with the same message.
+    max_question_chars: int = Field(2000, ge=20, description="longest question or search query, in characters")
+    # Drawing one evidence image (MuPDF is synchronous): a page slow to draw is drawn at a lower zoom
+    # (evidence._rasterise).
+    render_timeout_s: float = Field(10.0, gt=0, description="time budget for drawing one page image, in seconds")
 
     # --- search ---
     candidates: int = 200      # chunks fetched per retriever before fusion
@@ -71,6 +76,9 @@ class Settings(BaseSettings):
     # deliberate public name goes here, comma-separated.
     allowed_hosts: str = Field("", description="extra Host names the HTTP servers answer to, comma-separated")
     mcp_token: SecretStr | None = None
+    # The MCP tools are read-only: `ask` writes nothing to the question log unless this is on (then
+    # its readOnlyHint is false). The web app and the CLI always log (docs/mcp.md).
+    mcp_log_questions: bool = Field(False, description="log MCP `ask` calls to the question log (export-log)")
 
     @property
     def sqlite_path(self) -> Path:

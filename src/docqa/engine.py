@@ -165,12 +165,23 @@ class Engine:
         return self.store.documents()
 
     def document(self, name_or_id: str) -> Document:
-        """By id, file name, or file name without '.pdf'; unknown names raise with close matches first."""
+        """By id, file name, or file name without '.pdf'; unknown names raise with close matches first.
+        A name more than one document answers to raises AmbiguousDocument listing them with their ids."""
+        from docqa.store import AmbiguousDocument
+
         docs = self.store.documents()
         key = str(name_or_id).strip()
         for doc in docs:
-            if key in (doc.id, doc.file_name) or key.lower() in (doc.file_name.lower(), Path(doc.file_name).stem.lower()):
+            if key == doc.id:
                 return doc
+        # exact name first, then any case, then without the suffix: the first tier with a match decides
+        for matches in ([d for d in docs if d.file_name == key],
+                        [d for d in docs if d.file_name.lower() == key.lower()],
+                        [d for d in docs if Path(d.file_name).stem.lower() == key.lower()]):
+            if len(matches) == 1:
+                return matches[0]
+            if matches:
+                raise AmbiguousDocument(key, [(d.file_name, d.id) for d in matches])
         names = [d.file_name for d in docs]
         by_lower = {n.lower(): n for n in names}
         close = difflib.get_close_matches(key.lower(), list(by_lower), n=max(1, len(names)), cutoff=0.0)
@@ -236,6 +247,9 @@ class Engine:
     ) -> SearchResult:
         if not isinstance(query, str) or not query.strip():
             raise ValueError("query must be a non-empty string")
+        from docqa.question import check_length
+
+        check_length(query, self.settings.max_question_chars, "query")
         if not isinstance(k, int) or k < 1:
             raise ValueError("k must be a positive integer")
         filters = self._filters(company, year, doc_type, document)
@@ -279,10 +293,11 @@ class Engine:
         doc_type: str | DocType | None = None,
     ) -> Answer:
         """A verified answer; ``found=False`` with a reason is a normal result."""
-        from docqa.question import clean_question, nothing_to_look_for
+        from docqa.question import check_length, clean_question, nothing_to_look_for
 
         if not isinstance(question, str) or not clean_question(question):
             raise ValueError("question must be a non-empty string")
+        check_length(question, self.settings.max_question_chars)  # the same limit and message on every face
         question = clean_question(question)
         filters = self._filters(company, year, doc_type, document)
         if (why := nothing_to_look_for(question)) is not None:
@@ -309,7 +324,8 @@ class Engine:
         if not isinstance(page, int) or not 1 <= page <= doc.pages:
             raise PageOutOfRange(doc, page)
         return render_evidence(self.pdf_path(doc), page, quotes or [], figures or [], boxes or [],
-                               max_pixels=self.settings.max_render_pixels)
+                               max_pixels=self.settings.max_render_pixels,
+                               time_budget_s=self.settings.render_timeout_s)
 
     def close(self) -> None:
         self.store.close()

@@ -17,8 +17,11 @@ them stays readable and a test can find the outline's exact colour in the image.
 
 from __future__ import annotations
 
+import logging
+import math
 import re
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Sequence
@@ -30,6 +33,8 @@ from docqa.ingest.parse import open_pdf, parse_page
 from docqa.limits import capped_scale, check_renderable
 from docqa.text import fold, tokens
 from docqa.types import BBox, Figure, Line
+
+log = logging.getLogger(__name__)
 
 HIGHLIGHT_RGB = (255, 200, 0)           # the outline's exact colour in the PNG
 HIGHLIGHT_FILL_OPACITY = 0.25           # the fill over the text: translucent
@@ -273,11 +278,14 @@ def render_evidence(
     boxes: Sequence[BBox] = (),
     zoom: float = 2.0,
     max_pixels: int | None = None,
+    time_budget_s: float | None = None,
 ) -> EvidenceImage:
     """Render 1-based ``page`` of ``pdf_path`` with the evidence boxed (see the module's order).
 
     The zoom is lowered for a huge page so that the PNG holds at most ``max_pixels`` (default:
-    ``Settings.max_render_pixels``); the returned ``zoom`` is the one used."""
+    ``Settings.max_render_pixels``), and for a page slow to draw so that rendering fits in
+    ``time_budget_s`` (``_rasterise``); the returned ``zoom`` is the one used."""
+    started = time.monotonic()
     if zoom <= 0:
         raise ValueError("zoom must be positive")
     html = is_html_file(pdf_path)
@@ -312,10 +320,44 @@ def render_evidence(
         drawn = _draw(pdf_page, rects)  # drawn on the in-memory copy only; the file is never written
         if not drawn:
             used = "none"
-        png = pdf_page.get_pixmap(matrix=fitz.Matrix(zoom, zoom), alpha=False).tobytes("png")
+        png, zoom = _rasterise(pdf_page, zoom, time_budget_s, started)
     finally:
         doc.close()
     return EvidenceImage(png=png, used=used, boxes=drawn, zoom=zoom)
+
+
+PROBE_SHRINK = 16  # the probe is drawn at 1/16 of the zoom
+
+
+def _rasterise(pdf_page: fitz.Page, zoom: float, budget_s: float | None, started: float) -> tuple[bytes, float]:
+    """The page as PNG at ``zoom``, or lower when drawing it would overrun ``budget_s`` (from ``started``).
+
+    MuPDF draws synchronously and cannot be interrupted from Python, so the budget is kept by
+    measuring: the page's display list is built once and drawn at 1/16 of the zoom; the full
+    drawing's time is extrapolated linearly in the zoom (what a page of many strokes measured:
+    60,000 long lines took 1.2 s at zoom 0.05, 11 s at 0.5, 18 s at 1 and 39 s at 2; pages that
+    cost per pixel are bounded by the pixel cap instead) and the zoom lowered until the estimate fits
+    what is left of the budget. A page whose probe alone overruns it is returned as the probe.
+    Building the display list is not bounded (it measured 0.05 s for that page)."""
+    matrix = fitz.Matrix(zoom, zoom)
+    if budget_s is None:
+        return pdf_page.get_pixmap(matrix=matrix, alpha=False).tobytes("png"), zoom
+    display = pdf_page.get_displaylist()
+    probe_zoom = zoom / PROBE_SHRINK
+    t0 = time.monotonic()
+    probe = display.get_pixmap(matrix=fitz.Matrix(probe_zoom, probe_zoom), alpha=False)
+    probe_s = time.monotonic() - t0
+    left = budget_s - (time.monotonic() - started)
+    if probe_s * PROBE_SHRINK > left:
+        fitted = probe_zoom * max(left, 0.0) / probe_s if probe_s > 0 else zoom
+        if fitted <= probe_zoom:
+            log.warning("page drawn at zoom %.3f instead of %.2f: drawing it at that zoom took %.2f s of a %.1f s "
+                        "budget (DOCQA_RENDER_TIMEOUT_S)", probe_zoom, zoom, probe_s, budget_s)
+            return probe.tobytes("png"), probe_zoom
+        log.warning("page drawn at zoom %.3f instead of %.2f to stay within %.1f s (DOCQA_RENDER_TIMEOUT_S)",
+                    fitted, zoom, budget_s)
+        zoom = math.floor(fitted * 10_000) / 10_000
+    return display.get_pixmap(matrix=fitz.Matrix(zoom, zoom), alpha=False).tobytes("png"), zoom
 
 
 __all__ = [
@@ -328,3 +370,50 @@ __all__ = [
     "locate_quote",
     "render_evidence",
 ]
+
+
+# --- fitting an evidence image into a model's context ---------------------------------------------
+
+
+@dataclass
+class FittedImage:
+    data: bytes
+    format: Literal["png", "jpeg"]
+    width: int
+    height: int
+    cropped: bool   # only the boxed region (full page width) is shown
+
+
+def fit_image(image: EvidenceImage, *, crop: bool = True, width: int = 1000, max_bytes: int = 100_000,
+              margin_pt: float = 144.0) -> FittedImage:
+    """The evidence image made small enough for a model's context: cropped to the boxes (the page's
+    full width, ``margin_pt`` above and below them) when ``crop`` and anything is boxed, scaled to at
+    most ``width`` pixels, PNG when that fits in ``max_bytes``, else JPEG, smaller until it fits."""
+    pix = fitz.Pixmap(image.png)
+    if pix.alpha:
+        pix = fitz.Pixmap(pix, 0)
+    cropped = False
+    if crop and image.boxes:
+        zoom = image.zoom
+        top = max(0, int((min(b[1] for b in image.boxes) - margin_pt) * zoom))
+        bottom = min(pix.height, int((max(b[3] for b in image.boxes) + margin_pt) * zoom) + 1)
+        if bottom - top < 0.9 * pix.height:
+            pix = fitz.Pixmap(pix, pix.width, pix.height, fitz.IRect(0, top, pix.width, bottom))
+            pix.set_origin(0, 0)
+            cropped = True
+    target = max(1, min(width, pix.width))
+    smallest: FittedImage | None = None
+    while True:
+        height = max(1, round(pix.height * target / pix.width))
+        scaled = pix if target == pix.width else fitz.Pixmap(pix, target, height)
+        png = scaled.tobytes("png")
+        if len(png) <= max_bytes:
+            return FittedImage(png, "png", scaled.width, scaled.height, cropped)
+        for quality in (80, 65, 50):
+            jpeg = scaled.tobytes("jpeg", jpg_quality=quality)
+            smallest = FittedImage(jpeg, "jpeg", scaled.width, scaled.height, cropped)
+            if len(jpeg) <= max_bytes:
+                return smallest
+        if target <= 300:
+            return smallest
+        target = max(300, int(target * 0.8))

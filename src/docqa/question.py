@@ -17,6 +17,13 @@ OPERATORS = frozenset({"and", "or", "not", "near"})
 MIN_LETTERS = 2  # a content word has at least this many letters ("b" has one; "3m" counts only with another)
 
 
+def check_length(question: str, limit: int, what: str = "question") -> None:
+    """Every face's one limit on a question's length (Settings.max_question_chars), with one message."""
+    if len(question) > limit:
+        raise ValueError(f"the {what} is {len(question):,} characters long; the limit is {limit:,} "
+                         "(DOCQA_MAX_QUESTION_CHARS): ask about one thing at a time")
+
+
 def clean_question(question: str) -> str:
     """``question`` with control and format characters replaced by spaces, trimmed."""
     out = "".join(" " if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") else ch for ch in question)
@@ -37,4 +44,4 @@ def nothing_to_look_for(question: str) -> str | None:
             "punctuation that any page matches); ask about a company, a measure or a topic")
 
 
-__all__ = ["MIN_LETTERS", "OPERATORS", "clean_question", "content_words", "nothing_to_look_for"]
+__all__ = ["MIN_LETTERS", "OPERATORS", "check_length", "clean_question", "content_words", "nothing_to_look_for"]

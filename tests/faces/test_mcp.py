@@ -13,6 +13,7 @@ import base64
 import concurrent.futures
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -182,10 +183,13 @@ def session(request, index_dir, stdio_stderr) -> LiveSession:
 
 
 def data(result) -> dict:
-    """A JSON tool result: the structured content, which must equal the JSON text content."""
+    """A JSON tool result: one compact JSON text block, not repeated as structuredContent (docs/mcp.md)."""
     assert not result.is_error, result.content
-    assert json.loads(result.content[0].text) == result.structured_content
-    return result.structured_content
+    assert len(result.content) == 1 and result.content[0].type == "text"
+    assert result.structured_content is None
+    text = result.content[0].text
+    assert "\n" not in text and not re.search(r'(?<!\\)": ', text), text[:200]  # compact: no indent, no spaces
+    return json.loads(text)
 
 
 def error_text(result) -> str:
@@ -212,7 +216,7 @@ def test_tools_are_listed_with_typed_input_schemas(session):
     assert set(tools) == TOOLS
     for tool in tools.values():
         assert tool.description and len(tool.description) > 80, tool.name
-        assert tool.annotations.read_only_hint is True
+        assert tool.annotations.read_only_hint is True  # `ask` logs nothing unless DOCQA_MCP_LOG_QUESTIONS
         assert tool.input_schema["type"] == "object"
     required = {name: set(t.input_schema.get("required", [])) for name, t in tools.items()}
     assert required == {
@@ -225,11 +229,10 @@ def test_tools_are_listed_with_typed_input_schemas(session):
     assert set(search) == {"query", "k", "mode", "company", "year", "doc_type", "document"}
     assert tools["read_page"].input_schema["properties"]["page"]["type"] == "integer"
     assert "1-based" in tools["read_page"].input_schema["properties"]["page"]["description"]
-    # JSON tools publish what they return; show_evidence returns an image instead
-    for name in TOOLS - {"show_evidence"}:
-        assert tools[name].output_schema["type"] == "object", name
-    assert tools["show_evidence"].output_schema is None
-    assert set(tools["ask"].output_schema["required"]) >= {"question", "found", "text", "verification"}
+    # results are one compact JSON text block each: no output schema, so no structuredContent copy
+    assert all(t.output_schema is None for t in tools.values())
+    evidence = tools["show_evidence"].input_schema["properties"]
+    assert evidence["crop"]["default"] is True and evidence["width"]["maximum"] == 2000
 
 
 # --- every tool -----------------------------------------------------------------------------------
@@ -293,16 +296,22 @@ def test_document_stats_counts_exactly(session):
     assert plain["count"] is None and plain["words"] == stats["words"]
 
 
-def test_show_evidence_returns_a_png_with_the_quote_boxed(session):
+def test_show_evidence_returns_a_bounded_image_with_the_quote_boxed(session):
     result = session.call("show_evidence", {"document": AMAZON, "page": INCOME_PAGE, "quote": "Total net sales"})
     assert not result.is_error, result.content
     image, caption = result.content
-    assert image.type == "image" and image.mime_type == "image/png"
-    png = base64.b64decode(image.data)
-    assert png.startswith(b"\x89PNG\r\n\x1a\n")
-    pixmap = fitz.Pixmap(png)  # decodes
-    assert pixmap.width > 600 and pixmap.height > pixmap.width
+    assert image.type == "image" and image.mime_type in ("image/png", "image/jpeg")
+    assert len(image.data) <= 100_000  # base64, as it lands in the model's context
+    pixmap = fitz.Pixmap(base64.b64decode(image.data))  # decodes
+    assert pixmap.width == 1000 and pixmap.height < pixmap.width  # cropped to the boxed rows, full width
     assert caption.type == "text" and "page 38 of 85" in caption.text and "boxed: quote" in caption.text
+    assert "cropped" in caption.text and f"{pixmap.width}x{pixmap.height} px" in caption.text
+
+    whole = session.call("show_evidence", {"document": AMAZON, "page": INCOME_PAGE, "quote": "Total net sales",
+                                           "crop": False, "width": 600})
+    page = fitz.Pixmap(base64.b64decode(whole.content[0].data))
+    assert page.width == 600 and page.height > page.width and len(whole.content[0].data) <= 100_000
+    assert "the whole page" in whole.content[1].text
 
     missing = session.call("show_evidence", {"document": AMAZON, "page": 1, "quote": "Total net sales"})
     assert "not found on this page" in missing.content[1].text
@@ -345,7 +354,9 @@ def test_page_out_of_range_gives_the_valid_range(session, tool, page):
     ("ask", {"question": "revenue?", "doc_type": "annual"}, "doc_type"),
 ])
 def test_bad_arguments_are_tool_errors_and_the_session_lives_on(session, tool, arguments, says):
-    assert says in error_text(session.call(tool, arguments))
+    text = error_text(session.call(tool, arguments))
+    assert says in text
+    assert "pydantic" not in text and "http" not in text and "\n" not in text, text  # one sentence, no URL
     assert data(session.call("list_documents"))["count"] >= 3
 
 
@@ -445,7 +456,8 @@ def test_stdio_writes_nothing_but_protocol_to_stdout(index_dir):
             process.kill()
     assert [r["id"] for r in replies] == [1, 2, 3, 4] and all(r["jsonrpc"] == "2.0" for r in replies)
     assert rest.strip() == ""
-    assert replies[2]["result"]["structuredContent"]["found"] is True
+    result = replies[2]["result"]
+    assert "structuredContent" not in result and json.loads(result["content"][0]["text"])["found"] is True
     assert replies[3]["result"]["isError"] is True
     assert "over stdio" in process.stderr.read()
 
@@ -475,7 +487,8 @@ def test_inspector_cli_calls_a_tool_over_http_with_the_token(http_server):
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert not result.get("isError")
-    assert "Total net sales  107,006  135,987  177,866" in result["structuredContent"]["text"]
+    assert "structuredContent" not in result
+    assert "Total net sales  107,006  135,987  177,866" in json.loads(result["content"][0]["text"])["text"]
 
 
 # --- in process: an empty index -------------------------------------------------------------------
@@ -512,3 +525,31 @@ def test_docs_list_every_tool_with_the_description_the_model_reads(tmp_path):
     assert {t.name for t in tools} == TOOLS
     for tool in tools:
         assert f"### `{tool.name}(" in docs and tool.description in docs, tool.name
+
+
+def test_ask_logs_questions_only_when_the_setting_is_on(tmp_path, sample_pdfs):
+    """Read-only by default: `ask` writes nothing to the question log; DOCQA_MCP_LOG_QUESTIONS=true logs it
+    and then the tool no longer claims to be read-only."""
+    import anyio
+    from mcp import Client
+
+    from docqa import Engine
+    from docqa.faces.mcp import build_server
+
+    netflix = next(p for p in sample_pdfs if p.name == "NETFLIX_2017_10K.pdf")
+
+    async def scenario(server):
+        async with Client(server) as client:
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            await client.call_tool("ask", {"question": "What was Netflix's revenue in 2017?"})
+            return tools["ask"].annotations
+
+    with Engine.open(tmp_path / "index", dense=False) as engine:
+        engine.ingest([netflix])
+        annotations = anyio.run(scenario, build_server(engine))
+        assert annotations.read_only_hint is True and engine.store.questions() == []
+    with Engine.open(tmp_path / "index", dense=False, mcp_log_questions=True) as engine:
+        annotations = anyio.run(scenario, build_server(engine))
+        logged = engine.store.questions()
+    assert annotations.read_only_hint is False and annotations.destructive_hint is False
+    assert [r.answer.question for r in logged] == ["What was Netflix's revenue in 2017?"]

@@ -8,21 +8,115 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+import click
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleDimensions
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+from rich.table import Column, Table
 
 from docqa.config import Settings
 from docqa.engine import Engine
 from docqa.types import DocumentMeta
 
-app = typer.Typer(add_completion=False, no_args_is_help=True, help="Questions about company filings, answered with proof.")
+# Exit codes (README "Exit codes"): scripts can tell these apart.
+EXIT_OK = 0
+EXIT_ERROR = 1         # the work failed: every file failed to index, a page too large to render, ...
+EXIT_INPUT = 2         # bad input: a flag or argument, an unknown document, a page out of range, no index there
+EXIT_SOME_FAILED = 3   # ingest: some files were indexed, some failed
+EXIT_NOT_FOUND = 4     # ask: the filings do not support an answer
+
+PIPE_WIDTH = 10_000    # output to a pipe or file is not wrapped: one record per line, quotes whole
+
+
+class _Console(Console):
+    """A rich Console that wraps only on a terminal: piped output keeps each line whole."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        size = Console.size.fget(self)
+        return size if self.is_terminal else ConsoleDimensions(PIPE_WIDTH, size.height)
+
+    @size.setter
+    def size(self, new_size) -> None:
+        Console.size.fset(self, new_size)
+
+
+class UserError(Exception):
+    """A mistake the user can fix: printed as one line, exit 2, no traceback."""
+
+
+def _user_error_line(exc: BaseException) -> str | None:
+    """The one line for an error the user can act on; None for a bug (which keeps its traceback)."""
+    from docqa.engine import PageOutOfRange
+    from docqa.ingest.parse import ParseError
+    from docqa.store import AmbiguousDocument, DocumentNotFound, EmbedderMismatch
+
+    if isinstance(exc, UserError):
+        return str(exc)
+    if isinstance(exc, AmbiguousDocument):
+        return str(exc)
+    if isinstance(exc, DocumentNotFound):
+        if not exc.known:
+            return f"unknown document {exc.name!r}: the index holds no documents yet; add some with `docqa ingest FILES`"
+        known = ", ".join(exc.known[:5]) + (f" and {len(exc.known) - 5} more" if len(exc.known) > 5 else "")
+        return f"unknown document {exc.name!r}; closest: {known}. List them all with `docqa docs`"
+    if isinstance(exc, PageOutOfRange):
+        return (f"{exc.document.file_name} has pages 1-{exc.document.pages}; page {exc.page} does not exist "
+                "(pages are 1-based physical pages of the PDF)")
+    if isinstance(exc, (ValueError, ParseError, EmbedderMismatch)):  # bad k/mode/doc_type/question, unreadable PDF
+        return str(exc)
+    return None
+
+
+class _Group(typer.core.TyperGroup):
+    """Every command's user errors become one line on stderr and a non-zero exit (tracebacks only with --debug)."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
+            raise
+        except Exception as exc:
+            line = _user_error_line(exc)
+            if line is None or _DEBUG["on"]:
+                raise
+            err.print(f"[red]error[/red] {line}", highlight=False, soft_wrap=True)
+            raise click.exceptions.Exit(EXIT_INPUT) from None
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            result = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:
+            from typer import rich_utils
+
+            rich_utils.rich_format_error(exc)
+            sys.exit(exc.exit_code)
+        except click.UsageError as exc:  # one line: what is wrong, where to read more
+            where = exc.ctx.command_path if exc.ctx else "docqa"
+            err.print(f"[red]error[/red] {exc.format_message()} (see `{where} --help`)", highlight=False,
+                      soft_wrap=True)
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            err.print(f"[red]error[/red] {exc.format_message()}", highlight=False, soft_wrap=True)
+            sys.exit(exc.exit_code)
+        except click.exceptions.Abort:
+            err.print("aborted")
+            sys.exit(EXIT_ERROR)
+        sys.exit(result if isinstance(result, int) else EXIT_OK)
+
+
+_DEBUG = {"on": False}
+
+app = typer.Typer(cls=_Group, add_completion=False, no_args_is_help=True, suggest_commands=False,
+                  help="Questions about company filings, answered with proof. Exit codes: 0 ok, 1 failed, "
+                       "2 bad input, 3 some files failed (ingest), 4 not found (ask).")
 eval_app = typer.Typer(no_args_is_help=True, help="Measure retrieval and answers on labeled questions.")
 app.add_typer(eval_app, name="eval")
 
-console = Console()
-err = Console(stderr=True)
+console = _Console()
+err = _Console(stderr=True)
 
 IndexOpt = typer.Option(None, "--index", "-i", help="index folder (default: $DOCQA_INDEX or ./.docqa)")
 
@@ -32,6 +126,22 @@ def _engine(index: Optional[Path], **overrides) -> Engine:
     if index is not None:
         overrides["index"] = index
     return Engine.open(settings.model_copy(update=overrides) if overrides else settings)
+
+
+@app.callback()
+def _options(debug: bool = typer.Option(False, "--debug", help="show the full traceback of an error")):
+    _DEBUG["on"] = debug
+
+
+def _reader(index: Optional[Path], **overrides) -> Engine:
+    """The engine for a command that only reads: an index folder that does not exist is an error, not a new index."""
+    settings = Settings()
+    path = index if index is not None else settings.index
+    if settings.store is None and not (path / "docqa.sqlite").exists():
+        what = "does not exist" if not path.exists() else "holds no docqa index"
+        raise UserError(f"no index at {path}: the folder {what}. Create one with `docqa ingest FILES --index {path}`, "
+                        "or pass --index (or set DOCQA_INDEX) to an existing index")
+    return _engine(index, **overrides)
 
 
 class _Bar:
@@ -101,8 +211,14 @@ def ingest(
         console.print(
             f"{len(report.indexed)} indexed, {len(report.skipped)} unchanged, {len(report.failed)} failed"
         )
-    if report.files and not report.indexed and not report.skipped:
-        raise typer.Exit(1)
+    if report.failed:
+        total = len(report.files)
+        if not report.indexed and not report.skipped:
+            err.print(f"[red]error[/red] all {total} file(s) failed; the reasons are above", highlight=False)
+            raise typer.Exit(EXIT_ERROR)
+        err.print(f"[yellow]{len(report.failed)} of {total} file(s) failed[/yellow]; the reasons are above",
+                  highlight=False)
+        raise typer.Exit(EXIT_SOME_FAILED)
 
 
 @app.command()
@@ -164,7 +280,7 @@ def fetch(
 @app.command()
 def search(
     query: str,
-    k: int = typer.Option(10, "--k", "-k"),
+    k: int = typer.Option(10, "--k", "-k", min=1, help="how many pages to return"),
     mode: str = typer.Option("hybrid", help="hybrid | lexical | vector"),
     company: Optional[str] = None,
     year: Optional[int] = None,
@@ -174,7 +290,7 @@ def search(
     as_json: bool = typer.Option(False, "--json"),
 ):
     """Find the pages that answer a question."""
-    engine = _engine(index)
+    engine = _reader(index)
     result = engine.search_detailed(query, k=k, mode=mode, company=company, year=year, doc_type=doc_type, document=document)
     if as_json:
         print(json.dumps({
@@ -202,12 +318,14 @@ def search(
 @app.command()
 def docs(index: Optional[Path] = IndexOpt, as_json: bool = typer.Option(False, "--json")):
     """List indexed documents with what was detected in them."""
-    engine = _engine(index)
+    engine = _reader(index)
     documents = engine.documents()
     if as_json:
         print(json.dumps([d.model_dump(mode="json") for d in documents], indent=2))
         return
-    table = Table("file", "company", "type", "year", "Q", "pages", "chunks", "dense")
+    plain = {} if console.is_terminal else {"box": None}  # a pipe gets plain columns, no box drawing
+    table = Table(Column("file", no_wrap=True, overflow="fold"), "company", "type", "year", "Q", "pages", "chunks",
+                  "dense", **plain)
     for d in documents:
         m = d.meta
         table.add_row(
@@ -230,7 +348,7 @@ def ask(
     """Answer a question with citations, quotes and the arithmetic; or say why not."""
     from docqa.questionlog import record_answer
 
-    engine = _engine(index)
+    engine = _reader(index)
     try:
         answer = engine.ask(question, document=document, company=company, year=year, doc_type=doc_type)
     except ValueError as exc:  # an empty question, a doc_type that is none
@@ -240,10 +358,13 @@ def ask(
                                          {"document": document, "company": company, "year": year, "doc_type": doc_type}.items() if v})
     if as_json:
         print(answer.model_dump_json(indent=2))
-        return
+        raise typer.Exit(EXIT_OK if answer.found else EXIT_NOT_FOUND)
+    from docqa.answer.wording import how_answered
+
     badge = {"verified": "[green]verified[/green]", "partial": "[yellow]partially verified[/yellow]",
              "not_found": "[red]not found[/red]"}[answer.verification]
-    console.print(f"{badge} · {answer.answerer} · {answer.timings.get('total_ms', 0):.0f} ms")
+    line = (badge, how_answered(answer), f"{answer.timings.get('total_ms', 0):.0f} ms")
+    console.print(" · ".join(x for x in line if x))
     console.print(answer.text, highlight=False)
     if not answer.found and answer.reason:
         console.print(f"[dim]why: {answer.reason}[/dim]")
@@ -257,6 +378,8 @@ def ask(
         console.print(f"  [bold]{c.document} p.{c.page}[/bold] “{c.quote}”", highlight=False)
     if answer.citations_dropped:
         console.print(f"[dim]{answer.citations_dropped} citation(s) dropped: not found on their pages[/dim]")
+    if not answer.found:
+        raise typer.Exit(EXIT_NOT_FOUND)
 
 
 @app.command()
@@ -267,7 +390,7 @@ def stats(
     as_json: bool = typer.Option(False, "--json"),
 ):
     """Exact page/word counts and term occurrences over a document's full text."""
-    result = _engine(index).stats(document, term)
+    result = _reader(index).stats(document, term)
     if as_json:
         print(result.model_dump_json(indent=2))
         return
@@ -288,7 +411,7 @@ def show(
     from docqa.limits import PageTooLarge
 
     try:
-        image = _engine(index).evidence_image(document, page, [quote] if quote else [])
+        image = _reader(index).evidence_image(document, page, [quote] if quote else [])
     except PageTooLarge as exc:
         err.print(f"[red]cannot render[/red] {exc}")
         raise typer.Exit(1)
@@ -334,7 +457,7 @@ def export_log(
     """Export asked questions and answers as JSONL in the dev-question format."""
     from docqa.questionlog import export_jsonl
 
-    n = export_jsonl(_engine(index), out)
+    n = export_jsonl(_reader(index), out)
     console.print(f"wrote {n} question(s) to {out}")
 
 

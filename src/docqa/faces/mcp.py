@@ -13,6 +13,7 @@ Transports: stdio (nothing but protocol on stdout; logs go to stderr) and Stream
 from __future__ import annotations
 
 import contextlib
+import functools
 import hmac
 import inspect
 import json
@@ -30,7 +31,7 @@ from mcp_types import (
     TextContent,
     ToolAnnotations,
 )
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from docqa import __version__
 from docqa.config import Settings
@@ -38,7 +39,7 @@ from docqa.engine import Engine, PageOutOfRange
 from docqa.faces.origin import HostPolicy, SameOrigin
 from docqa.ingest.parse import ParseError
 from docqa.questionlog import record_answer
-from docqa.store import DocumentNotFound, EmbedderMismatch
+from docqa.store import AmbiguousDocument, DocumentNotFound, EmbedderMismatch
 from docqa.types import Answer, Document
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,7 @@ HTTP_PATH = "/mcp"
 RESOURCES_PER_LIST_PAGE = 200   # resources/list is paginated: an index can hold thousands of pages
 MAX_KNOWN_IN_ERROR = 12         # how many known document names an unknown-document error lists
 SNIPPET_CHARS = 400
+MAX_IMAGE_BYTES = 75_000        # show_evidence: an image a model reads well, at most 100 kB as base64
 
 INSTRUCTIONS = """\
 docqa holds an index of company filings (10-K annual reports, 10-Qs, earnings releases) and \
@@ -64,7 +66,8 @@ answer from several pages or to check an answer.
 page numbers so you can widen.
 5. document_stats: exact counts (pages, words, how often a term occurs and on which pages) \
 over a document's full text; use it for "how many times ..." instead of search.
-6. show_evidence: the page as a PNG image with the quote boxed, to look at a table or show proof.
+6. show_evidence: the page as an image with the quote boxed (by default cropped to the boxed \
+rows), to look at a table or show proof.
 
 Documents are named by file name exactly as list_documents shows it (the '.pdf' may be \
 omitted, or use the id). Page numbers are 1-based physical pages of the PDF, not the page \
@@ -213,6 +216,8 @@ def _agent_errors():
     """Turn the engine's input errors into tool errors whose text says what to do."""
     try:
         yield
+    except AmbiguousDocument as exc:  # two documents share the name: say which, with the ids that work
+        raise ToolError(str(exc)) from exc
     except DocumentNotFound as exc:
         raise _unknown_document(exc) from exc
     except PageOutOfRange as exc:
@@ -267,6 +272,25 @@ def page_uri(document: str, page: int) -> str:
 # --- the server -----------------------------------------------------------------------------------
 
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+# `ask` with DOCQA_MCP_LOG_QUESTIONS=true appends each question to the index's question log: a write.
+LOGS = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
+
+
+def _compact(result: Any) -> Any:
+    """A tool's model as one compact JSON text block: what the calling model reads, once (no indent, no
+    structuredContent copy of the same data; docs/mcp.md)."""
+    if isinstance(result, BaseModel):
+        return TextContent(type="text", text=result.model_dump_json())
+    return result
+
+
+def _argument_error(tool: str, exc: ValidationError) -> str:
+    """One sentence per bad argument, without pydantic's URL or input echo."""
+    problems = []
+    for e in exc.errors(include_url=False, include_input=False):
+        where = ".".join(str(part) for part in e["loc"]) or "arguments"
+        problems.append(f"`{where}`: {e['msg'][:1].lower()}{e['msg'][1:]}")
+    return f"Invalid arguments for {tool}: {'; '.join(problems)}. See the tool's input schema."
 
 DocumentArg = Annotated[str, Field(description="file name as list_documents shows it (e.g. 'AMAZON_2017_10K.pdf'; "
                                                "'.pdf' optional) or the document id")]
@@ -279,6 +303,14 @@ class DocqaServer(MCPServer):
     def __init__(self, engine: Engine, **kwargs: Any):
         self.engine = engine
         super().__init__(**kwargs)
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None):
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:  # the SDK's argument errors carry pydantic's multi-line text and a URL
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(_argument_error(name, exc.__cause__)) from exc.__cause__
+            raise
 
     # MCPServer.list_resources takes no cursor, so the resources/list handler itself is replaced
     # (an SDK-internal hook: mcp is pinned; tests/faces/test_mcp.py pages through the listing).
@@ -325,9 +357,16 @@ def build_server(engine: Engine) -> DocqaServer:
     server = DocqaServer(engine, name=SERVER_NAME, title="docqa: filings with proof", version=__version__,
                          instructions=INSTRUCTIONS, log_level="WARNING")
 
-    def tool(title: str):
+    log_questions = engine.settings.mcp_log_questions
+
+    def tool(title: str, annotations: ToolAnnotations = READ_ONLY):
         def register(fn):
-            server.add_tool(fn, title=title, description=_describe(fn), annotations=READ_ONLY)
+            @functools.wraps(fn)
+            def compact(*args, **kwargs):
+                return _compact(fn(*args, **kwargs))
+
+            server.add_tool(compact, name=fn.__name__, title=title, description=_describe(fn),
+                            annotations=annotations, structured_output=False)
             return fn
 
         return register
@@ -407,7 +446,7 @@ def build_server(engine: Engine) -> DocqaServer:
             ocr=stored.ocr, no_text=stored.no_text, text=stored.text,
         )
 
-    @tool('Ask a question (verified answer)')
+    @tool('Ask a question (verified answer)', LOGS if log_questions else READ_ONLY)
     def ask(
         question: Annotated[str, Field(description="the question, in plain words; name the company and year "
                                                    "when you know them")],
@@ -427,6 +466,7 @@ def build_server(engine: Engine) -> DocqaServer:
         with _agent_errors():
             named(document)
             answer = engine.ask(question, document=document, company=company, year=year, doc_type=doc_type)
+        if log_questions:  # off by default: the tool is then read-only, as its annotations say
             record_answer(engine.store, answer, {k: v for k, v in {"document": document, "company": company,
                                                                    "year": year, "doc_type": doc_type}.items() if v})
         return _answer_out(answer)
@@ -453,27 +493,38 @@ def build_server(engine: Engine) -> DocqaServer:
         document: DocumentArg,
         page: PageArg,
         quote: Annotated[str | None, Field(description="text on the page to box, e.g. a citation's quote")] = None,
+        crop: Annotated[bool, Field(description="show only the boxed rows and about two inches above and below "
+                                                "them, at the page's full width; false: the whole page")] = True,
+        width: Annotated[int, Field(ge=300, le=2000, description="image width in pixels: larger shows small "
+                                                                  "print better and costs more context")] = 1000,
     ) -> list[Image | TextContent]:
-        """The page rendered as a PNG image with the quote boxed in yellow, followed by a line
-        saying what was boxed. Use it to look at a table or chart, or to show proof of a citation
-        (pass its document, page and quote). Without a quote the page is shown unmarked."""
+        """The page rendered as an image with the quote boxed in yellow (PNG, or JPEG when a PNG
+        would be too large; under 100 kB as base64), followed by a line saying what was boxed and
+        what is shown. With a quote the image is cropped to the boxed rows (crop=false for the whole
+        page). Use it to look at a table or chart, or to show proof of a citation (pass its
+        document, page and quote). Without a quote the whole page is shown unmarked."""
+        from docqa.evidence import fit_image
+
         with _agent_errors():
             named(document)
             doc = engine.document(document)
             image = engine.evidence_image(doc.id, page, [quote] if quote else [])
+        fitted = fit_image(image, crop=crop, width=width, max_bytes=MAX_IMAGE_BYTES)
         if quote and image.used != "quote":
             boxed = "the quote was not found on this page, so nothing is boxed"
         elif image.used == "none":
             boxed = "nothing boxed"
         else:
             boxed = f"boxed: {image.used} ({len(image.boxes)} box{'es' if len(image.boxes) != 1 else ''})"
-        caption = f"{doc.file_name} page {page} of {doc.pages}; {boxed}."
-        return [Image(data=image.png, format="png"), TextContent(type="text", text=caption)]
+        shown = "the boxed rows, cropped (crop=false for the whole page)" if fitted.cropped else "the whole page"
+        caption = (f"{doc.file_name} page {page} of {doc.pages}; {boxed}; showing {shown}, "
+                   f"{fitted.width}x{fitted.height} px {fitted.format.upper()}.")
+        return [Image(data=fitted.data, format=fitted.format), TextContent(type="text", text=caption)]
 
     @server.resource("docqa://documents", name="documents", mime_type="application/json",
                      description="The indexed documents, as list_documents returns them.")
     def documents_resource() -> str:
-        return list_documents().model_dump_json(indent=2)
+        return list_documents().model_dump_json()
 
     @server.resource("docqa://documents/{document}/pages/{n}", name="page", mime_type="text/plain",
                      description="The text of page n (1-based) of an indexed document.")
@@ -486,6 +537,8 @@ def build_server(engine: Engine) -> DocqaServer:
             named(document)
             doc = engine.document(document)
             stored = engine.page(doc.id, number)
+        except AmbiguousDocument as exc:
+            raise ResourceNotFoundError(str(exc)) from exc
         except DocumentNotFound as exc:
             raise ResourceNotFoundError(str(_unknown_document(exc))) from exc
         except PageOutOfRange as exc:

@@ -27,7 +27,8 @@ from urllib.parse import urlsplit
 
 from docqa.ingest.html import is_html
 from docqa.ingest.parse import ParseError, open_pdf
-from docqa.ingest.pipeline import IngestOptions, Ingestor, Progress, expand_paths, file_sha256, keep_copy, kept_name
+from docqa.ingest.pipeline import (IngestOptions, Ingestor, Progress, expand_paths, file_sha256, failure_reason,
+                                   keep_copy, kept_name, unique_name)
 from docqa.types import FileOutcome, IngestReport
 
 log = logging.getLogger(__name__)
@@ -182,10 +183,13 @@ def _build_all(ingestor: Ingestor, client, todo: dict[str, list[Path]], outcomes
     totals = {sha: _page_count(paths[0]) for sha, paths in todo.items()}
     pages_total, pages_done = sum(totals.values()), 0
     futures = {}
+    taken = [d.file_name for d in ingestor.store.documents()]  # display names stay unique (unique_name)
     for sha, paths in todo.items():
         path = paths[0]
+        name = unique_name(path.name, taken)
+        taken.append(name)
         source = str(path) if ship_paths else client.scatter(path.read_bytes(), hash=False)
-        future = client.submit(build_document, source, path.suffix.lower(), sha, path.name, ingestor.options,
+        future = client.submit(build_document, source, path.suffix.lower(), sha, name, ingestor.options,
                                embedder, key=f"docqa-build-{sha[:16]}-{time.time_ns()}", retries=retries,
                                pure=False)
         futures[future] = sha
@@ -217,7 +221,7 @@ def _build_all(ingestor: Ingestor, client, todo: dict[str, list[Path]], outcomes
 def _store(ingestor: Ingestor, path: Path, sha: str, built: Built) -> FileOutcome:
     """The client's half: keep a copy of the file and write the document in one transaction."""
     if built.error is not None:
-        return FileOutcome(path=str(path), status="failed", reason=built.error)
+        return FileOutcome(path=str(path), status="failed", reason=failure_reason(path, built.error))
     started = time.perf_counter()
     document = built.document.model_copy(update={"path": str(path)})
     with ingestor._timed("index"):

@@ -57,6 +57,7 @@ class ParseError(Exception):
 class ParsedPdf:
     pages: list[Page]
     warnings: list[str] = field(default_factory=list)
+    ocr_failures: dict[int, str] = field(default_factory=dict)  # page -> why tesseract failed on it
 
     @property
     def ocr_pages(self) -> int:
@@ -102,11 +103,12 @@ def parse_pdf(path: str | Path, ocr: bool = True, progress: Callable[[int, int],
         pages: list[Page] = []
         warnings: list[str] = []
         garbled: list[int] = []
+        failures: dict[int, str] = {}
         for index in range(doc.page_count):
             if progress and index % 10 == 0:
                 progress(index, doc.page_count)
             try:
-                page, noise = _parse_page(doc[index], index + 1, ocr=ocr)
+                page, noise = _parse_page(doc[index], index + 1, ocr=ocr, failures=failures)
                 pages.append(page)
                 if noise:
                     garbled.append(index + 1)
@@ -123,12 +125,27 @@ def parse_pdf(path: str | Path, ocr: bool = True, progress: Callable[[int, int],
                else "not indexed; OCR is off (DOCQA_OCR=false): turn it on to read them" if not ocr
                else "not indexed; install tesseract-ocr to read them")
             + f": {_ranges(garbled)}")
-    flagged = [p.number for p in pages if p.no_text and p.number not in garbled]
+    if failures:  # tesseract is installed and ran: say what went wrong, not "install tesseract-ocr"
+        first = next(iter(failures.values()))
+        warnings.append(f"OCR failed on {len(failures)} page(s) ({first}): {_ranges(sorted(failures))}")
+    flagged = [p.number for p in pages if p.no_text and p.number not in garbled and p.number not in failures]
     if flagged:
         how = ("OCR found no text" if tesseract_available() and ocr
                else "OCR is off (DOCQA_OCR=false)" if not ocr else "install tesseract-ocr to read them")
         warnings.append(f"{len(flagged)} page(s) without a text layer ({how}): {_ranges(flagged)}")
-    return ParsedPdf(pages=pages, warnings=warnings)
+    return ParsedPdf(pages=pages, warnings=warnings, ocr_failures=failures)
+
+
+def why_no_text(parsed, ocr: bool) -> str:
+    """Why scanned pages gave no text: OCR off, tesseract missing, tesseract failing, or nothing to read."""
+    if not ocr:
+        return "OCR is off (DOCQA_OCR=false): turn it on, or add a PDF with a text layer"
+    if not tesseract_available():
+        return "install tesseract-ocr, or add a PDF with a text layer"
+    if failures := getattr(parsed, "ocr_failures", None):  # a ParsedPdf (an HTML filing has no OCR)
+        page, reason = next(iter(failures.items()))
+        return f"OCR failed on page {page}: {reason}"
+    return "OCR ran and read no words in them; add a PDF with a text layer"
 
 
 def is_garbled(words: list[str]) -> bool:
@@ -166,7 +183,8 @@ def parse_page(page: fitz.Page, number: int, ocr: bool = True) -> Page:
     return _parse_page(page, number, ocr)[0]
 
 
-def _parse_page(page: fitz.Page, number: int, ocr: bool = True) -> tuple[Page, bool]:
+def _parse_page(page: fitz.Page, number: int, ocr: bool = True,
+                failures: dict[int, str] | None = None) -> tuple[Page, bool]:
     """The page, and whether its own text layer was garbled."""
     raw = page.get_text("words", sort=False)
     used_ocr = False
@@ -183,6 +201,8 @@ def _parse_page(page: fitz.Page, number: int, ocr: bool = True) -> tuple[Page, b
             used_ocr = True
         except Exception as exc:  # tesseract data missing or OCR crashed: flag the page instead
             log.warning("OCR failed on page %d: %s", number, exc)
+            if failures is not None:
+                failures[number] = _ocr_failure(exc, page, dpi)
     if garbled and not used_ocr:
         raw = []  # noise is not text: the page is flagged instead of indexed
     words = _clean_words(raw)
@@ -195,6 +215,15 @@ def _parse_page(page: fitz.Page, number: int, ocr: bool = True) -> tuple[Page, b
         ocr=used_ocr,
         no_text=scanned and not lines,
     ), garbled
+
+
+def _ocr_failure(exc: Exception, page: fitz.Page, dpi: int) -> str:
+    """tesseract's failure in a line, with the page's size when the pixel cap lowered the dpi."""
+    text = " ".join(str(exc).split())[:200] or type(exc).__name__
+    if dpi < 200:
+        text += (f" (the {page.rect.width / 72:,.0f} x {page.rect.height / 72:,.0f} inch page was read at {dpi} dpi "
+                 "to stay within DOCQA_MAX_RENDER_PIXELS)")
+    return text
 
 
 def _has_images(page: fitz.Page) -> bool:

@@ -18,7 +18,7 @@ from docqa.finance.statements import read_tables
 from docqa.ingest import metadata
 from docqa.ingest.chunk import chunk_page, page_title
 from docqa.ingest.html import HTML_SUFFIXES, cover_over, is_html, parse_html, tables_with_facts
-from docqa.ingest.parse import ParseError, open_pdf, parse_pdf
+from docqa.ingest.parse import ParseError, open_pdf, parse_pdf, why_no_text
 from docqa.store.base import Store, StoredLine, StoredPage
 from docqa.types import Chunk, Document, DocumentMeta, FileOutcome, IngestReport, Page, PageInfo
 
@@ -102,6 +102,43 @@ def keep_copy(source: Path, kept: Path, sha: str) -> Path:
     return kept
 
 
+def looks_truncated(path: Path) -> bool:
+    """A PDF ends with %%EOF (give or take trailing whitespace); a cut-off download does not."""
+    if is_html(path):
+        return False
+    try:
+        with path.open("rb") as fh:
+            fh.seek(0, 2)
+            size = fh.tell()
+            fh.seek(max(0, size - 2048))
+            return b"%%EOF" not in fh.read()
+    except OSError:
+        return False
+
+
+def failure_reason(path: Path, reason: str) -> str:
+    """Why ``path`` could not be indexed, for every path in (CLI, uploads, Dask workers): a cut-off PDF
+    is said to be truncated, whatever its damaged pages then looked like ("every page is blank")."""
+    if looks_truncated(path) and "truncated" not in reason:
+        return f"the file looks truncated (no PDF end-of-file marker): add the complete file ({reason})"
+    return reason
+
+
+def unique_name(name: str, taken: Iterable[str]) -> str:
+    """``name``, or ``name (2)``, ``(3)``... before its suffix when a document already has it (any case):
+    no two documents share a display name, so a name always resolves to one document (docs/web.md)."""
+    used = {t.lower() for t in taken}
+    if name.lower() not in used:
+        return name
+    stem, suffix = Path(name).stem, Path(name).suffix
+    if not stem:  # ".pdf" alone
+        stem, suffix = name, ""
+    n = 2
+    while f"{stem} ({n}){suffix}".lower() in used:
+        n += 1
+    return f"{stem} ({n}){suffix}"
+
+
 class Ingestor:
     def __init__(self, store: Store, embedder: Embedder | None, files_dir: Path, options: IngestOptions):
         self.store = store
@@ -129,10 +166,15 @@ class Ingestor:
                 path=str(path), status="skipped", reason=f"unchanged: already indexed as {existing.file_name}",
                 document_id=existing.id, pages=existing.pages, chunks=existing.chunks,
             )
+        given, name = name, unique_name(name, (d.file_name for d in self.store.documents()))
         try:
             document, pages, chunks, vectors, warnings = self._build(path, sha, name, progress)
         except ParseError as exc:
-            return FileOutcome(path=str(path), status="failed", reason=str(exc))
+            return FileOutcome(path=str(path), status="failed", reason=failure_reason(path, str(exc)))
+        if looks_truncated(path):
+            warnings = [*warnings, "the file looks truncated (no PDF end-of-file marker): pages may be missing"]
+        if name != given:
+            warnings = [f"indexed as {name}: a document named {given} is already in the index", *warnings]
         with self._timed("index"):
             self.files_dir.mkdir(parents=True, exist_ok=True)
             try:
@@ -173,10 +215,8 @@ class Ingestor:
             )
         if not any(p.lines for p in pages):
             if any(p.no_text for p in pages):
-                raise ParseError(
-                    "no extractable text: the pages are scanned images and OCR found nothing "
-                    "(install tesseract-ocr, or add a PDF with a text layer)"
-                )
+                raise ParseError("no extractable text: the pages are scanned images and OCR read nothing "
+                                 f"({why_no_text(parsed, self.options.ocr)})")
             raise ParseError("no extractable text: every page is blank")
         with self._timed("metadata"):
             meta = _override(cover_over(metadata.detect_document(pages), parsed), self.options.overrides)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from docqa.config import Settings
-from docqa.store.base import DocumentNotFound, EmbedderMismatch, Store, StoredLine, StoredPage, StoreUnavailable
+from docqa.store.base import (AmbiguousDocument, DocumentNotFound, EmbedderMismatch, Store, StoredLine, StoredPage,
+                              StoreUnavailable)
 
 
 def open_store(settings: Settings) -> Store:
@@ -27,4 +28,5 @@ def open_store(settings: Settings) -> Store:
     return SQLiteStore(path)
 
 
-__all__ = ["DocumentNotFound", "EmbedderMismatch", "Store", "StoreUnavailable", "StoredLine", "StoredPage", "open_store"]
+__all__ = ["AmbiguousDocument", "DocumentNotFound", "EmbedderMismatch", "Store", "StoreUnavailable", "StoredLine",
+           "StoredPage", "open_store"]

@@ -75,6 +75,18 @@ class DocumentNotFound(KeyError):
         return f"unknown document {self.name!r}; known documents: {hint}"
 
 
+class AmbiguousDocument(DocumentNotFound):
+    """A name that more than one document answers to: each is named with its id (ids always work)."""
+
+    def __init__(self, name: str, matches: list[tuple[str, str]]):
+        self.matches = matches  # (file_name, id) of every document the name matches
+        super().__init__(name, [f"{file_name} (id {doc_id})" for file_name, doc_id in matches])
+
+    def __str__(self) -> str:
+        listed = "; ".join(self.known)
+        return f"{len(self.matches)} documents are named {self.name!r}: {listed}; pass the id instead"
+
+
 @runtime_checkable
 class Store(Protocol):
     # --- index identity ---

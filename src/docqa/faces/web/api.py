@@ -15,18 +15,20 @@ from typing import Literal
 from fastapi import APIRouter, File, Query, Request, Security, UploadFile
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPBearer
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from docqa.engine import Engine
 from docqa.faces.web.jobs import IngestWorker, job_id_for, now
+from docqa.ingest.pipeline import unique_name
 from docqa.questionlog import record_answer
-from docqa.store import DocumentNotFound
-from docqa.types import Answer, Document, DocumentMeta, Job, JobStatus, QuestionRecord
+from docqa.store import AmbiguousDocument, DocumentNotFound
+from docqa.types import Answer, DocType, Document, DocumentMeta, Job, JobStatus, QuestionRecord
 
 MAX_FILES_PER_REQUEST = 20
 MAX_NAME_CHARS = 160
 PDF_MAGIC = b"%PDF-"
 READ_BLOCK = 1 << 20
+QUESTION_PATTERN = r"[0-9A-Za-z\u00c0-\u024f\u0400-\u04ff\u4e00-\u9fff]"
 
 
 class ApiError(Exception):
@@ -84,7 +86,7 @@ class FileResult(BaseModel):
     id: str | None = None
     status: Literal["queued", "refused"]
     code: str | None = Field(None, description="why refused: not_pdf, empty, too_large, duplicate, too_many_files")
-    reason: str | None = None
+    reason: str | None = Field(None, description="why refused; for an accepted file, a note (renamed to a unique name)")
     size: int = 0
 
 
@@ -97,11 +99,18 @@ class Deleted(BaseModel):
 
 
 class AskIn(BaseModel):
-    question: str = Field(..., min_length=1, max_length=2000)
+    # The length limit is DOCQA_MAX_QUESTION_CHARS, checked by the engine for every face (one message);
+    # create_app writes the running server's value into the OpenAPI document as maxLength.
+    # pattern: a letter or digit (Latin, Cyrillic or CJK; ranges with no control, format or unassigned
+    # character) somewhere, so that no question the schema allows is empty once question.clean_question
+    # drops those; the same ranges in JSON Schema (ECMA) and pydantic, unlike \w. "???" is refused here.
+    question: str = Field(..., min_length=1, pattern=QUESTION_PATTERN,
+                          description="the question, with at least one letter or digit; at most "
+                                      "DOCQA_MAX_QUESTION_CHARS characters")
     document: str | None = Field(None, description="only this document: its id or file name")
     company: str | None = None
     year: int | None = Field(None, ge=1900, le=2200)
-    doc_type: str | None = Field(None, description="10k, 10q, 8k, earnings, other")
+    doc_type: DocType | None = Field(None, description="only filings of this type")
 
 
 class PageLink(BaseModel):
@@ -117,7 +126,7 @@ class AnswerOut(Answer):
 
 class FeedbackIn(BaseModel):
     answer_id: str = Field(..., min_length=1, max_length=64)
-    helpful: bool
+    helpful: StrictBool = Field(..., description="true or false (not 0, 1 or a string)")
     note: str | None = Field(None, max_length=2000)
 
 
@@ -211,6 +220,8 @@ def _find(engine: Engine, key: str) -> tuple[Document | None, Job | None]:
     if doc is None and job is None:
         try:
             doc = engine.document(key)  # a file name works too
+        except AmbiguousDocument:
+            raise  # two documents answer to the name: the error lists both with their ids
         except DocumentNotFound:
             pass
         else:
@@ -265,7 +276,7 @@ def health(request: Request) -> Health:
     summary="Upload PDFs (several at once); each file is accepted or refused with a reason",
     responses={422: {"description": "no file was accepted; per-file reasons under 'files'"}},
 )
-def upload(request: Request, files: list[UploadFile] = File(..., description="PDF files")):
+def upload(request: Request, files: list[UploadFile] = File(..., min_length=1, description="PDF files")):
     engine, worker = _engine(request), _worker(request)
     settings = engine.settings
     limit = settings.max_upload_mb * 1024 * 1024
@@ -273,13 +284,14 @@ def upload(request: Request, files: list[UploadFile] = File(..., description="PD
     uploads.mkdir(parents=True, exist_ok=True)
     results: list[FileResult] = []
     taken: set[str] = set()
+    names: set[str] = set()
     for n, upload_file in enumerate(files):
         name = safe_display_name(upload_file.filename)
         if n >= MAX_FILES_PER_REQUEST:
             results.append(FileResult(file_name=name, accepted=False, status="refused", code="too_many_files",
                                       reason=f"at most {MAX_FILES_PER_REQUEST} files per upload; send the rest again"))
             continue
-        results.append(_accept(engine, worker, uploads, upload_file, name, limit, settings.max_upload_mb, taken))
+        results.append(_accept(engine, worker, uploads, upload_file, name, limit, settings.max_upload_mb, taken, names))
     if not any(r.accepted for r in results):
         body = UploadOut(files=results).model_dump()
         message = "; ".join(f"{r.file_name}: {r.reason}" for r in results) or "no files in the upload"
@@ -288,25 +300,29 @@ def upload(request: Request, files: list[UploadFile] = File(..., description="PD
 
 
 def _accept(engine: Engine, worker: IngestWorker, uploads: Path, upload_file: UploadFile, name: str, limit: int,
-            limit_mb: int, taken: set[str]) -> FileResult:
+            limit_mb: int, taken: set[str], names: set[str] | None = None) -> FileResult:
     def refused(code: str, reason: str, size: int = 0, doc_id: str | None = None) -> FileResult:
         return FileResult(file_name=name, accepted=False, id=doc_id, status="refused", code=code, reason=reason,
                           size=size)
 
+    names = set() if names is None else names  # display names given earlier in this request
     incoming = uploads / f".incoming-{uuid.uuid4().hex}"  # a name the server chose; the user's never is
     digest, size, head = hashlib.sha256(), 0, b""
     try:
         with incoming.open("wb") as out:
             while block := upload_file.file.read(READ_BLOCK):
                 size += len(block)
-                if size > limit:
+                if size > limit:  # count the rest (already spooled by the server, capped by Guard) unwritten
+                    while block := upload_file.file.read(READ_BLOCK):
+                        size += len(block)
                     break
                 if len(head) < 1024:
                     head += block[: 1024 - len(head)]
                 digest.update(block)
                 out.write(block)
         if size > limit:
-            return refused("too_large", f"larger than the upload limit of {limit_mb} MB (DOCQA_MAX_UPLOAD_MB)", size)
+            return refused("too_large", f"{size / (1024 * 1024):,.1f} MB ({size:,} bytes) is larger than the upload "
+                                        f"limit of {limit_mb} MB (DOCQA_MAX_UPLOAD_MB)", size)
         if size == 0:
             return refused("empty", "empty file (0 bytes)")
         if PDF_MAGIC not in head:
@@ -326,12 +342,18 @@ def _accept(engine: Engine, worker: IngestWorker, uploads: Path, upload_file: Up
             shown = job.file_name if job else name
             return refused("duplicate", f"the same file is already waiting to be indexed as {shown}", size, doc_id)
         stored = uploads / f"{doc_id}.pdf"
+        # A display name is unique in the index: a second "report.pdf" becomes "report (2).pdf" (docs/web.md).
+        in_use = [d.file_name for d in engine.documents()]
+        in_use += [j.file_name for j in engine.store.jobs() if j.status != "ready" and j.id != doc_id] + sorted(names)
+        shown = unique_name(name, in_use)
+        note = None if shown == name else f"renamed to {shown}: a document named {name} is already in the index"
         os.replace(incoming, stored)
         stamp = now()
-        worker.submit(Job(id=doc_id, file_name=name, stored_path=str(stored), sha256=sha, status="queued",
+        worker.submit(Job(id=doc_id, file_name=shown, stored_path=str(stored), sha256=sha, status="queued",
                           pages_total=pages, created_at=stamp, updated_at=stamp))
         taken.add(doc_id)
-        return FileResult(file_name=name, accepted=True, id=doc_id, status="queued", size=size)
+        names.add(shown)
+        return FileResult(file_name=shown, accepted=True, id=doc_id, status="queued", reason=note, size=size)
     finally:
         incoming.unlink(missing_ok=True)
         upload_file.file.close()
@@ -369,8 +391,13 @@ def delete_document(request: Request, doc_id: str) -> Deleted:
     return Deleted(deleted=[key])
 
 
-@router.delete("/documents", response_model=Deleted, summary="Delete every document (needs ?all=true)")
-def delete_all(request: Request, all: bool = Query(False, description="must be true: deletes every document")) -> Deleted:
+# `all` is documented as required and true, which is what the code accepts (anything else is 400
+# confirm_delete_all); declared by hand because FastAPI cannot say "required" for a parameter with a default.
+@router.delete("/documents", response_model=Deleted, summary="Delete every document (needs ?all=true)",
+               openapi_extra={"parameters": [{
+                   "name": "all", "in": "query", "required": True, "schema": {"type": "boolean", "enum": [True]},
+                   "description": "must be true: deletes every document"}]})
+def delete_all(request: Request, all: bool = Query(False, include_in_schema=False)) -> Deleted:
     if not all:
         raise ApiError(400, "confirm_delete_all", "this deletes every document; add ?all=true to confirm")
     engine, worker = _engine(request), _worker(request)
@@ -392,7 +419,8 @@ def ask(request: Request, body: AskIn) -> AnswerOut:
                             doc_type=body.doc_type)
     except ValueError as exc:
         raise ApiError(400, "bad_request", str(exc)) from exc
-    filters = {"document": body.document, "company": body.company, "year": body.year, "doc_type": body.doc_type}
+    filters = {"document": body.document, "company": body.company, "year": body.year,
+               "doc_type": body.doc_type.value if body.doc_type else None}
     record_answer(engine.store, answer, {k: v for k, v in filters.items() if v is not None})
     return _answer_out(answer, engine)
 

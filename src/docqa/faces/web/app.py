@@ -27,7 +27,7 @@ from docqa.faces.origin import HostPolicy, SameOrigin
 from docqa.faces.web.jobs import IngestWorker
 from docqa.ingest.parse import ParseError
 from docqa.limits import PageTooLarge
-from docqa.store import DocumentNotFound, EmbedderMismatch, StoreUnavailable
+from docqa.store import AmbiguousDocument, DocumentNotFound, EmbedderMismatch, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -167,6 +167,11 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, w
     async def _no_document(request: Request, exc: DocumentNotFound):
         return error_response(404, "document_not_found", str(exc))
 
+    @app.exception_handler(AmbiguousDocument)
+    async def _ambiguous(request: Request, exc: AmbiguousDocument):
+        return error_response(409, "ambiguous_document", str(exc),
+                              matches=[{"file_name": name, "id": doc_id} for name, doc_id in exc.matches])
+
     @app.exception_handler(PageOutOfRange)
     async def _no_page(request: Request, exc: PageOutOfRange):
         return error_response(404, "page_not_found", str(exc))
@@ -193,16 +198,25 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, w
         problems = []
         for e in exc.errors():
             where = ".".join(str(x) for x in e.get("loc", ()) if x not in ("body", "query", "path"))
-            problems.append(f"{where}: {e.get('msg')}" if where else str(e.get("msg")))
+            msg = e.get("msg")
+            if e.get("type") == "string_pattern_mismatch" and where == "question":  # api.QUESTION_PATTERN
+                msg = ("has no letter or digit, so nothing to look for in a filing; "
+                       "ask about a company, a measure or a topic")
+            problems.append(f"{where}: {msg}" if where else str(msg))
         return error_response(422, "invalid_request", "; ".join(problems) or "invalid request")
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException):
         code = STATUS_CODES.get(exc.status_code, "http_error")
         message = exc.detail if isinstance(exc.detail, str) else code
+        headers = getattr(exc, "headers", None)
         if exc.status_code == 404 and message == "Not Found":
             message = f"no such endpoint: {request.method} {request.url.path} (the API is described at /docs)"
-        return error_response(exc.status_code, code, message, headers=getattr(exc, "headers", None))
+        if exc.status_code == 405:  # Starlette names the first route's methods only; a path can have several
+            allowed = allowed_methods(request.app, request.scope)
+            headers = {**(headers or {}), "Allow": ", ".join(allowed)}
+            message = f"{request.method} is not allowed on {request.url.path}; allowed: {', '.join(allowed)}"
+        return error_response(exc.status_code, code, message, headers=headers)
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception):
@@ -210,6 +224,7 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, w
         return error_response(500, "internal_error", f"internal error ({type(exc).__name__}); see the server log")
 
     app.include_router(router)
+    _fit_openapi(app, token_required=bool(token), max_question_chars=settings.max_question_chars)
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> dict:
@@ -221,6 +236,40 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, w
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def allowed_methods(app: FastAPI, scope: Scope) -> list[str]:
+    """Every method some route serves at this path (not HEAD and OPTIONS, which the schema does not list)."""
+    from starlette.routing import Match
+
+    # Asked per method of the top-level routes (included routers answer too): no router internals.
+    return [method for method in ("GET", "POST", "PUT", "PATCH", "DELETE")
+            if any(route.matches({**scope, "method": method})[0] == Match.FULL for route in app.router.routes)]
+
+
+def _fit_openapi(app: FastAPI, token_required: bool, max_question_chars: int) -> None:
+    """The OpenAPI document as this server runs: bearer auth only when DOCQA_API_TOKEN is set (else
+    no security requirement, as the code has none), and the question length limit it enforces."""
+    build = app.openapi
+
+    def openapi() -> dict:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = build()
+        if not token_required:
+            for operations in schema.get("paths", {}).values():
+                for operation in operations.values():
+                    if isinstance(operation, dict):
+                        operation.pop("security", None)
+                        operation.get("responses", {}).pop("401", None)
+            schema.get("components", {}).pop("securitySchemes", None)
+        question = schema.get("components", {}).get("schemas", {}).get("AskIn", {}).get("properties", {}).get("question")
+        if question is not None:
+            question["maxLength"] = max_question_chars
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
 
 
 def _is_loopback(host: str) -> bool:

@@ -18,6 +18,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from docqa.engine import Engine
+from docqa.ingest.pipeline import looks_truncated  # noqa: F401  (moved: one test for every path)
 from docqa.store import StoreUnavailable
 from docqa.types import Job
 
@@ -34,18 +35,6 @@ def now() -> str:
 
 def job_id_for(sha256: str) -> str:
     return sha256[:16]
-
-
-def looks_truncated(path: Path) -> bool:
-    """A PDF ends with %%EOF (give or take trailing whitespace); a cut-off download does not."""
-    try:
-        with path.open("rb") as fh:
-            fh.seek(0, 2)
-            size = fh.tell()
-            fh.seek(max(0, size - 2048))
-            return b"%%EOF" not in fh.read()
-    except OSError:
-        return False
 
 
 class IngestWorker:
@@ -200,9 +189,7 @@ class IngestWorker:
 
         outcome = self.engine.ingest_file(path, display_name=job.file_name, progress=progress)
         if outcome.status == "failed":
-            reason = outcome.reason or "could not be indexed"
-            if looks_truncated(path):
-                reason = f"the file looks truncated (no PDF end-of-file marker): upload the complete file ({reason})"
+            reason = outcome.reason or "could not be indexed"  # a truncated file says so (pipeline.failure_reason)
             finished = self._finish(job.id, status="failed", reason=reason)
         else:
             # "skipped": the same bytes were already indexed (by the CLI, or before a restart): ready all the same.
