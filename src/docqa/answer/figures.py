@@ -286,21 +286,9 @@ def _show(value: float, kind: str, unit: str | None = None, fmt: F.Format | None
 def _wrap(text: str) -> str:
     """Parenthesise an expression (not a name, not a lone figure) before combining it."""
     text = text.strip()
-    if _enclosed(text) or not (re.search(r"\s[-+*/x^]\s|\^", text) or text.startswith("-")):
+    if C.enclosed(text) or not (re.search(r"\s[-+*/x^]\s|\^", text) or text.startswith("-")):
         return text
     return f"({text})"
-
-
-def _enclosed(text: str) -> bool:
-    if not (text.startswith("(") and text.endswith(")")):
-        return False
-    depth = 0
-    for k, ch in enumerate(text):
-        depth += ch == "("
-        depth -= ch == ")"
-        if depth == 0 and k < len(text) - 1:
-            return False
-    return True
 
 
 def _magnitude(value: Evaluated) -> str:

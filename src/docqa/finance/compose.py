@@ -183,7 +183,7 @@ def _split_top(text: str, pattern: re.Pattern[str]) -> list[str] | None:
 def parse_words(text: str) -> Node:
     """A phrase of the question's arithmetic as a tree of leaves (see the module doc)."""
     text = " ".join(text.strip().strip(",;:.").split())
-    if _enclosed(text):
+    if enclosed(text):
         return parse_words(text[1:-1])
     for pattern, op in ((_COMMA_DIV, "/"), (_DIV, "/"), (_SUB, "-"), (_ADD, "+"), (_MUL, "*")):
         parts = _split_top(text, pattern)
@@ -242,7 +242,8 @@ def _left_to_right(text: str) -> Node | None:
     return node
 
 
-def _enclosed(text: str) -> bool:
+def enclosed(text: str) -> bool:
+    """Is the whole text one parenthesised group ("(a + b)", not "(a) + (b)")?"""
     if not (text.startswith("(") and text.endswith(")")):
         return False
     depth = 0
