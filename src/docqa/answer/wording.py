@@ -10,9 +10,10 @@ from docqa.types import Answer
 
 HOW = {
     "figures": "read from the statements",
-    "filing_facts": "read from the filing's tagged figures",
+    "filing_facts": "read where the filing prints it (cover, auditor's report, signatures)",
     "extractive": "quoted from the filing",
-    "disclosure": "quoted from the filing",
+    "stats": "counted over the full text",
+    "disclosure": "decided from the filing's full text",
     "lists": "listed from the filing",
     "anthropic": "written by a language model from the cited pages",
     "openai": "written by a language model from the cited pages",
