@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from docqa.answer.disclosure import asks_event
-from docqa.answer.intent import asks_why
+from docqa.answer.intent import asks_verdict, asks_why
 from docqa.answer.verify import Grounding, numbers_in, verify
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.currency import asked_currency, printed_in
 from docqa.search.hybrid import HybridSearcher
-from docqa.search.query import QueryPlan, canonical_companies, is_forward_looking
+from docqa.search.query import QueryPlan, canonical_companies, days_apart, is_forward_looking
 from docqa.stats import document_stats, stats_question
 from docqa.store.base import Store, StoredPage
 from docqa.text import normalize_for_match
@@ -222,13 +222,12 @@ _PLANNED = re.compile(r"\b(?:expect\w*|anticipat\w*|plan(?:s|ned)?\s+to|intend\w
 _HOW_MANY = re.compile(r"^\W*how\s+many\s+(?P<noun>[\w'’&-]+(?:\s+[\w'’&-]+){0,3}?)\s+"
                        r"(?:did|does|do|were|was|are|is|has|had|have|will|can|could)\b", re.I)
 _ENTITY_START = re.compile(r"^\W*(?:which|who|whom|where|when|list|name|describe|explain|summari[sz]e)\b", re.I)
-_YES_NO_START = re.compile(r"^\W*(?:is|are|does|do|did|has|have|had|was|were|can|will)\b", re.I)
 
 
 def asks_amount(question: str) -> bool:
     """The question wants a number ("how much", "in USD millions", "round to one decimal", or a
     figure the lexicon knows asked for plainly), not a verdict or an explanation."""
-    if _YES_NO_START.match(question) or asks_why(question) or _ENTITY_START.match(question):
+    if asks_verdict(question) or asks_why(question) or _ENTITY_START.match(question):
         return False
     return _AMOUNT.search(question) is not None or bool(load_lexicon().match(question))
 
@@ -259,12 +258,6 @@ def amount_missing(question: str, answer: Answer) -> str | None:
                 or any(normalize_for_match(f) in normalize_for_match(c.quote) for f in forms if f for c in stating):
             return None
     return f"the question asks for {named[0].text!r}; no line the filing prints states it"
-
-
-def _days(a: str, b: str) -> int:
-    from datetime import date
-
-    return (date.fromisoformat(a) - date.fromisoformat(b)).days
 
 
 def currency_mismatch(question: str, answer: Answer, pages: dict[tuple[str, int], str],
@@ -387,7 +380,7 @@ def missing_subject(question: str, plan: QueryPlan, documents: list[Document], f
         canonical = canonical_companies(documents)
         for company in plan.companies:
             ends = sorted(d.meta.period_end for d in documents if canonical.get(d.id) == company and d.meta.period_end)
-            if ends and ends[-1] < plan.period_end and not any(abs(_days(e, plan.period_end)) <= 7 for e in ends):
+            if ends and ends[-1] < plan.period_end and not any(days_apart(e, plan.period_end) <= 7 for e in ends):
                 return (f"the index holds no filing of {company} for the period ended {plan.period_end}; "
                         f"its latest filing closes on {ends[-1]}")
     if plan.years and plan.companies:

@@ -17,3 +17,11 @@ def without_provisos(question: str) -> str:
 def asks_why(question: str) -> bool:
     """"What drove ...", "why did ...": the filing's explanation is the answer, not a figure."""
     return WHY.search(without_provisos(question)) is not None
+
+
+_VERDICT = re.compile(r"^\W*(?:is|are|does|do|did|has|have|had|was|were|can|will)\b", re.I)
+
+
+def asks_verdict(question: str) -> bool:
+    """"Is / did / has X ...?": a yes or no is asked, with the figures or lines that decide it."""
+    return _VERDICT.match(question) is not None

@@ -84,7 +84,6 @@ def _ground(draft: Draft, grounding: Grounding) -> tuple[Draft, int, str | None]
 # --- what is asked ----------------------------------------------------------------------------
 
 REASON_MEASURE_PREFIX = "the draft answers"
-_VERDICT = re.compile(r"^\W*(?:is|are|does|do|did|has|have|had|was|were|can|will)\b", re.I)
 # Words of a label that say how it was computed or whose it is, not which line item it reads.
 _GENERIC_MEASURE_WORDS = frozenset(
     "total net of for the and in a an to as s fiscal year quarter share percent percentage proportion fraction "
@@ -110,7 +109,9 @@ def measure_asked(question: str, measure: str | None) -> bool:
     said = measure.lower()
     if any(label in said for label in labels):
         return True  # "Change in revenue from ...", "2015-2017 average cost of revenue (cogs) ..."
-    if _VERDICT.match(question):
+    from docqa.answer.intent import asks_verdict
+
+    if asks_verdict(question):
         return True  # a yes/no verdict shows the figures it judged by, under their own names
     said = re.sub(r"\([^)]*\)|\bfrom\b.*$", " ", measure)  # "(cogs)", "from fiscal 2016 ($135,987 million) to ..."
     asked = set(normalized(stems(question)))

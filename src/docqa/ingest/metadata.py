@@ -36,7 +36,7 @@ _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\.?"
 _DATE = rf"(?:{_MONTH}\s+\d{{1,2}}\s*,?\s*(?:19|20)\d\d|\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\s+(?:19|20)\d\d)"
 
 
-def _parse_date(text: str) -> date | None:
+def parse_date(text: str) -> date | None:
     m = re.match(r"([A-Za-z]+)\.?\s+(\d{1,2})\s*,?\s*(\d{4})", text)
     if m:
         month, day, year = m.group(1), m.group(2), m.group(3)
@@ -52,7 +52,7 @@ def _parse_date(text: str) -> date | None:
         return None
 
 
-def _fiscal_year(end: date, quarter: int | None = None) -> int:
+def fiscal_year_ending(end: date, quarter: int | None = None) -> int:
     """Year of the fiscal year that a period ending on ``end`` (quarter ``quarter``) belongs to."""
     month, year = end.month + 3 * (4 - (quarter or 4)), end.year
     year, month = year + (month - 1) // 12, (month - 1) % 12 + 1
@@ -179,7 +179,7 @@ def _report_date(doc_type: DocType, head: str) -> str | None:
     if doc_type is not DocType.CURRENT:
         return None
     m = _REPORT_DATE.search(head) or re.search(f"({_DATE})", head, re.I)
-    day = _parse_date(m.group(1)) if m else None
+    day = parse_date(m.group(1)) if m else None
     return day.isoformat() if day else None
 
 
@@ -192,7 +192,7 @@ def _likeliest_year(text: str) -> int | None:
 def _voted_period_end(text: str) -> date | None:
     votes: Counter[date] = Counter()
     for m in _PERIOD_PHRASE.finditer(text):
-        found = _parse_date(next(g for g in m.groups() if g))
+        found = parse_date(next(g for g in m.groups() if g))
         if found:
             votes[found] += 1
     if not votes:
@@ -212,28 +212,28 @@ def _period(doc_type: DocType, head: str, headline: str, body: str):
     if doc_type in (DocType.ANNUAL, DocType.F20, DocType.F40):
         # the cover says it
         m = _YEAR_ENDED.search(head) or _YEAR_ENDED.search(body)
-        if m and (end := _parse_date(m.group(1))):
-            return _fiscal_year(end), None, end
+        if m and (end := parse_date(m.group(1))):
+            return fiscal_year_ending(end), None, end
         return _likeliest_year(headline), None, None
     if doc_type.is_annual:
         # no SEC cover: the period end the report names most often ("for the year ended 30 June
         # 2022" heads every statement); a tie goes to the later date (the prior year is compared)
         end = _voted_period_end(head + " " + body)
         if end:
-            return _fiscal_year(end), None, end
-        dates = [d for d in (_parse_date(m.group(0)) for m in re.finditer(_DATE, headline, re.I)) if d]
+            return fiscal_year_ending(end), None, end
+        dates = [d for d in (parse_date(m.group(0)) for m in re.finditer(_DATE, headline, re.I)) if d]
         if dates:  # a title page that prints the date alone: "Financial Report  30 June 2022"
-            return _fiscal_year(max(dates)), None, max(dates)
+            return fiscal_year_ending(max(dates)), None, max(dates)
         return _likeliest_year(headline), None, None
     if doc_type is DocType.QUARTERLY:
         m = _QUARTER_ENDED.search(head)
-        end = _parse_date(m.group(1)) if m else None
+        end = parse_date(m.group(1)) if m else None
         quarter = _quarter_from_year_to_date(body)
-        return (_fiscal_year(end, quarter) if end else _likeliest_year(headline)), quarter, end
+        return (fiscal_year_ending(end, quarter) if end else _likeliest_year(headline)), quarter, end
     if doc_type is DocType.CURRENT:
         # the report date follows its label, or on some covers sits above it: the first date then
         m = _REPORT_DATE.search(head) or re.search(f"({_DATE})", head, re.I)
-        end = _parse_date(m.group(1)) if m else None
+        end = parse_date(m.group(1)) if m else None
         return (end.year if end else _likeliest_year(headline)), None, None
     if doc_type is DocType.EARNINGS:
         # the release's title names its period first: the earliest of quarter, half or full year wins
@@ -244,10 +244,10 @@ def _period(doc_type: DocType, head: str, headline: str, body: str):
         marks += [(m.start(), 4) for m in [_FULL_YEAR.search(top)] if m]
         quarter = min(marks)[1] if marks else None
         # the current period is the latest one named ("quarter ended June 30, 2023 ... 2022")
-        ends = [d for d in (_parse_date(m.group(1)) for m in _RELEASE_ENDED.finditer(headline)) if d]
+        ends = [d for d in (parse_date(m.group(1)) for m in _RELEASE_ENDED.finditer(headline)) if d]
         end = max(ends, default=None)
         if end:
-            return _fiscal_year(end, quarter), quarter, end
+            return fiscal_year_ending(end, quarter), quarter, end
         y = _QUARTER_YEAR.search(headline)
         year = next((int(g) for g in (y.groups() if y else ()) if g and g.isdigit()), None)
         return year, quarter, None

@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 from docqa.ingest.html import is_html
 from docqa.ingest.parse import ParseError, open_pdf
 from docqa.ingest.pipeline import (IngestOptions, Ingestor, Progress, expand_paths, file_sha256, failure_reason,
-                                   keep_copy, kept_name, unique_name)
+                                   unique_name)
 from docqa.types import FileOutcome, IngestReport
 
 log = logging.getLogger(__name__)
@@ -224,13 +224,9 @@ def _store(ingestor: Ingestor, path: Path, sha: str, built: Built) -> FileOutcom
         return FileOutcome(path=str(path), status="failed", reason=failure_reason(path, built.error))
     started = time.perf_counter()
     document = built.document.model_copy(update={"path": str(path)})
-    with ingestor._timed("index"):
-        ingestor.files_dir.mkdir(parents=True, exist_ok=True)
-        try:
-            keep_copy(path, ingestor.files_dir / kept_name(document.id, path), sha)
-        except (ParseError, OSError) as exc:
-            return FileOutcome(path=str(path), status="failed", reason=f"cannot keep a copy of the file: {exc}")
-        ingestor.store.add_document(document, built.pages, built.chunks, built.vectors)
+    refused = ingestor.store_document(path, sha, document, built.pages, built.chunks, built.vectors)
+    if refused is not None:
+        return refused
     return FileOutcome(
         path=str(path), status="indexed", document_id=document.id, pages=document.pages,
         chunks=len(built.chunks), seconds=round(built.seconds + time.perf_counter() - started, 2),

@@ -175,6 +175,17 @@ class Ingestor:
             warnings = [*warnings, "the file looks truncated (no PDF end-of-file marker): pages may be missing"]
         if name != given:
             warnings = [f"indexed as {name}: a document named {given} is already in the index", *warnings]
+        refused = self.store_document(path, sha, document, pages, chunks, vectors)
+        if refused is not None:
+            return refused
+        return FileOutcome(
+            path=str(path), status="indexed", document_id=document.id, pages=document.pages,
+            chunks=len(chunks), seconds=round(time.perf_counter() - started, 2), warnings=tuple(warnings),
+        )
+
+    def store_document(self, path: Path, sha: str, document, pages, chunks, vectors) -> FileOutcome | None:
+        """Keep a checked copy of the file, then write the document in one transaction; a failed
+        outcome when the copy cannot be kept (nothing is written then)."""
         with self._timed("index"):
             self.files_dir.mkdir(parents=True, exist_ok=True)
             try:
@@ -182,10 +193,7 @@ class Ingestor:
             except (ParseError, OSError) as exc:
                 return FileOutcome(path=str(path), status="failed", reason=f"cannot keep a copy of the file: {exc}")
             self.store.add_document(document, pages, chunks, vectors)
-        return FileOutcome(
-            path=str(path), status="indexed", document_id=document.id, pages=document.pages,
-            chunks=len(chunks), seconds=round(time.perf_counter() - started, 2), warnings=tuple(warnings),
-        )
+        return None
 
     def _build(self, path: Path, sha: str, name: str, progress: Progress | None):
         # Progress is in pages: parsing covers them all, or the first half when embedding follows.

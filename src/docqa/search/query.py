@@ -353,7 +353,7 @@ _ASKED_DAY = re.compile(
 def asked_day(question: str) -> str | None:
     """A day the question names ("as of May 26, 2023", "on August 30, 2023"), ISO: a current
     report of that date speaks of it."""
-    from docqa.ingest.metadata import _parse_date as parse_date
+    from docqa.ingest.metadata import parse_date
 
     m = _ASKED_DAY.search(question)
     day = parse_date(m.group(1)) if m else None
@@ -362,7 +362,7 @@ def asked_day(question: str) -> str | None:
 
 def asked_period_end(question: str) -> str | None:
     """The period end a question gives as a date ("for the fiscal year ending May 28, 2023"), ISO."""
-    from docqa.ingest.metadata import _parse_date as parse_date
+    from docqa.ingest.metadata import parse_date
 
     m = _ASKED_END.search(question)
     day = parse_date(m.group(1)) if m else None
@@ -372,9 +372,9 @@ def asked_period_end(question: str) -> str | None:
 def fiscal_year_of(period_end: str) -> int:
     from datetime import date
 
-    from docqa.ingest.metadata import _fiscal_year as fiscal_year
+    from docqa.ingest.metadata import fiscal_year_ending
 
-    return fiscal_year(date.fromisoformat(period_end))
+    return fiscal_year_ending(date.fromisoformat(period_end))
 
 
 def days_apart(a: str, b: str) -> int:
