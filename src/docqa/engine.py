@@ -6,11 +6,20 @@ import difflib
 import logging
 import threading
 import uuid
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from docqa.config import Settings
-from docqa.embed import CachedEmbedder, Embedder, EmbedderUnavailable, get_embedder
+from docqa.embed import (
+    CachedEmbedder,
+    Embedder,
+    EmbedderUnavailable,
+    get_embedder,
+    load_in_background,
+    loaded_embedder,
+    still_loading,
+)
 from docqa.ingest.parse import ParseError
 from docqa.ingest.pipeline import IngestOptions, Ingestor, Progress
 from docqa.search.hybrid import HybridSearcher, SearchResult
@@ -31,7 +40,19 @@ from docqa.types import (
     SearchMode,
 )
 
+if TYPE_CHECKING:
+    from docqa.conversation import Asked
+    from docqa.progress import StageReporter
+    from docqa.types import QuestionRecord
+    from docqa.threads import Scope
+    from docqa.viewer import PageSize
+
 log = logging.getLogger(__name__)
+
+MODEL_LOADING_NOTICE = ("the sentence model is still loading (the server just started): this answer was found by "
+                        "words alone; ask again in a few seconds for quotes chosen by meaning too")
+# Set per ask: whether some step went on without the sentence model because it was still loading.
+_went_lexical: ContextVar[list[bool] | None] = ContextVar("docqa_went_lexical", default=None)
 
 
 class PageOutOfRange(ValueError):
@@ -41,6 +62,15 @@ class PageOutOfRange(ValueError):
         super().__init__(f"{document.file_name} has pages 1-{document.pages}; page {page} does not exist")
 
 
+class AnswerNotFound(KeyError):
+    def __init__(self, answer_id: str):
+        self.answer_id = answer_id
+        super().__init__(answer_id)
+
+    def __str__(self) -> str:
+        return f"no answer with id {self.answer_id!r}; ask again"
+
+
 class Engine:
     def __init__(self, settings: Settings, store: Store):
         self.settings = settings
@@ -48,6 +78,9 @@ class Engine:
         self._embedder: Embedder | None = None
         self._embedder_lock = threading.Lock()
         self._dense_failed: str | None = None
+        # Servers set this off (load_model_in_background): a question then never waits for the model.
+        self.wait_for_model = True
+        self._searcher: HybridSearcher | None = None
         self._kept_checked: set[tuple[str, int, int]] = set()  # kept copies whose sha256 was checked
 
     @classmethod
@@ -86,7 +119,7 @@ class Engine:
             return None  # a lexical-only index: nothing to compare a query vector with
         with self._embedder_lock:
             if self._embedder is None:
-                model = self._model("dense search off")
+                model = self._model("dense search off", wait=for_ingest or self.wait_for_model)
                 if model is None:
                     return None
                 self._embedder = model
@@ -97,18 +130,39 @@ class Engine:
 
     def _quote_embedder(self) -> Embedder | None:
         """The sentence model that helps choose quotes (not the index's: no index needs vectors)."""
-        return self._model("quotes are chosen by their words alone") if self.settings.quote_by_meaning else None
+        if not self.settings.quote_by_meaning:
+            return None
+        return self._model("quotes are chosen by their words alone", wait=self.wait_for_model)
 
-    def _model(self, without_it: str) -> Embedder | None:
-        """The sentence model (shared by the process), or None, said once, when it cannot load."""
+    def _model(self, without_it: str, wait: bool = True) -> Embedder | None:
+        """The sentence model (shared by the process), or None, said once, when it cannot load.
+        With ``wait`` off a model still loading gives None at once, and the ask says so (notice)."""
         if self._dense_failed:
             return None
+        if not wait:
+            model = loaded_embedder(self.settings.embedder, self.settings.embed_max_tokens)
+            if model is None and still_loading(self.settings.embedder, self.settings.embed_max_tokens):
+                if (flag := _went_lexical.get()) is not None:
+                    flag.append(True)
+                return None
+            if model is not None:
+                return model
         try:
-            return get_embedder(self.settings.embedder, self.settings.embed_max_tokens)
+            return get_embedder(self.settings.embedder, self.settings.embed_max_tokens,
+                                self.settings.model_threads or None)
         except EmbedderUnavailable as exc:
             self._dense_failed = str(exc)
             log.warning("%s: %s", without_it, exc)
             return None
+
+    def load_model_in_background(self) -> bool:
+        """Servers: start loading the sentence model now, and answer without it until it is loaded.
+        False when nothing here needs the model (no quote re-ranking, no dense index)."""
+        if not self.settings.dense and not self.settings.quote_by_meaning:
+            return False
+        self.wait_for_model = False
+        load_in_background(self.settings.embedder, self.settings.embed_max_tokens, self.settings.model_threads or None)
+        return True
 
     # --- ingest --------------------------------------------------------------------------
     def ingest(
@@ -144,7 +198,7 @@ class Engine:
         overrides: DocumentMeta | None = None,
         client=None,
     ) -> IngestReport:
-        """``ingest`` with each file built on Dask workers: ``workers`` local processes, or the
+        """``ingest`` with each file built on worker processes: ``workers`` local ones, or the Dask
         scheduler at ``cluster`` (or an existing ``client``); this process writes (docs/cluster.md)."""
         from docqa.ingest.parallel import run_parallel
 
@@ -231,9 +285,14 @@ class Engine:
 
     # --- search --------------------------------------------------------------------------
     def searcher(self) -> HybridSearcher:
-        s = self.settings
-        return HybridSearcher(self.store, self.embedder(), s.candidates, s.rrf_k, s.statement_boost, s.section_boost,
-                              s.dense_weight)
+        # One per embedder, kept: its word and owner caches then last the process, not one question.
+        embedder = self.embedder()
+        kept = self._searcher
+        if kept is None or kept.embedder is not embedder:
+            s = self.settings
+            kept = self._searcher = HybridSearcher(self.store, embedder, s.candidates, s.rrf_k, s.statement_boost,
+                                                   s.section_boost, s.dense_weight)
+        return kept
 
     def search_detailed(
         self,
@@ -291,8 +350,14 @@ class Engine:
         company: str | None = None,
         year: int | None = None,
         doc_type: str | DocType | None = None,
+        documents: Sequence[str] = (),
+        progress: "StageReporter | None" = None,
     ) -> Answer:
-        """A verified answer; ``found=False`` with a reason is a normal result."""
+        """A verified answer; ``found=False`` with a reason is a normal result. ``documents``
+        widens ``document`` to several (ids or file names). ``progress`` is told each stage of
+        the work as it begins (progress.py)."""
+        from docqa.progress import StageReporter
+
         from docqa.question import check_length, clean_question, nothing_to_look_for
 
         if not isinstance(question, str) or not clean_question(question):
@@ -300,10 +365,50 @@ class Engine:
         check_length(question, self.settings.max_question_chars)  # the same limit and message on every face
         question = clean_question(question)
         filters = self._filters(company, year, doc_type, document)
+        if documents:
+            ids = tuple(dict.fromkeys([*filters.document_ids, *(self.document(d).id for d in documents)]))
+            filters = filters.model_copy(update={"document_ids": ids})
         if (why := nothing_to_look_for(question)) is not None:
             return Answer(id=uuid.uuid4().hex[:12], question=question, text="Not found in the documents.",
                           found=False, reason=why, answerer="router", verification="not_found")
-        return self.asker().ask(AskRequest(question=question, filters=filters))
+        progress = progress or StageReporter()
+        progress("understanding", "reading the question")
+        went_lexical: list[bool] = []
+        token = _went_lexical.set(went_lexical)
+        try:
+            answer = self.asker().ask(AskRequest(question=question, filters=filters, progress=progress))
+        finally:
+            _went_lexical.reset(token)
+        return answer.model_copy(update={"notice": MODEL_LOADING_NOTICE}) if went_lexical else answer
+
+    def ask_in_thread(self, question: str, scope: "Scope | None" = None, thread: str | None = None,
+                      context: str | None = None, origin: str = "web", log: bool = True,
+                      progress: "StageReporter | None" = None) -> "Asked":
+        """A question in a conversation: a follow-up made whole from the thread (threads.py), answered
+        and verified on its own, said against its scope, and logged with its thread (conversation.py).
+        ``progress`` is told each stage as it begins, the first once the question is accepted."""
+        from docqa.conversation import ask_in_thread
+
+        return ask_in_thread(self, question, scope, thread, context, origin, log, progress=progress)
+
+    def log_answer(self, answer: Answer, filters: dict | None = None, origin: str = "cli") -> "QuestionRecord":
+        """Keep a face's answer in the question log (history, ``export-log``) with the filters it was
+        asked with and the face it came from (cli, mcp, web)."""
+        from docqa.questionlog import record_answer
+        from docqa.threads import ORIGIN_KEY
+
+        return record_answer(self.store, answer, {**{k: v for k, v in (filters or {}).items() if v},
+                                                  ORIGIN_KEY: origin})
+
+    def feedback(self, answer_id: str, helpful: bool, note: str | None = None) -> bool:
+        """Whether a logged answer helped; False when the log holds no such answer."""
+        return self.store.add_feedback(answer_id, helpful, note)
+
+    def examples(self, limit: int = 6) -> list[str]:
+        """Questions a person could ask of what is indexed (examples.py)."""
+        from docqa.examples import example_questions
+
+        return example_questions(self.documents(), limit)
 
     def stats(self, document: str, term: str | None = None) -> DocStats:
         """Exact counts over the document's full text (not retrieval)."""
@@ -317,15 +422,53 @@ class Engine:
                                    list(figures), list(citation.boxes)).png
 
     def evidence_image(self, document: str, page: int, quotes: list[str] | None = None,
-                       figures: list[Figure] | None = None, boxes: list | None = None):
+                       figures: list[Figure] | None = None, boxes: list | None = None, zoom: float = 2.0):
         from docqa.evidence import render_evidence
 
         doc = self.document(document)
         if not isinstance(page, int) or not 1 <= page <= doc.pages:
             raise PageOutOfRange(doc, page)
-        return render_evidence(self.pdf_path(doc), page, quotes or [], figures or [], boxes or [],
+        return render_evidence(self.pdf_path(doc), page, quotes or [], figures or [], boxes or [], zoom=zoom,
                                max_pixels=self.settings.max_render_pixels,
                                time_budget_s=self.settings.render_timeout_s)
+
+    # --- the document viewer ----------------------------------------------------------------
+    def page_sizes(self, document: str) -> list["PageSize"]:
+        """Every page's size in PDF points, so that a viewer lays out the whole filing at once."""
+        from docqa.viewer import page_sizes
+
+        doc = self.document(document)
+        path = self.pdf_path(doc)
+        stored = None
+        from docqa.evidence import is_html_file
+
+        if is_html_file(path):
+            stored = [(p.number, p.width, p.height) for p in self.store.pages(doc.id)]
+        return page_sizes(path, stored)
+
+    def page_label(self, document: str, page: int) -> str | None:
+        """The page number the filing prints on physical page ``page`` ("21" on page 23), or None."""
+        from docqa.viewer import page_label
+
+        doc = self.document(document)
+        if not isinstance(page, int) or not 1 <= page <= doc.pages:
+            raise PageOutOfRange(doc, page)
+        return page_label(self.pdf_path(doc), page)
+
+    def page_image(self, document: str, page: int, answer_id: str | None = None, scale: float | None = None):
+        """Page ``page`` drawn at ``scale`` pixels per point, with the logged answer's evidence there boxed.
+        Raises AnswerNotFound for an answer id the question log does not hold."""
+        from docqa.viewer import clamp_scale, evidence_on_page
+
+        doc = self.document(document)
+        quotes, figures, boxes = [], [], []
+        if answer_id:
+            record = self.store.question(answer_id)
+            if record is None:
+                raise AnswerNotFound(answer_id)
+            evidence = evidence_on_page(record.answer, doc.id, doc.file_name, page)
+            quotes, figures, boxes = evidence.quotes, evidence.figures, evidence.boxes
+        return self.evidence_image(doc.id, page, quotes, figures, boxes, zoom=clamp_scale(scale))
 
     def close(self) -> None:
         self.store.close()

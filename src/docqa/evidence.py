@@ -299,19 +299,22 @@ def render_evidence(
         pdf_page = doc[0] if html else doc[page - 1]
         zoom = capped_scale(pdf_page.rect.width, pdf_page.rect.height, zoom, max_pixels)
         check_renderable(pdf_page.rect.width, pdf_page.rect.height, zoom, page)
-        # the rows the store holds, with word boxes
-        lines = html_lines if html else parse_page(pdf_page, page, ocr=False).lines
+        # the rows the store holds, with word boxes; parsed only when there is evidence to place, so
+        # that a viewer scrolling through a 300-page filing pays for drawing alone
+        wanted = [q for q in quotes if q and q.strip()]
+        placed = [f for f in figures if f.page in (None, page)]
+        lines: Sequence[Line] = ()
+        if wanted or placed:
+            lines = html_lines if html else parse_page(pdf_page, page, ocr=False).lines
         used: Used = "none"
         rects: list[fitz.Rect] = []
-        for quote in quotes:
-            if quote and quote.strip():
-                rects += locate_quote(pdf_page, quote, lines)
+        for quote in wanted:
+            rects += locate_quote(pdf_page, quote, lines)
         if rects:
             used = "quote"
         else:
-            for figure in figures:
-                if figure.page in (None, page):
-                    rects += _locate_figure(pdf_page, figure, lines)
+            for figure in placed:
+                rects += _locate_figure(pdf_page, figure, lines)
             if rects:
                 used = "figures"
             elif boxes:

@@ -245,6 +245,9 @@ class Draft(Frozen):
     formula: str | None = None
     answerer: str = ""
     measure: str | None = None  # what the figure answers ("Current ratio", "Goodwill"): checked against the question's measure
+    # False: the quotes are the closest passages, not lines that decide the question (the answer is then
+    # "passages", never "verified", however exactly the quotes are printed)
+    decisive: bool = True
 
 
 class Answer(Frozen):
@@ -258,10 +261,13 @@ class Answer(Frozen):
     formula: str | None = None
     answerer: str = ""
     measure: str | None = None      # what the figure is ("Current ratio"): the answerer's reading of the question
-    verification: Literal["verified", "partial", "not_found"] = "not_found"
+    # passages: every quote is printed on its page, but the quotes do not decide the question
+    verification: Literal["verified", "partial", "passages", "not_found"] = "not_found"
     citations_dropped: int = 0
     numbers_unverified: tuple[str, ...] = ()
     timings: dict[str, float] = Field(default_factory=dict)
+    # Set when the answer was made without a step that was not ready (the sentence model loading).
+    notice: str | None = None
 
 
 class DocStats(Frozen):

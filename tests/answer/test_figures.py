@@ -28,6 +28,11 @@ from tests.conftest import shared_pdf
     ("What was Q3 revenue in 2022?", [Period(2022, 3)]),
     ("What was MGM's FY2022 revenue according to its Q4 earnings release?", [Period(2022)]),
     ("In the Q2 2023 10-Q, what was revenue?", [Period(2023, 2)]),
+    # A quarter's end date beside the quarter dates it; its year is not a fiscal year asked.
+    ("What effective tax rate did PepsiCo record in Q1 2023 (12 weeks ended March 25, 2023)?", [Period(2023, 1)]),
+    ("What was revenue in Q2 of FY2024 (three months ended July 29, 2023)?", [Period(2024, 2)]),
+    # With no quarter named, the date is all there is: the answerer maps it to the filing's quarter.
+    ("What were net sales in the three months ended December 31, 2022?", [Period(2022)]),
 ])
 def test_asked_periods(question, expected):
     assert asked_periods(question) == expected
@@ -331,6 +336,13 @@ def test_earnings_release_with_numeric_dates(quarterly_engine):
     answer = quarterly_engine.ask("What was PepsiCo's net revenue in Q1 2023?")
     assert answer.found and answer.answerer == "figures"
     assert "17,846" in answer.text
+
+
+def test_a_quarter_dated_by_its_weeks_ended_is_the_quarter(quarterly_engine):
+    answer = quarterly_engine.ask("What effective tax rate did PepsiCo record in Q1 2023 (12 weeks ended March 25, "
+                                  "2023)? One decimal.")
+    assert answer.found and answer.answerer == "figures", answer.text
+    assert "21.9%" in answer.text and "546" in answer.formula and "2,490" in answer.formula
 
 
 # ------------------------------------------------------------------------ the statement reader's part

@@ -77,7 +77,9 @@ def test_debug_keeps_the_traceback(index):
 
 
 @pytest.mark.parametrize("args", [["ask", "What was revenue?"], ["search", "revenue"], ["docs"],
-                                  ["show", AMAZON, "1"], ["stats", AMAZON], ["export-log"]])
+                                  ["show", AMAZON, "1"], ["stats", AMAZON], ["export-log"], ["mcp"],
+                                  ["eval", "answers", "--questions", "q.jsonl"],
+                                  ["eval", "retrieval", "--questions", "q.jsonl"]])
 def test_read_commands_refuse_an_index_that_does_not_exist(tmp_path, args):
     missing = tmp_path / "idnex"
     result = CliRunner().invoke(cli, [*args, "--index", str(missing)], catch_exceptions=False)
@@ -150,3 +152,49 @@ def test_ingest_exit_codes_say_how_many_files_failed(tmp_path, bad_files):
     every = run("ingest", *bad, "--index", str(tmp_path / "other"), "--no-dense")
     assert every.exit_code == EXIT_ERROR, every.output
     assert "all 2 file(s) failed" in every.stderr
+
+
+def test_a_missing_questions_file_is_one_line(index, tmp_path):
+    missing = tmp_path / "questions.jsonl"
+    result = run("eval", "answers", "--questions", str(missing), "--index", index, "--runs-dir", str(tmp_path))
+    assert result.exit_code == EXIT_INPUT, result.output
+    assert one_error_line(result) == f"error {missing}: No such file or directory"
+
+
+@pytest.mark.parametrize("args, key", [
+    (["search", "capital expenditure", "--k", "2"], "hits"),
+    (["docs"], None),
+    (["ask", CAPEX], "citations"),
+    (["stats", AMAZON, "--term", "net sales"], "count"),
+    (["show", AMAZON, "38", "--quote", "Total net sales"], "boxes"),
+    (["export-log"], "questions"),
+])
+def test_every_read_command_speaks_json(index, tmp_path, args, key):
+    import json
+
+    out = ["--out", str(tmp_path / ("page.png" if args[0] == "show" else "log.jsonl"))] \
+        if args[0] in ("show", "export-log") else []
+    result = run(*args, *out, "--json", "--index", index)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)  # the whole of stdout is one JSON document
+    if key is None:
+        assert {d["file_name"] for d in data} == {"ADOBE_2022_10K.pdf", AMAZON, "NETFLIX_2017_10K.pdf"}
+    else:
+        assert data[key], data
+    if args[0] == "show":
+        assert data["boxed"] == "quote" and (tmp_path / "page.png").stat().st_size == data["bytes"]
+
+
+def test_question_logging_is_a_setting_and_says_it_came_from_the_cli(index, lexical_engine):
+    question = "What was Netflix's FY2017 total revenue?"
+
+    def logged() -> list:
+        return [r for r in lexical_engine.store.questions(10_000) if r.answer.question == question]
+
+    result = CliRunner().invoke(cli, ["ask", question, "--index", index], env={"DOCQA_CLI_LOG_QUESTIONS": "false"})
+    assert result.exit_code == 0, result.output
+    assert logged() == []
+    result = run("ask", question, "--index", index)
+    assert result.exit_code == 0, result.output
+    [record] = logged()
+    assert record.filters == {"origin": "cli"}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import concurrent.futures
+import functools
 import json
 import os
 import re
@@ -465,11 +466,26 @@ def test_stdio_writes_nothing_but_protocol_to_stdout(index_dir):
 # --- a client nobody here wrote: the MCP Inspector's CLI --------------------------------------------
 
 
+@functools.lru_cache(maxsize=1)
+def inspector_installed() -> bool:
+    """The pinned Inspector is in npm's cache or global install: tests download nothing (`make test-deps`)."""
+    if shutil.which("npx") is None:
+        return False
+    try:
+        done = subprocess.run(["npx", "--offline", "-y", INSPECTOR, "--cli", "--version"], capture_output=True,
+                              text=True, timeout=120, env={**os.environ, "npm_config_update_notifier": "false"})
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
 def inspector(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
-    require(shutil.which("npx") is not None, "npx")
+    require(inspector_installed(), f"the MCP Inspector CLI ({INSPECTOR}, npm)")
     env = {**server_env(), "npm_config_update_notifier": "false", "MCP_INSPECTOR_SECRET_STORE": "memory"}
-    return subprocess.run(["npx", "-y", INSPECTOR, "--cli", *args], env=env, capture_output=True, text=True,
-                          timeout=timeout)
+    # The server's start (imports, opening the index) takes 20 s and more on a busy 2-core machine: the
+    # Inspector's own 15 s connect timeout would fail a healthy server.
+    return subprocess.run(["npx", "--offline", "-y", INSPECTOR, "--cli", "--connect-timeout", "120000", *args],
+                          env=env, capture_output=True, text=True, timeout=timeout)
 
 
 def test_inspector_cli_lists_the_tools(index_dir):
@@ -553,3 +569,4 @@ def test_ask_logs_questions_only_when_the_setting_is_on(tmp_path, sample_pdfs):
         logged = engine.store.questions()
     assert annotations.read_only_hint is False and annotations.destructive_hint is False
     assert [r.answer.question for r in logged] == ["What was Netflix's revenue in 2017?"]
+    assert logged[0].filters == {"origin": "mcp"}  # history says which face asked it

@@ -252,6 +252,94 @@ def test_ask_and_page_errors_have_one_shape(client, ready):
     assert_error(client.put("/api/ask", json={}), 405, "method_not_allowed")
 
 
+def stream_events(client: TestClient, body: dict) -> list[tuple[str, dict]]:
+    """POST /api/ask/stream, read as a browser reads Server-Sent Events: (event, data) in order."""
+    events: list[tuple[str, dict]] = []
+    with client.stream("POST", "/api/ask/stream", json=body) as r:
+        assert r.status_code == 200, r.read()
+        assert r.headers["content-type"].startswith("text/event-stream")
+        fields: dict[str, str] = {}
+        for line in r.iter_lines():
+            if line:
+                name, _, value = line.partition(": ")
+                fields[name] = value
+            elif fields:
+                events.append((fields["event"], json.loads(fields["data"])))
+                fields = {}
+    return events
+
+
+def same_answer(streamed: dict, plain: dict) -> tuple[dict, dict]:
+    """Both answers without what differs from one asking to the next: ids, times, the thread."""
+    def strip(answer: dict) -> dict:
+        kept = {k: v for k, v in answer.items() if k not in ("id", "timings", "thread_id")}
+        kept["pages"] = [{**p, "image_url": p["image_url"].split("?")[0]} for p in answer["pages"]]
+        return kept
+    return strip(streamed), strip(plain)
+
+
+FIGURE_QUESTION = "What was Netflix's operating income in 2017?"
+
+
+def test_streamed_ask_says_each_stage_then_the_answer_the_plain_endpoint_gives(client, ready):
+    events = stream_events(client, {"question": FIGURE_QUESTION})
+    kinds = [kind for kind, _ in events]
+    assert kinds[-1] == "answer" and kinds.count("answer") == 1 and "error" not in kinds
+    stages = [data for kind, data in events if kind == "stage"]
+    # the figures answer it: no quotes to compose, so no composing stage
+    assert [s["name"] for s in stages] == ["understanding", "searching", "reading", "verifying"]
+    assert [s["title"] for s in stages][:2] == ["Understanding the question", "Searching"]
+    held = [d for d in client.get("/api/documents").json()["documents"] if d["status"] == "ready"]
+    assert len(held) >= 2  # Netflix and Amazon, and whatever earlier tests indexed
+    assert stages[1]["detail"] == f"searching {sum(d['pages'] for d in held):,} pages of {len(held)} filings"
+    assert NETFLIX.name in stages[2]["detail"]
+    elapsed = [s["elapsed_s"] for s in stages]
+    assert elapsed == sorted(elapsed) and elapsed[0] < 5
+
+    streamed = events[-1][1]
+    assert streamed["verification"] == "verified" and streamed["id"] and streamed["thread_id"]
+    plain = client.post("/api/ask", json={"question": FIGURE_QUESTION})
+    assert plain.status_code == 200
+    got, want = same_answer(streamed, plain.json())
+    assert got == want
+    logged = client.get(f"/api/questions/{streamed['id']}").json()  # logged like any web question
+    assert logged["origin"] == "web" and logged["answer"]["text"] == streamed["text"]
+
+
+def test_a_question_answered_from_quotes_is_composed_then_verified(client, ready):
+    question = "How does Netflix describe its competition?"
+    events = stream_events(client, {"question": question, "document": doc_id(NETFLIX)})
+    names = [data["name"] for kind, data in events if kind == "stage"]
+    assert names[:3] == ["understanding", "searching", "reading"], names
+    assert "composing" in names and names[-1] == "verifying", names
+    assert names.index("composing") < len(names) - 1
+    stages = [data for kind, data in events if kind == "stage"]
+    assert stages[1]["detail"] == "searching 73 pages of 1 filing"  # the scope, not the whole index
+    plain = client.post("/api/ask", json={"question": question, "document": doc_id(NETFLIX)}).json()
+    got, want = same_answer(events[-1][1], plain)
+    assert got == want
+
+
+def test_a_follow_up_streams_from_its_thread(client, ready):
+    first = client.post("/api/ask", json={"question": FIGURE_QUESTION}).json()
+    events = stream_events(client, {"question": "and in 2016?", "thread": first["thread_id"]})
+    assert events[0] == ("stage", {**events[0][1], "name": "understanding", "detail": "following the conversation"})
+    answer = events[-1][1]
+    assert answer["thread_id"] == first["thread_id"] and "company" in answer["inherited"]
+
+
+def test_streamed_ask_refuses_what_the_plain_one_refuses_before_any_event(client, ready):
+    for body, status, code in [
+        ({}, 422, "invalid_request"),
+        ({"question": "   "}, 422, "invalid_request"),
+        ({"question": "revenue?", "document": "NOPE.pdf"}, 404, "document_not_found"),
+        ({"question": "revenue?", "thread": "0123456789ab"}, 404, "thread_not_found"),
+    ]:
+        plain = assert_error(client.post("/api/ask", json=body), status, code)
+        streamed = assert_error(client.post("/api/ask/stream", json=body), status, code)
+        assert streamed == plain
+
+
 def test_examples_come_from_what_is_indexed(client, ready):
     examples = client.get("/api/examples").json()["examples"]
     assert examples and any("Netflix" in q for q in examples) and any("Amazon" in q for q in examples)
@@ -268,7 +356,9 @@ def test_feedback_and_history_newest_first(client, ready):
     history = client.get("/api/questions?limit=2").json()["questions"]
     assert [q["id"] for q in history] == [second["id"], first["id"]]
     assert history[1]["helpful"] is False and history[1]["note"] == "wanted 10-K pages"
-    assert history[0]["filters"] == {"document": doc_id(NETFLIX)} and history[0]["helpful"] is None
+    assert history[0]["filters"]["document"] == doc_id(NETFLIX) and history[0]["helpful"] is None
+    assert history[0]["origin"] == "web" and history[0]["thread_id"] == second["thread_id"]
+    assert history[0]["answer"]["scope"]["document_names"] == [NETFLIX.name]
     assert history[0]["answer"]["citations"] == second["citations"]
     assert client.get(f"/api/questions/{first['id']}").json()["answer"]["text"] == first["text"]
 

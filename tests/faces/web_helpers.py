@@ -59,7 +59,7 @@ class Server:
         self.env = {**base, "DOCQA_DENSE": "false", "PYTHONUNBUFFERED": "1", **(env or {})}
         self.process: subprocess.Popen | None = None
 
-    def start(self, timeout: float = 60.0) -> "Server":
+    def start(self, timeout: float = 180.0) -> "Server":
         self._log = self.log_path.open("ab")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "docqa.faces.cli", "serve", "--index", str(self.index), "--port", str(self.port)],
@@ -75,6 +75,7 @@ class Server:
             except httpx.HTTPError:
                 pass
             time.sleep(0.2)
+        self.stop()  # not left running behind a failed test
         raise RuntimeError(f"server did not start in {timeout}s:\n{self.log()}")
 
     def stop(self, sig: int = signal.SIGTERM, timeout: float = 20.0) -> int:

@@ -124,6 +124,21 @@ def test_rejects_unknown_version_and_dangling_inputs():
         parse_lexicon({"version": 1, "metrics": [], "formulas": [{"key": "x", "label": "X", "inputs": ["nope"]}]})
 
 
+def test_routes_name_known_metrics_and_never_loop():
+    a, b = {"key": "a", "label": "A"}, {"key": "b", "label": "B", "routes": ["a - c"]}
+    with pytest.raises(ValueError, match="unknown metrics"):
+        parse_lexicon({"version": 1, "metrics": [a, b], "formulas": []})
+    loop = [{"key": "a", "label": "A", "routes": ["b"]}, {"key": "b", "label": "B", "routes": ["a"]}]
+    with pytest.raises(ValueError, match="routes back to itself"):
+        parse_lexicon({"version": 1, "metrics": loop, "formulas": []})
+
+
+def test_declared_routes_and_parts(lx):
+    assert lx.metric("gross_profit").routes == ("sales_revenue - cost_of_revenue",)
+    assert [m.key for m in lx.match("What were net sales?")] == ["revenue"]  # sales_revenue: an input only
+    assert lx.metric("cost_of_revenue").parts == ("cost of *",)
+
+
 def test_unknown_keys_say_what_exists(lx):
     with pytest.raises(KeyError, match="known"):
         lx.metric("ebitdar")

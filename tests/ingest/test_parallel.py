@@ -117,3 +117,80 @@ def test_unreachable_scheduler_fails_in_seconds_naming_it(tmp_path):
                           "--cluster", address], capture_output=True, text=True, timeout=120,
                          env={**__import__("os").environ, "DOCQA_DENSE": "false"})
     assert cli.returncode == 2 and address in cli.stderr
+
+
+# --------------------------------------------------------------------------- local worker processes (--workers N)
+
+@pytest.fixture(scope="module")
+def serial_index(tmp_path_factory):
+    engine = Engine.open(tmp_path_factory.mktemp("serial") / "i", dense=False)
+    report = engine.ingest(FILES)
+    yield engine, report
+    engine.close()
+
+
+def test_local_workers_build_the_serial_index(tmp_path, serial_index):
+    serial, want = serial_index
+    parallel = Engine.open(tmp_path / "parallel", dense=False)
+    try:
+        seen: list[tuple[str, int, int]] = []
+        got = parallel.ingest_parallel(FILES, workers=2, progress=lambda *a: seen.append(a))
+        assert [(f.path, f.status, f.document_id, f.pages, f.chunks) for f in got.files] == [
+            (f.path, f.status, f.document_id, f.pages, f.chunks) for f in want.files]
+        assert {f.status for f in got.files} == {"indexed"}
+        a, b = _index(serial), _index(parallel)
+        assert a["documents"] == b["documents"]
+        assert len(a["chunks"]) == len(b["chunks"]) > 100
+        assert a["chunks"] == b["chunks"]  # same ids, texts, boxes and metadata, chunk for chunk
+        assert a["pages"] == b["pages"]
+        total = sum(f.pages for f in want.files)
+        assert ("all files", total, total) in seen
+        assert got.stage_seconds["parse"] > 0  # the workers' stage times reach the report
+        again = parallel.ingest_parallel(FILES, workers=2)
+        assert [f.status for f in again.files] == ["skipped", "skipped"]
+    finally:
+        parallel.close()
+
+
+def test_a_worker_killed_mid_file_leaves_nothing_half_written_and_the_file_is_built_again(
+        tmp_path, serial_index, caplog):
+    import os
+    import signal
+    import threading
+
+    import psutil
+
+    serial, _ = serial_index
+    killed: list[int] = []
+
+    me = psutil.Process()
+    before = {p.pid for p in me.children(recursive=True)}  # e.g. the Dask cluster of the tests above
+
+    def kill_a_busy_worker():  # the pool's workers are the children this process forks from now on
+        deadline = time.monotonic() + 120
+        while not killed and time.monotonic() < deadline:
+            for worker in me.children(recursive=True):
+                if worker.pid in before:
+                    continue
+                try:
+                    if worker.cpu_times().user > 1.0:  # well into a file
+                        os.kill(worker.pid, signal.SIGKILL)
+                        killed.append(worker.pid)
+                        return
+                except psutil.NoSuchProcess:
+                    pass
+            time.sleep(0.05)
+
+    engine = Engine.open(tmp_path / "i", dense=False)
+    try:
+        killer = threading.Thread(target=kill_a_busy_worker)
+        killer.start()
+        with caplog.at_level("WARNING", logger="docqa.ingest.parallel"):
+            report = engine.ingest_parallel(FILES, workers=2)
+        killer.join()
+        assert killed, "no worker was killed: the test did not exercise a death"
+        assert "a worker died" in caplog.text
+        assert [f.status for f in report.files] == ["indexed", "indexed"]
+        assert _index(engine) == _index(serial)
+    finally:
+        engine.close()

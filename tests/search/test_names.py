@@ -46,3 +46,16 @@ def test_closest_names_are_near_in_spelling_or_none():
     held = ["Amazon.com, Inc.", "Walmart Inc.", "Netflix, Inc."]
     assert closest("Amazonn", held)[0] == "Amazon.com, Inc."
     assert closest("Home Depot", held) == []
+
+
+def test_prepared_names_match_as_the_pairs_do():
+    """A NameTable prepared once (as the planner keeps it per set of documents) finds the same
+    mentions, same spans and same company on ties, as the (company, name) pairs themselves."""
+    from docqa.search.names import NameTable
+
+    tied = NAMES + [("Pepsico Holdings", "pepsico")]  # the same compact name: the first pair wins
+    table = NameTable(tied)
+    for q in ("What was Amazn's revenue?", "Pepsi co net revenue 2022", "americanexpress and Walmrt",
+              "What is being reported?", "Costco vs Cotsco, Boieng"):
+        assert fuzzy_mentions(q, table, None) == fuzzy_mentions(q, tied, None)
+    assert [m.company for m in fuzzy_mentions("pepsico", table, None)] == ["PepsiCo, Inc."]

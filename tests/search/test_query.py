@@ -132,3 +132,17 @@ def test_a_day_asked_picks_the_current_report_of_that_day():
                                           report_date=day))
     docs = ORBIT + [eightk("k1", "2023-05-03"), eightk("k2", "2023-05-26")]
     assert ids("What credit agreement did Orbit Widgets enter into on May 26, 2023?", docs) == ["k2"]
+
+
+def test_held_names_follow_the_documents():
+    """The planner prepares the held names once per set of documents: a filing added, renamed or
+    given a ticker is seen by the next question, and the prepared names answer as before."""
+    assert detect_companies("Costco revenue FY2023", DOCS) == []
+    costco = doc("c23", "Costco Wholesale Corporation", 2023, aliases=("Costco",), ticker="COST")
+    assert detect_companies("Costco revenue FY2023", [*DOCS, costco]) == ["Costco Wholesale Corporation"]
+    assert detect_companies("Cotsco revenue", [*DOCS, costco]) == ["Costco Wholesale Corporation"]
+    assert detect_companies("COST revenue", [*DOCS, costco]) == ["Costco Wholesale Corporation"]
+    renamed = doc("c23", "Kirkland Corporation", 2023, ticker="KIRK")
+    assert detect_companies("Costco revenue FY2023", [*DOCS, renamed]) == []
+    assert detect_companies("KIRK revenue", [*DOCS, renamed]) == ["Kirkland Corporation"]
+    assert detect_companies("COST revenue", [*DOCS, renamed]) == []

@@ -235,3 +235,23 @@ class ServiceStateBattery:
         store.delete_document("aaaa1111")
         assert store.job("aaaa1111") is not None  # the web app decides what a deleted document's job becomes
         assert store.question("ans1") is not None  # the log keeps history of deleted documents
+
+    def test_delete_questions_one_several_or_all(self, store):
+        for i, stamp in enumerate(["2025-01-01T10:00:00Z", "2025-01-02T10:00:00Z", "2025-01-03T10:00:00Z",
+                                   "2025-01-04T10:00:00Z"]):
+            store.log_question(make_record(f"ans{i}", stamp, question=f"question {i}"))
+        store.add_feedback("ans1", True)
+        assert store.delete_questions(["ans1"]) == 1
+        assert store.question("ans1") is None and store.add_feedback("ans1", False) is False
+        assert store.delete_questions(["ans1", "nope"]) == 0  # gone already, or never there: nothing counted
+        assert store.delete_questions([]) == 0
+        assert [r.answer.id for r in store.questions()] == ["ans3", "ans2", "ans0"]
+        # a name given twice is one question deleted, once
+        assert store.delete_questions(["ans2", "ans2", "ans0"]) == 2
+        assert [r.answer.id for r in store.questions()] == ["ans3"]
+        store.log_question(make_record("ans5", "2025-01-05T10:00:00Z"))
+        assert store.delete_questions(None) == 2
+        assert store.questions() == [] and store.question("ans3") is None
+        assert store.delete_questions(None) == 0
+        store.log_question(make_record("ans6", "2025-01-06T10:00:00Z"))  # the log takes new questions after a clear
+        assert [r.answer.id for r in store.questions()] == ["ans6"]

@@ -1,36 +1,210 @@
 import pytest
 
 from docqa.store.sqlite import SQLiteStore
+from docqa.types import SearchFilters
 from tests.store.battery import ServiceStateBattery, StoreBattery, two_documents  # noqa: F401  (fixture)
 
 
+@pytest.fixture(params=["fts5", "tantivy"])
+def lexical(request):
+    """Every test here runs with either lexical index behind the store (setting ``lexical``)."""
+    return request.param
+
+
 @pytest.fixture
-def store(tmp_path):
-    s = SQLiteStore(tmp_path / "index.sqlite")
+def store(tmp_path, lexical):
+    s = SQLiteStore(tmp_path / "index.sqlite", lexical=lexical)
     yield s
     s.close()
 
 
 @pytest.fixture
-def second_store(store, tmp_path):
+def second_store(store, tmp_path, lexical):
     """Another connection to the same index, as another process would open it."""
-    s = SQLiteStore(tmp_path / "index.sqlite")
+    s = SQLiteStore(tmp_path / "index.sqlite", lexical=lexical)
     yield s
     s.close()
 
 
 class TestSQLiteStore(StoreBattery, ServiceStateBattery):
-    def test_reopening_keeps_everything(self, tmp_path):
+    def test_reopening_keeps_everything(self, tmp_path, lexical):
         from tests.store.battery import make_document
         from docqa.types import DocType
 
         path = tmp_path / "again.sqlite"
-        first = SQLiteStore(path)
+        first = SQLiteStore(path, lexical=lexical)
         first.add_document(*make_document("eeee5555", "Z plc", 2019, DocType.ANNUAL, ["Revenue  1,000  900"]))
         first.bind_embedder("model-a")
         first.close()
-        second = SQLiteStore(path)
+        second = SQLiteStore(path, lexical=lexical)
         assert [d.id for d in second.documents()] == ["eeee5555"]
         assert second.embedder_identity() == "model-a"
         assert second.lexical_search(["1000"], [], __import__("docqa.types").types.SearchFilters(), 5)
         second.close()
+
+
+class TestDocumentRestrictedRanking:
+    """A document filter restricts FTS5 to the documents' rowid spans before ranking: the result must
+    be the unfiltered ranking's rows of those documents, same scores, and follow every write."""
+
+    TEXTS = ["Revenue  1,000  900\nCost of revenue  400", "Revenue grew on software sales", "Cash and revenue"]
+
+    def _docs(self, store, ids):
+        from docqa.types import DocType
+        from tests.store.battery import make_document
+
+        for n, doc_id in enumerate(ids):
+            store.add_document(*make_document(doc_id, f"Co {n}", 2020 + n, DocType.ANNUAL, self.TEXTS))
+
+    def test_filtered_equals_unfiltered_restricted(self, store):
+        from docqa.types import SearchFilters
+
+        self._docs(store, ["aaaa0001", "bbbb0002", "cccc0003", "dddd0004"])
+        everything = store.lexical_search(["revenue", "software"], ["cost of revenue"], SearchFilters(), 100)
+        assert len(everything) == 12
+        for wanted in (("bbbb0002",), ("aaaa0001", "cccc0003"), ("dddd0004", "aaaa0001", "bbbb0002")):
+            got = store.lexical_search(["revenue", "software"], ["cost of revenue"],
+                                       SearchFilters(document_ids=wanted), 100)
+            expected = [(cid, score) for cid, score in everything if cid.split("-")[0] in wanted]
+            assert sorted(got, key=lambda h: (-h[1], h[0])) == sorted(expected, key=lambda h: (-h[1], h[0]))
+            assert [s for _, s in got] == sorted((s for _, s in got), reverse=True)
+        # the document filter combines with the other filters, and k still limits
+        assert store.lexical_search(["revenue"], [], SearchFilters(document_ids=("aaaa0001", "bbbb0002"), years=(2021,)),
+                                    100) and all(c.startswith("bbbb0002") for c, _ in store.lexical_search(
+                                        ["revenue"], [], SearchFilters(document_ids=("aaaa0001", "bbbb0002"),
+                                                                       years=(2021,)), 100))
+        assert len(store.lexical_search(["revenue"], [], SearchFilters(document_ids=("aaaa0001",)), 2)) == 2
+        assert store.lexical_search(["revenue"], [], SearchFilters(document_ids=("nosuchdoc",)), 10) == []
+
+    def test_spans_follow_writes_from_another_connection(self, store, second_store):
+        from docqa.types import SearchFilters
+
+        self._docs(store, ["aaaa0001", "bbbb0002"])
+        only_a = SearchFilters(document_ids=("aaaa0001",))
+        assert {c for c, _ in store.lexical_search(["revenue"], [], only_a, 10)} == {f"aaaa0001-{i}" for i in (1, 2, 3)}
+        # Re-adding A elsewhere gives its chunks new rowids after B's; the cached span must not be used.
+        second_store.delete_document("aaaa0001")
+        assert store.lexical_search(["revenue"], [], only_a, 10) == []
+        self._docs(second_store, ["aaaa0001"])
+        assert {c for c, _ in store.lexical_search(["revenue"], [], only_a, 10)} == {f"aaaa0001-{i}" for i in (1, 2, 3)}
+        assert {c for c, _ in store.lexical_search(["revenue"], [], SearchFilters(document_ids=("bbbb0002",)), 10)} \
+            == {f"bbbb0002-{i}" for i in (1, 2, 3)}
+
+    def test_chunks_read_again_after_a_write_elsewhere(self, store, second_store):
+        from docqa.types import DocType
+        from tests.store.battery import make_document
+
+        self._docs(store, ["aaaa0001"])
+        assert store.chunks(["aaaa0001-2", "aaaa0001-2"])[0].text == self.TEXTS[1]  # now kept by this store
+        second_store.add_document(*make_document("aaaa0001", "Co 0", 2020, DocType.ANNUAL, ["Other", "Changed text"]))
+        assert [c.text for c in store.chunks(["aaaa0001-2", "aaaa0001-3", "aaaa0001-1"])] == ["Changed text", "Other"]
+
+
+def test_word_lookups_outlive_a_searcher_but_not_a_new_filing(store):
+    """The engine makes a searcher per question; what planning learnt about words is kept per store
+    for one set of documents, and learnt again when a filing is added."""
+    from docqa.search.hybrid import HybridSearcher
+    from docqa.types import DocType
+    from tests.store.battery import make_document
+
+    store.add_document(*make_document("aaaa0001", "Co A", 2020, DocType.ANNUAL, ["Revenue  1,000"]))
+    first = HybridSearcher(store, None)
+    first.search("revenue of Co A", store.documents(), mode="lexical")
+    assert first.is_word("revenue") and not first.is_word("zanzibar")
+    calls = []
+    original = store.lexical_search
+    store.lexical_search = lambda *a, **k: calls.append(a) or original(*a, **k)
+    second = HybridSearcher(store, None)
+    second.search("revenue of Co A", store.documents(), mode="lexical")
+    assert not second.is_word("zanzibar") and calls and not any(a[0] == ["zanzibar"] for a in calls)
+    store.add_document(*make_document("bbbb0002", "Co B", 2021, DocType.ANNUAL, ["Zanzibar sales  5"]))
+    third = HybridSearcher(store, None)
+    third.search("revenue of Co B", store.documents(), mode="lexical")
+    assert third.is_word("zanzibar")
+
+
+def test_many_documents_in_one_filter(store, monkeypatch):
+    """More documents than one query takes as separate spans: gaps are closed, results unchanged."""
+    import docqa.store.sqlite as sqlite_store
+    from docqa.types import DocType, SearchFilters
+    from tests.store.battery import make_document
+
+    ids = [f"doc{n:05d}" for n in range(12)]
+    for n, doc_id in enumerate(ids):
+        store.add_document(*make_document(doc_id, f"Co {n}", 2020, DocType.ANNUAL, ["Revenue  1,000", f"Revenue {n} x"]))
+    wanted = tuple(ids[::2])  # every other document: no two spans adjacent
+    everything = store.lexical_search(["revenue"], [], SearchFilters(), 100)
+    expected = sorted((c, s) for c, s in everything if c.split("-")[0] in wanted)
+    monkeypatch.setattr(sqlite_store, "MAX_SPANS", 2)
+    assert len(store._rowid_ranges(wanted)) <= 2
+    assert sorted(store.lexical_search(["revenue"], [], SearchFilters(document_ids=wanted), 100)) == expected
+    monkeypatch.setattr(sqlite_store, "MAX_SPANS", 200)
+    assert len(store._rowid_ranges(wanted)) == 6
+    assert sorted(store.lexical_search(["revenue"], [], SearchFilters(document_ids=wanted), 100)) == expected
+
+
+class TestTantivyRepair:
+    """The tantivy index is written after the SQLite commit; a crash between the two leaves them apart,
+    and opening the store again brings tantivy in line with SQLite, document by document."""
+
+    def _crash_before_tantivy(self, store, monkeypatch, write):
+        monkeypatch.setattr(store, "_write_lexical", lambda document_id: None)  # the process dies here
+        write()
+        monkeypatch.undo()
+
+    def test_added_and_deleted_documents_repaired_at_open(self, tmp_path, monkeypatch):
+        from docqa.types import DocType
+        from tests.store.battery import make_document
+
+        path = tmp_path / "index.sqlite"
+        store = SQLiteStore(path, lexical="tantivy")
+        store.add_document(*make_document("aaaa0001", "Co A", 2020, DocType.ANNUAL, ["Revenue  1,000", "Zanzibar"]))
+        store.add_document(*make_document("bbbb0002", "Co B", 2021, DocType.ANNUAL, ["Revenue  2,000"]))
+        self._crash_before_tantivy(store, monkeypatch, lambda: store.add_document(
+            *make_document("cccc0003", "Co C", 2022, DocType.ANNUAL, ["Revenue  3,000", "Revenue grew"])))
+        self._crash_before_tantivy(store, monkeypatch, lambda: store.delete_document("aaaa0001"))
+        # Torn: tantivy still holds A and lacks C.
+        assert store._lexical.held() == {"aaaa0001": 2, "bbbb0002": 1}
+        assert {c for c, _ in store.lexical_search(["revenue"], [], SearchFilters(), 10)} == {"bbbb0002-1"}
+        store.close()
+
+        again = SQLiteStore(path, lexical="tantivy")
+        assert again._lexical.held() == {"bbbb0002": 1, "cccc0003": 2}
+        assert {c for c, _ in again.lexical_search(["revenue"], [], SearchFilters(), 10)} == \
+            {"bbbb0002-1", "cccc0003-1", "cccc0003-2"}
+        assert again.lexical_search(["zanzibar"], [], SearchFilters(), 10) == []
+        # The repaired index ranks as FTS5 does over the same rows.
+        fts5 = SQLiteStore(path, lexical="fts5")
+        assert [c for c, _ in again.lexical_search(["revenue", "grew"], [], SearchFilters(), 10)][:1] == \
+            [c for c, _ in fts5.lexical_search(["revenue", "grew"], [], SearchFilters(), 10)][:1] == ["cccc0003-2"]
+        fts5.close()
+        again.close()
+
+    def test_existing_fts5_store_gets_a_tantivy_index_at_open(self, tmp_path):
+        from docqa.types import DocType
+        from tests.store.battery import make_document
+
+        path = tmp_path / "index.sqlite"
+        plain = SQLiteStore(path)
+        plain.add_document(*make_document("aaaa0001", "Co A", 2020, DocType.ANNUAL, ["Revenue  1,000", "Cash"]))
+        plain.close()
+        assert not path.with_name("index.sqlite.tantivy").exists()
+        store = SQLiteStore(path, lexical="tantivy")
+        assert store._lexical.held() == {"aaaa0001": 2}
+        assert [c for c, _ in store.lexical_search(["1000"], [], SearchFilters(), 5)] == ["aaaa0001-1"]
+        store.close()
+
+    def test_an_index_analysed_another_way_is_rebuilt(self, tmp_path):
+        from docqa.store import tantivy_lexical
+        from docqa.types import DocType
+        from tests.store.battery import make_document
+
+        path = tmp_path / "index.sqlite"
+        store = SQLiteStore(path, lexical="tantivy")
+        store.add_document(*make_document("aaaa0001", "Co A", 2020, DocType.ANNUAL, ["Operating activities"]))
+        store.close()
+        (path.with_name("index.sqlite.tantivy") / "docqa-analysis.txt").write_text("older analysis")
+        again = SQLiteStore(path, lexical="tantivy")
+        assert (path.with_name("index.sqlite.tantivy") / "docqa-analysis.txt").read_text() == tantivy_lexical.ANALYSIS
+        assert [c for c, _ in again.lexical_search(["operating"], [], SearchFilters(), 5)] == ["aaaa0001-1"]
+        again.close()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from docqa.answer.disclosure import asks_event
@@ -18,6 +18,7 @@ from docqa.answer.intent import asks_verdict, asks_why
 from docqa.answer.verify import Grounding, numbers_in, verify
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.currency import asked_currency, printed_in
+from docqa.progress import StageReporter, plural
 from docqa.search.hybrid import HybridSearcher
 from docqa.search.query import QueryPlan, canonical_companies, days_apart, is_forward_looking
 from docqa.stats import document_stats, stats_question
@@ -46,6 +47,7 @@ class AskRequest:
     question: str
     filters: SearchFilters
     k: int = EVIDENCE_PAGES
+    progress: StageReporter = field(default_factory=StageReporter)  # told as each stage of the work begins
 
 
 class Asker:
@@ -63,16 +65,20 @@ class Asker:
     def ask(self, request: AskRequest) -> Answer:
         started = time.perf_counter()
         question = request.question
+        progress = request.progress
         documents = self.store.documents()
         if not documents:
             return self._not_found(question, "the index holds no documents yet; ingest some filings first", started)
 
         routed = stats_question(question)
         if routed:
-            answer = self._stats(question, routed, request.filters, documents, started)
+            answer = self._stats(question, routed, request.filters, documents, started, progress)
             if answer:
                 return answer
 
+        scoped = in_scope(documents, request.filters)
+        progress("searching", f"searching {plural(sum(d.pages for d in scoped), 'page')} of "
+                              f"{plural(len(scoped), 'filing')}")
         result = self.searcher.search(question, documents, k=max(request.k, EVIDENCE_PAGES), filters=request.filters)
         plan = result.plan
         timings = {"search_ms": round(result.timings.get("total_ms", 0.0), 1)}
@@ -95,6 +101,8 @@ class Asker:
             return self._not_found(
                 question, f"the question names none of the {len(companies)} companies in the index; "
                 "name the company (or pass company=/document=)", started, timings)
+        progress("reading", f"reading statements and tables on {plural(len(evidence), 'page')} of "
+                            f"{', '.join(dict.fromkeys(p.document for p in evidence))}")
         for answerer in self.fact_answerers:
             draft = answerer.answer(asked, evidence, plan, self.store)
             if draft is not None:
@@ -114,19 +122,20 @@ class Asker:
                 drafts.append(draft)
         best: Answer | None = None
         for draft in drafts:
-            best = self._verified(draft, question, pages, grounding)
+            best = self._verified(draft, question, pages, grounding, progress)
             if best.found:
                 break
         if (best is None or not best.found) and self.disclosure_answerer is not None and not event:
             draft = self.disclosure_answerer.answer(asked, evidence, plan, self.store)
             if draft is not None:
-                candidate = self._verified(draft, question, pages, grounding)
+                candidate = self._verified(draft, question, pages, grounding, progress)
                 best = candidate if candidate.found or best is None else best
         if best is None or not best.found:
+            progress("composing", f"composing an answer from the lines printed on {plural(len(evidence), 'page')}")
             t = time.perf_counter()
             draft = self.text_answerer.answer(asked, evidence)
             timings["answer_ms"] = round((time.perf_counter() - t) * 1000, 1)
-            candidate = self._verified(draft, question, pages, grounding)
+            candidate = self._verified(draft, question, pages, grounding, progress)
             if candidate.found and asks_amount(question) and (missing := amount_missing(question, candidate)):
                 candidate = candidate.model_copy(update={
                     "found": False, "text": "Not found in the documents.", "verification": "not_found", "citations": (),
@@ -154,7 +163,11 @@ class Asker:
         return out
 
     def _verified(self, draft: Draft, question: str, pages: dict[tuple[str, int], str],
-                  grounding: Grounding | None = None) -> Answer:
+                  grounding: Grounding | None = None, progress: StageReporter | None = None) -> Answer:
+        if progress is not None:
+            progress("verifying", f"checking {plural(len(draft.citations), 'quoted line')} and "
+                                  f"{plural(len(draft.figures), 'figure')} against the pages"
+                     if draft.citations or draft.figures else "checking the draft against the question")
         # Verification reads whole cited pages, also ones the answerer fetched beyond the evidence.
         for c in draft.citations:
             key = (c.document_id, c.page)
@@ -172,11 +185,13 @@ class Asker:
         page = self.store.page(citation.document_id, citation.page)
         return citation.model_copy(update={"boxes": tuple(quote_boxes(page, citation.quote))}) if page else citation
 
-    def _stats(self, question, routed, filters: SearchFilters, documents: list[Document], started) -> Answer | None:
+    def _stats(self, question, routed, filters: SearchFilters, documents: list[Document], started,
+               progress: StageReporter) -> Answer | None:
         kind, term = routed
         doc = _single_document(question, filters, documents)
         if doc is None:
             return None
+        progress("reading", f"counting over the full text of {doc.file_name} ({plural(doc.pages, 'page')})")
         stored = self.store.pages(doc.id)
         stats = document_stats([p.text for p in stored], doc.file_name, term)
         if kind == "count" and term:
@@ -280,6 +295,18 @@ def currency_mismatch(question: str, answer: Answer, pages: dict[tuple[str, int]
     said = ", ".join(sorted(r for r in reported if r)) or "another currency"
     return (f"the question asks for the figure in {currency.code}; the cited filing reports in {said} "
             f"and its cited pages print no {currency.code} amounts")
+
+
+def in_scope(documents: list[Document], filters: SearchFilters) -> list[Document]:
+    """The filings a search with these filters reads (for saying how much is searched, not for searching)."""
+    from docqa.search.query import company_names, normalize_name
+
+    wanted = {normalize_name(c) for c in filters.companies}
+    return [d for d in documents
+            if (not filters.document_ids or d.id in filters.document_ids or d.file_name in filters.document_ids)
+            and (not filters.years or d.meta.fiscal_year in filters.years)
+            and (not filters.doc_types or d.meta.doc_type in filters.doc_types)
+            and (not wanted or bool(wanted & company_names(d)))]
 
 
 def singled_out(plan: QueryPlan, documents: list[Document]) -> list[Document]:

@@ -34,6 +34,14 @@ _CAUSAL = re.compile(
     r"\b(?:due\s+to|driven\s+by|primarily\s+(?:by|from|as|reflect)|as\s+a\s+result\s+of|because|attributable\s+to|"
     r"result(?:ed|ing)?\s+from|reflect(?:s|ed|ing)?|offset\s+by|led\s+by|caused\s+by|impact\s+of)\b", re.I)
 
+_BULLET = re.compile(r"^[·•▪‣◦●■–-]\s+")
+_WHOLE = re.compile(r"[.!?:;][\"'”’)]*$")  # a sentence that ends, not a line cut at the page's edge
+INCOMPLETE_PENALTY = 0.7  # a quote that stops mid-sentence ranks below a whole one of nearly as many words
+DECISIVE_COVERAGE = 0.6   # the best quote holds this share of the question's words: it answers, not just relates
+DECISIVE_SIMILARITY = 0.75
+_UP = re.compile(r"\b(?:increase[sd]?|increasing|rose|grew|higher|improved)\b", re.I)
+_DOWN = re.compile(r"\b(?:decrease[sd]?|decreasing|declined?|fell|lower|reduced|reduction)\b", re.I)
+
 _GENERIC = frozenset(
     "company companies fy fiscal year years year-end end total amount much many based data usd million millions "
     "billion billions change changes between compared versus vs as of say says said main key major primary "
@@ -46,7 +54,9 @@ def units(page: EvidencePage) -> list[str]:
     out: list[str] = []
     paragraph: list[str] = []
     for line in page.text.split("\n"):
-        stripped = line.strip()
+        # A bullet ("·  Operating income margins increased 1.8 points") is prose: without its marker
+        # the two spaces after it do not make it a table row cut off at the line's end.
+        stripped = _BULLET.sub("", line.strip())
         if not stripped:
             continue
         if "  " in stripped and any(ch.isdigit() for ch in stripped):  # a table row: quote it whole
@@ -87,6 +97,23 @@ def _without_instructions(found: list[str]) -> list[str]:
         tainted = 0
         out.append(unit)
     return out
+
+
+def _is_row(unit: str) -> bool:
+    return "  " in unit and any(ch.isdigit() for ch in unit)
+
+
+def decides(question: str, quotes: list[str], coverage: float, similarity: float) -> bool:
+    """Do the quotes answer the question, or only relate to it? They answer when the best one holds
+    most of the question's words (or its meaning), a "why" is given a cause, and no two of them
+    pull opposite ways (one segment's margin up, another's down: neither is "the" answer)."""
+    if coverage < DECISIVE_COVERAGE and similarity < DECISIVE_SIMILARITY:
+        return False
+    if asks_why(question) and not any(_CAUSAL.search(q) for q in quotes):
+        return False
+    ups = [q for q in quotes if _UP.search(q)]
+    downs = [q for q in quotes if _DOWN.search(q)]
+    return not (len(quotes) > 1 and ups and downs and set(ups) != set(downs))
 
 
 class ExtractiveAnswerer:
@@ -135,7 +162,10 @@ class ExtractiveAnswerer:
             if why and _CAUSAL.search(unit):  # the sentence that gives the reason, not the one that names the item
                 bonus += CAUSAL_BONUS * total
             page_rank = next(i for i, p in enumerate(evidence) if p is page)
-            scored.append(((covered + bonus) / total - 0.02 * page_rank, covered / total, page, unit))
+            score = (covered + bonus) / total - 0.02 * page_rank
+            if not _is_row(unit) and not _WHOLE.search(unit):
+                score *= INCOMPLETE_PENALTY
+            scored.append((score, covered / total, page, unit))
         scored.sort(key=lambda s: -s[0])
         similarity = 0.0
         if self.embedder is not None:
@@ -157,7 +187,9 @@ class ExtractiveAnswerer:
         citations = tuple(
             Citation(document=p.document, document_id=p.document_id, page=p.page, quote=u) for _, _, p, u in chosen
         )
-        return Draft(text=quoted_text(citations), found=True, citations=citations, answerer=self.name)
+        decisive = decides(question, [u for *_, u in chosen], best_coverage, similarity)
+        return Draft(text=quoted_text(citations), found=True, citations=citations, answerer=self.name,
+                     decisive=decisive)
 
     def _by_meaning(self, question: str, scored: list) -> tuple[list, float]:
         vectors = self.embedder.embed([without_provisos(question)] + [u for *_, u in scored])

@@ -553,7 +553,9 @@ def verify(draft: Draft, question: str, pages: dict[tuple[str, int], str], groun
         shown = ", ".join(unverified[:5])
         return not_found(REASON_NUMBERS.format(shown), dropped, tuple(unverified))
 
-    status: Literal["verified", "partial"] = "verified" if not dropped and not unverified else "partial"
+    status: Literal["verified", "partial", "passages"] = "verified" if not dropped and not unverified else "partial"
+    if not draft.decisive and not draft.figures:  # proven quotes, but no line that answers: say so
+        status = "passages"
     return Answer(
         text=draft.text,
         found=True,

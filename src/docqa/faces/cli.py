@@ -65,6 +65,8 @@ def _user_error_line(exc: BaseException) -> str | None:
                 "(pages are 1-based physical pages of the PDF)")
     if isinstance(exc, (ValueError, ParseError, EmbedderMismatch)):  # bad k/mode/doc_type/question, unreadable PDF
         return str(exc)
+    if isinstance(exc, OSError) and exc.filename:  # a questions file that is not there, an --out folder that is not
+        return f"{exc.filename}: {exc.strerror or exc}"
     return None
 
 
@@ -131,16 +133,25 @@ def _engine(index: Optional[Path], **overrides) -> Engine:
 @app.callback()
 def _options(debug: bool = typer.Option(False, "--debug", help="show the full traceback of an error")):
     _DEBUG["on"] = debug
+    from docqa.embed import on_load_wait
+
+    # A command that needs the sentence model waits 7-14 s the first time: say why it is quiet.
+    on_load_wait(lambda: err.print("loading the sentence model...", highlight=False))
 
 
-def _reader(index: Optional[Path], **overrides) -> Engine:
-    """The engine for a command that only reads: an index folder that does not exist is an error, not a new index."""
+def _existing_index(index: Optional[Path]) -> Settings:
+    """The settings for a command that only reads: an index folder that does not exist is an error, not a new index."""
     settings = Settings()
     path = index if index is not None else settings.index
     if settings.store is None and not (path / "docqa.sqlite").exists():
         what = "does not exist" if not path.exists() else "holds no docqa index"
         raise UserError(f"no index at {path}: the folder {what}. Create one with `docqa ingest FILES --index {path}`, "
                         "or pass --index (or set DOCQA_INDEX) to an existing index")
+    return settings.model_copy(update={"index": path})
+
+
+def _reader(index: Optional[Path], **overrides) -> Engine:
+    _existing_index(index)
     return _engine(index, **overrides)
 
 
@@ -175,7 +186,7 @@ def ingest(
                                          help="also embed chunks for hybrid/vector search (default: $DOCQA_DENSE, off)"),
     as_json: bool = typer.Option(False, "--json"),
     workers: Optional[int] = typer.Option(None, "--workers", min=1,
-                                          help="build documents on N local worker processes (Dask LocalCluster)"),
+                                          help="build documents on N local worker processes"),
     cluster: Optional[str] = typer.Option(None, "--cluster",
                                           help="build documents on the Dask cluster at this scheduler, e.g. tcp://host:8786"),
 ):
@@ -346,28 +357,30 @@ def ask(
     as_json: bool = typer.Option(False, "--json"),
 ):
     """Answer a question with citations, quotes and the arithmetic; or say why not."""
-    from docqa.questionlog import record_answer
-
     engine = _reader(index)
     try:
         answer = engine.ask(question, document=document, company=company, year=year, doc_type=doc_type)
     except ValueError as exc:  # an empty question, a doc_type that is none
         err.print(f"[red]error[/red] {exc}")
         raise typer.Exit(2)
-    record_answer(engine.store, answer, {k: v for k, v in
-                                         {"document": document, "company": company, "year": year, "doc_type": doc_type}.items() if v})
+    if engine.settings.cli_log_questions:
+        engine.log_answer(answer, {"document": document, "company": company, "year": year, "doc_type": doc_type},
+                          origin="cli")
     if as_json:
         print(answer.model_dump_json(indent=2))
         raise typer.Exit(EXIT_OK if answer.found else EXIT_NOT_FOUND)
     from docqa.answer.wording import how_answered
 
     badge = {"verified": "[green]verified[/green]", "partial": "[yellow]partially verified[/yellow]",
+             "passages": "[cyan]passages found - not an answer[/cyan]",
              "not_found": "[red]not found[/red]"}[answer.verification]
     line = (badge, how_answered(answer), f"{answer.timings.get('total_ms', 0):.0f} ms")
     console.print(" · ".join(x for x in line if x))
     console.print(answer.text, highlight=False)
     if not answer.found and answer.reason:
         console.print(f"[dim]why: {answer.reason}[/dim]")
+    if answer.notice:
+        console.print(f"[yellow]note:[/yellow] {answer.notice}", highlight=False)
     if answer.formula:
         console.print(f"[bold]formula[/bold] {answer.formula}", highlight=False)
     for fig in answer.figures:
@@ -406,6 +419,7 @@ def show(
     quote: Optional[str] = typer.Option(None, help="box this quote on the page"),
     out: Path = typer.Option(Path("page.png"), "--out", "-o"),
     index: Optional[Path] = IndexOpt,
+    as_json: bool = typer.Option(False, "--json"),
 ):
     """Render a page to PNG with the evidence boxed."""
     from docqa.limits import PageTooLarge
@@ -416,6 +430,10 @@ def show(
         err.print(f"[red]cannot render[/red] {exc}")
         raise typer.Exit(1)
     out.write_bytes(image.png)
+    if as_json:
+        print(json.dumps({"out": str(out), "bytes": len(image.png), "boxed": image.used,
+                          "boxes": [list(b) for b in image.boxes]}))
+        return
     console.print(f"wrote {out} ({len(image.png):,} bytes; boxed: {image.used}, {len(image.boxes)} box(es))")
 
 
@@ -429,9 +447,7 @@ def mcp(
     """Serve the index to AI agents over MCP (stdio by default)."""
     from docqa.faces.mcp import run_mcp
 
-    settings = Settings()
-    if index is not None:
-        settings = settings.model_copy(update={"index": index})
+    settings = _existing_index(index)  # serving reads: a misspelt --index is an error, not a new empty index
     run_mcp(settings, http=http, host=host, port=port)
 
 
@@ -439,13 +455,16 @@ def mcp(
 def serve(
     host: Optional[str] = typer.Option(None, help="default 127.0.0.1 ($DOCQA_HOST)"),
     port: Optional[int] = typer.Option(None, help="default 8000 ($DOCQA_PORT)"),
+    workers: Optional[int] = typer.Option(None, min=0, help="answering processes; default one per core "
+                                          "($DOCQA_WEB_WORKERS); uploads are indexed in one more"),
     index: Optional[Path] = IndexOpt,
 ):
     """Run the web app and REST API."""
     from docqa.faces.web.app import run_server
 
     settings = Settings()
-    updates = {k: v for k, v in {"index": index, "host": host, "port": port}.items() if v is not None}
+    updates = {k: v for k, v in {"index": index, "host": host, "port": port, "web_workers": workers}.items()
+               if v is not None}
     run_server(settings.model_copy(update=updates) if updates else settings)
 
 
@@ -453,11 +472,15 @@ def serve(
 def export_log(
     out: Path = typer.Option(Path("log.jsonl"), "--out", "-o"),
     index: Optional[Path] = IndexOpt,
+    as_json: bool = typer.Option(False, "--json"),
 ):
     """Export asked questions and answers as JSONL in the dev-question format."""
     from docqa.questionlog import export_jsonl
 
     n = export_jsonl(_reader(index), out)
+    if as_json:
+        print(json.dumps({"out": str(out), "questions": n}))
+        return
     console.print(f"wrote {n} question(s) to {out}")
 
 
@@ -476,7 +499,7 @@ def eval_retrieval(
     """nDCG@5, Recall@5, Hit@3, Hit@5, MRR on labeled evidence pages; writes a run folder."""
     from docqa.eval.retrieval import run_retrieval_eval
 
-    engine = _engine(index)
+    engine = _engine(index) if pdfs else _reader(index)  # --pdfs indexes what is missing; without it, only reads
     if pdfs:
         bar = _Bar()
         with bar.progress:
@@ -495,7 +518,7 @@ def eval_answers(
     """Answer accuracy (numeric within 1 %, yes/no lead, abstention on unanswerable), verification rate."""
     from docqa.eval.answers import run_answer_eval
 
-    run_answer_eval(_engine(index), questions, runs_dir=runs_dir, console=console, limit=limit)
+    run_answer_eval(_reader(index), questions, runs_dir=runs_dir, console=console, limit=limit)
 
 
 @eval_app.command("compare")

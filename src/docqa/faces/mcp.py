@@ -38,7 +38,6 @@ from docqa.config import Settings
 from docqa.engine import Engine, PageOutOfRange
 from docqa.faces.origin import HostPolicy, SameOrigin
 from docqa.ingest.parse import ParseError
-from docqa.questionlog import record_answer
 from docqa.store import AmbiguousDocument, DocumentNotFound, EmbedderMismatch
 from docqa.types import Answer, Document
 
@@ -168,13 +167,15 @@ class AnswerOut(BaseModel):
     found: bool = Field(description="false: the filings do not support an answer (see reason)")
     text: str
     reason: str | None = None
-    verification: Literal["verified", "partial", "not_found"]
+    verification: Literal["verified", "partial", "passages", "not_found"]
     citations: list[CitationOut] = Field(default_factory=list)
     figures: list[FigureOut] = Field(default_factory=list)
     formula: str | None = None
     answerer: str = ""
     citations_dropped: int = Field(0, description="citations removed because their quote was not on the page")
     numbers_unverified: list[str] = Field(default_factory=list)
+    notice: str | None = Field(None, description="set when the answer was made while the sentence model was "
+                                                 "still loading: by words alone; asking again gives the full answer")
 
 
 class StatsOut(BaseModel):
@@ -250,7 +251,7 @@ def _answer_out(answer: Answer) -> AnswerOut:
             for f in answer.figures
         ],
         formula=answer.formula, answerer=answer.answerer, citations_dropped=answer.citations_dropped,
-        numbers_unverified=list(answer.numbers_unverified),
+        numbers_unverified=list(answer.numbers_unverified), notice=answer.notice,
     )
 
 
@@ -454,6 +455,10 @@ def build_server(engine: Engine) -> DocqaServer:
         company: Annotated[str | None, Field(description="only this company, e.g. 'Netflix'")] = None,
         year: Annotated[int | None, Field(description="only this fiscal year")] = None,
         doc_type: Annotated[DocTypeArg | None, Field(description=DOC_TYPE_HELP)] = None,
+        context: Annotated[str | None, Field(description="the previous question of this conversation, when this "
+                                                         "one follows it (e.g. 'and in 2017?'): what this one "
+                                                         "omits (company, period, metric) is taken from it; the "
+                                                         "answer's question says how it was understood")] = None,
     ) -> AnswerOut:
         """Answer a question from the filings, verified: the answer text, found (true/false), the
         reason when not found, citations (document, 1-based page, verbatim quote checked against
@@ -463,12 +468,21 @@ def build_server(engine: Engine) -> DocqaServer:
         found=false is a normal result meaning the filings do not support an answer: report that
         rather than guessing, or use search/read_page to look further. Use show_evidence with a
         citation's document, page and quote to see it on the page."""
+        if context and context.strip():  # a follow-up: made whole from the context (threads.py)
+            from docqa.threads import Scope
+
+            with _agent_errors():
+                named(document)
+                scope = Scope(documents=(document,) if document else (), company=company, year=year,
+                              doc_type=getattr(doc_type, "value", doc_type))
+                asked = engine.ask_in_thread(question, scope, context=context, origin="mcp", log=log_questions)
+            return _answer_out(asked.answer)
         with _agent_errors():
             named(document)
             answer = engine.ask(question, document=document, company=company, year=year, doc_type=doc_type)
         if log_questions:  # off by default: the tool is then read-only, as its annotations say
-            record_answer(engine.store, answer, {k: v for k, v in {"document": document, "company": company,
-                                                                   "year": year, "doc_type": doc_type}.items() if v})
+            engine.log_answer(answer, {"document": document, "company": company, "year": year,
+                                       "doc_type": doc_type}, origin="mcp")
         return _answer_out(answer)
 
     @tool('Exact document statistics')
@@ -607,6 +621,7 @@ def run_mcp(settings: Settings, http: bool = False, host: str = "127.0.0.1", por
     try:
         with contextlib.redirect_stdout(sys.stderr):  # stdout is the protocol's alone
             engine = Engine.open(settings)
+            engine.load_model_in_background()  # the first question is answered at once, by words alone if need be
     except (EmbedderMismatch, ValueError) as exc:
         print(f"docqa mcp: {exc}", file=sys.stderr)
         raise SystemExit(2) from exc

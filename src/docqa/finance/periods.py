@@ -161,6 +161,15 @@ _SAME_PERIOD_BEFORE = re.compile(
 )
 
 
+# "12 weeks ended March 25, 2023", "three months ended July 29, 2023": a period's end date. Beside a
+# quarter the question names it dates that quarter; its year is not a fiscal year asked.
+_ENDED_ON = re.compile(
+    r"\b(?:\d{1,2}|three|six|nine|twelve|thirteen|sixteen)[\s-]+(?:weeks?|months?)\s+(?:ended|ending)\s+"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\s*,?\s*(?:19|20)\d\d\b",
+    re.I,
+)
+
+
 _NAMES_A_FILING = re.compile(
     r"\s*(?:earnings\s+(?:release|report|call|statement|presentation)|press\s+release|10-?q\b|filing|report\b|"
     r"release\b|call\b|presentation\b|transcript\b)",
@@ -209,6 +218,8 @@ def asked_periods(question: str, default_year: int | None = None) -> list[Period
             quarter = _ORDINALS[q] if q in _ORDINALS else int(q)
             quarters.append((quarter, _year_of(m.group(2))))
             taken.append(m.span())
+    if quarters:
+        taken.extend(m.span() for m in _ENDED_ON.finditer(question))
     years: list[int] = []
     for m in _YEAR_MENTION.finditer(question):
         if free(m.span()):

@@ -30,6 +30,7 @@ MIN_RECALL = 0.99      # every hard word of the phrase must be printed around th
 LABEL_WEIGHT = 0.55    # share of the score from the label's precision (the rest: recall)
 CONTEXT_FACTOR = 0.93  # a hard word found only in the headings or title, not the label
 TOTAL_BONUS = 0.03     # "Total X" over a component "X" when both match equally
+SOFT_BONUS = 0.01      # "Net interest income" over "Interest income" when "net interest income" is asked
 
 # Words that say little about which row: they may be missing from the label without a penalty.
 SOFT = frozenset(stems(
@@ -87,13 +88,23 @@ def _rewrites() -> tuple[tuple[tuple[str, ...], str], ...]:
     return tuple(sorted(out, key=lambda r: -len(r[0])))
 
 
+@lru_cache(maxsize=1)
+def _rewrites_by_first() -> dict[str, tuple[tuple[tuple[str, ...], str], ...]]:
+    """``_rewrites`` by their first stem, longest first as there: a word that starts none is passed over at once."""
+    out: dict[str, list] = {}
+    for form, head in _rewrites():
+        out.setdefault(form[0], []).append((form, head))
+    return {first: tuple(forms) for first, forms in out.items()}
+
+
 def normalized(words: tuple[str, ...] | list[str]) -> list[str]:
     """Stems with multi-word synonyms folded ("short term" -> "current")."""
     words = list(words)
     out: list[str] = []
+    by_first = _rewrites_by_first()
     i = 0
     while i < len(words):
-        for form, head in _rewrites():
+        for form, head in by_first.get(words[i], ()):
             if tuple(words[i:i + len(form)]) == form:
                 out.append(head)
                 i += len(form)
@@ -155,6 +166,11 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
              and not _has(set(asked), s)]
     precision = 1.0 - len(extra) / max(len(label), 1)
     score = (1 - LABEL_WEIGHT) * recall + LABEL_WEIGHT * precision
+    said = [w for w in soft if w != "total"]
+    if said and all(_has(label_set, w) for w in hard):
+        # Soft words may be missing without a penalty; printed, they tell apart two labels that
+        # both print every word asked (not a label whose heading supplies the segment's name).
+        score += SOFT_BONUS * sum(_has(label_set, w) for w in said) / len(said)
     if "total" in soft and label and label[0] == "total":
         score += TOTAL_BONUS
     elif label and label[0] == "total" and "total" not in soft:

@@ -165,6 +165,8 @@ def _is_year_line(line: Line, page_width: float) -> bool:
         return False
     has_period = False
     for k, w in enumerate(words):
+        if not any(map(str.isdigit, w.text)):
+            continue  # no test below holds for a word without a digit: skip them (ingest runs this on every row)
         t = w.text.strip("()")
         if is_year(t) or (is_short_period(t) and any(ch.isdigit() for ch in t)) or is_numeric_date(w.text):
             has_period = True

@@ -18,6 +18,7 @@ from typing import Callable
 from statistics import median
 
 import fitz  # PyMuPDF
+import numpy as np
 
 from docqa.limits import capped_dpi
 from docqa.types import Line, Page, Word
@@ -28,8 +29,11 @@ fitz.TOOLS.mupdf_display_errors(False)  # malformed PDFs are reported by us, not
 
 _LEADER = re.compile(r"^[.\u2026·_\-]{3,}$")
 _TRAILING_LEADER = re.compile(r"[.\u2026·_]{3,}$")
+_LEADER_CHARS = frozenset(".\u2026·_-")  # a word that starts (or ends) with none of these is no leader
 _NUMERIC_CELL = re.compile(r"^\(?-?\$?\(?[\d,]*\d(\.\d+)?\)?%?\)?$")
 _DASH_CELL = re.compile(r"^[\u2014\u2013\-]+$")
+_CELL = re.compile(r"(?:\(?-?\$?\(?[\d,]*\d(?:\.\d+)?\)?%?\)?|[\u2014\u2013\-]+)$")  # either of the two
+_CELL_START = frozenset("(-$,\u2014\u2013")  # or a digit: how every numeric or dash cell begins
 _DIGITS = re.compile(r"\d+")
 
 # A text layer whose font encoding is broken prints words of random glyphs ("=F97HCFG 5B8 C:"):
@@ -40,6 +44,8 @@ _WORDLIKE = re.compile(
     r"|[A-Z]{1,4}-?\d{1,4}|\d{1,4}-?[A-Za-z]{1,3}"                # codes: FY2022, Q3, 3M, 10-K, 1st
 )
 _VOWEL = re.compile(r"[aeiouyàâäéèêëíîïóôöúùûüAEIOUY]")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ufffd]")
+_ALNUM = re.compile(r"[^\W_]")  # str.isalnum, one character
 _STRIP = "\"'“”‘’()[]{},.;:!?*•–—-"
 GARBLED_MIN_TOKENS = 12       # too little text to judge below this
 GARBLED_WORDLIKE_SHARE = 0.5  # in real text of any Latin-script language most tokens are words
@@ -158,24 +164,28 @@ def is_garbled(words: list[str]) -> bool:
     tokens = [t for t in (w.strip() for w in words) if t]
     if not tokens:
         return False
+    # Every count below runs in the regex engine (it is run on every page): same verdicts as
+    # character-by-character Python loops, a fraction of their cost.
     text = "".join(tokens)
-    controls = sum(1 for ch in text if ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch == "\ufffd")
-    if controls > max(2, GARBLED_CONTROL_SHARE * len(text)):
+    if len(_CONTROL.findall(text)) > max(2, GARBLED_CONTROL_SHARE * len(text)):
         return True
     if len(tokens) < GARBLED_MIN_TOKENS:
         return False
-    tokens = [t.strip(_STRIP) for t in tokens if any(ch.isalnum() for ch in t)]  # leaders, "$", "—" say nothing
+    tokens = [t.strip(_STRIP) for t in tokens if _ALNUM.search(t)]  # leaders, "$", "—" say nothing
     if len(tokens) < GARBLED_MIN_TOKENS:
         return False
-    wordlike = sum(
-        1 for t in tokens if _WORDLIKE.fullmatch(t) and (len(t) < 4 or not t.isalpha() or _VOWEL.search(t))
-    )
-    if wordlike < GARBLED_WORDLIKE_SHARE * len(tokens):
+    enough, wordlike = GARBLED_WORDLIKE_SHARE * len(tokens), 0
+    for t in tokens:
+        if _WORDLIKE.fullmatch(t) and (len(t) < 4 or not t.isalpha() or _VOWEL.search(t)):
+            wordlike += 1
+            if wordlike >= enough:  # decided: the rest cannot make it garbled
+                break
+    if wordlike < enough:
         return True
-    letters = [ch for ch in text if ch.isalpha()]
-    if len(letters) >= 200:
-        vowels = sum(1 for ch in letters if _VOWEL.match(ch))
-        return not 0.2 <= vowels / len(letters) <= 0.6  # Latin-script prose sits near 0.35-0.45
+    letters = sum(map(str.isalpha, text))
+    if letters >= 200:
+        vowels = len(_VOWEL.findall(text))  # every vowel is a letter
+        return not 0.2 <= vowels / letters <= 0.6  # Latin-script prose sits near 0.35-0.45
     return False
 
 
@@ -233,42 +243,53 @@ def _has_images(page: fitz.Page) -> bool:
         return True
 
 
-def _clean_words(raw: list[tuple]) -> list[Word]:
+# Inside this module a word is PyMuPDF's own tuple (x0, y0, x1, y1, text): grouping rows and
+# finding gutters over tuples is several times cheaper than over models. Words become typed
+# ``Word`` objects once, when their ``Line`` is made.
+_RawWord = tuple[float, float, float, float, str]
+
+
+def _clean_words(raw: list[tuple]) -> list[_RawWord]:
     words = []
     for x0, y0, x1, y1, text, *_ in raw:
         text = text.strip()
-        if not text or _LEADER.match(text):
+        if not text or (text[0] in _LEADER_CHARS and _LEADER.match(text)):
             continue
-        text = _TRAILING_LEADER.sub("", text) or text
-        words.append(Word(text=text, bbox=(x0, y0, x1, y1)))
+        if text[-1] in _LEADER_CHARS:
+            text = _TRAILING_LEADER.sub("", text) or text
+        words.append((x0, y0, x1, y1, text))
     return words
 
 
-def _rows(words: list[Word]) -> list[list[Word]]:
+def _rows(words: list[_RawWord]) -> list[list[_RawWord]]:
     """Group words into visual rows by vertical centre."""
     if not words:
         return []
-    heights = [w.bbox[3] - w.bbox[1] for w in words]
-    tolerance = max(1.5, 0.45 * median(heights))
-    ordered = sorted(words, key=lambda w: ((w.bbox[1] + w.bbox[3]) / 2, w.bbox[0]))
-    rows: list[list[Word]] = []
+    tolerance = max(1.5, 0.45 * median([w[3] - w[1] for w in words]))
+    ordered = sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0]))
+    rows: list[list[_RawWord]] = []
     centre = None
     for word in ordered:
-        c = (word.bbox[1] + word.bbox[3]) / 2
+        c = (word[1] + word[3]) / 2
         if rows and centre is not None and abs(c - centre) <= tolerance:
-            rows[-1].append(word)
-            centre = (centre * (len(rows[-1]) - 1) + c) / len(rows[-1])
+            row = rows[-1]
+            row.append(word)
+            centre = (centre * (len(row) - 1) + c) / len(row)
         else:
             rows.append([word])
             centre = c
-    return [sorted(r, key=lambda w: w.bbox[0]) for r in rows]
+    return [sorted(r, key=_x0) for r in rows]
+
+
+def _x0(word: _RawWord) -> float:
+    return word[0]
 
 
 def is_numeric_cell(text: str) -> bool:
     return bool(_NUMERIC_CELL.match(text)) or bool(_DASH_CELL.match(text))
 
 
-def _columns(rows: list[list[Word]], width: float) -> list[list[Word]]:
+def _columns(rows: list[list[_RawWord]], width: float) -> list[list[_RawWord]]:
     """Split a two-column prose page at its gutter; leave tables whole.
 
     A gutter is a vertical band in the middle of the page that no word crosses, with prose
@@ -277,57 +298,59 @@ def _columns(rows: list[list[Word]], width: float) -> list[list[Word]]:
     if len(rows) < 8 or width <= 0:
         return rows
     lo, hi = width * 0.3, width * 0.7
-    candidates = []
-    for x in range(int(lo), int(hi), 4):
-        crossing = sum(1 for r in rows for w in r if w.bbox[0] < x < w.bbox[2])
-        if crossing == 0:
-            candidates.append(x)
-    if not candidates:
+    xs = np.arange(int(lo), int(hi), 4)
+    if not len(xs):
         return rows
-    gutter = candidates[len(candidates) // 2]
+    # every candidate x against every word at once: crossed where x0 < x < x1
+    boxes = np.array([(w[0], w[2]) for r in rows for w in r], dtype=np.float64)
+    crossed = ((boxes[:, :1] < xs) & (xs < boxes[:, 1:])).any(axis=0)
+    candidates = xs[~crossed]
+    if not len(candidates):
+        return rows
+    gutter = int(candidates[len(candidates) // 2])
     both_sides_prose = 0
     for r in rows:
-        left = [w for w in r if w.bbox[2] <= gutter]
-        right = [w for w in r if w.bbox[0] >= gutter]
+        left = [w for w in r if w[2] <= gutter]
+        right = [w for w in r if w[0] >= gutter]
         if left and right and _is_prose(left) and _is_prose(right):
             both_sides_prose += 1
     if both_sides_prose < max(4, len(rows) * 0.4):
         return rows
-    left_rows = [[w for w in r if w.bbox[2] <= gutter] for r in rows]
-    right_rows = [[w for w in r if w.bbox[0] >= gutter] for r in rows]
+    left_rows = [[w for w in r if w[2] <= gutter] for r in rows]
+    right_rows = [[w for w in r if w[0] >= gutter] for r in rows]
     return [r for r in left_rows if r] + [r for r in right_rows if r]
 
 
-def _is_prose(words: list[Word]) -> bool:
-    alpha = sum(1 for w in words if any(ch.isalpha() for ch in w.text))
+def _is_prose(words: list[_RawWord]) -> bool:
+    alpha = sum(1 for w in words if any(ch.isalpha() for ch in w[4]))
     return alpha >= max(1, len(words) * 0.6)
 
 
-def _rows_to_lines(rows: list[list[Word]]) -> list[Line]:
+def _rows_to_lines(rows: list[list[_RawWord]]) -> list[Line]:
     lines = []
     for row in rows:
-        parts = [row[0].text]
-        char_width = _char_width(row)
+        texts = [w[4] for w in row]
+        chars = sum(map(len, texts))
+        char_width = sum(w[2] - w[0] for w in row) / chars if chars else 5.0
+        parts = [texts[0]]
+        wide = 2.5 * char_width
         for prev, word in zip(row, row[1:]):
-            gap = word.bbox[0] - prev.bbox[2]
-            parts.append("  " if gap > 2.5 * char_width else " ")
-            parts.append(word.text)
-        text = "".join(parts)
-        numeric = sum(1 for w in row if is_numeric_cell(w.text) and w.text not in {"-", "$"})
-        bbox = (
-            min(w.bbox[0] for w in row),
-            min(w.bbox[1] for w in row),
-            max(w.bbox[2] for w in row),
-            max(w.bbox[3] for w in row),
-        )
-        lines.append(Line(text=text, bbox=bbox, words=tuple(row), is_table=numeric >= 2))
+            parts.append("  " if word[0] - prev[2] > wide else " ")
+            parts.append(word[4])
+        numeric = sum(1 for t in texts
+                      if (t[0] in _CELL_START or t[0].isdecimal()) and t not in ("-", "$") and _CELL.match(t))
+        x0s, y0s, x1s, y1s, _ = zip(*row)
+        lines.append(Line(
+            text="".join(parts), bbox=(min(x0s), min(y0s), max(x1s), max(y1s)),
+            words=tuple([_word({"text": w[4], "bbox": (w[0], w[1], w[2], w[3])}) for w in row]),
+            is_table=numeric >= 2,
+        ))
     return lines
 
 
-def _char_width(row: list[Word]) -> float:
-    chars = sum(len(w.text) for w in row)
-    span = sum(w.bbox[2] - w.bbox[0] for w in row)
-    return span / chars if chars else 5.0
+# A page holds hundreds of words: pydantic-core's validator called directly builds each Word in
+# about half the time of ``Word(...)`` (no Python-level __init__), with the same validation.
+_word = Word.__pydantic_validator__.validate_python
 
 
 def _signature(text: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -23,6 +24,36 @@ class SearchResult:
     timings: dict[str, float] = field(default_factory=dict)
 
 
+@dataclass
+class _Lookups:
+    """What planning asked the lexical index about words, for one set of documents. The engine makes
+    a searcher per question; these answers outlive it (each costs an unfiltered FTS5 query)."""
+
+    documents: tuple[str, ...] = ()
+    words: dict[str, bool] = field(default_factory=dict)
+    owners: dict[str, str | None] = field(default_factory=dict)
+
+
+_LOOKUPS: "weakref.WeakKeyDictionary[Store, _Lookups]" = weakref.WeakKeyDictionary()
+
+
+def _lookups(store: Store, documents: list[Document]) -> _Lookups:
+    """The store's lookups, started afresh when the documents changed (a filing added or removed
+    changes which words are printed and whose they are)."""
+    ids = tuple(d.id for d in documents)
+    try:
+        found = _LOOKUPS.get(store)
+    except TypeError:  # a store that cannot be weakly referenced keeps them per searcher
+        found = None
+    if found is None or found.documents != ids:
+        found = _Lookups(documents=ids)
+        try:
+            _LOOKUPS[store] = found
+        except TypeError:
+            pass
+    return found
+
+
 class HybridSearcher:
     def __init__(self, store: Store, embedder: Embedder | None, candidates: int = 200, rrf_k: int = 60,
                  statement_boost: float = 1.0, section_boost: float = 0.5, dense_weight: float = 1.0):
@@ -33,9 +64,7 @@ class HybridSearcher:
         self.statement_boost = statement_boost
         self.section_boost = section_boost
         self.dense_weight = dense_weight
-        # Per process: a new filing can only add words, so a stale "no" merely lets a near-miss match.
-        self._words: dict[str, bool] = {}
-        self._owners: dict[tuple[str, int], str | None] = {}
+        self._cache = _Lookups()
 
     def search(
         self,
@@ -53,6 +82,7 @@ class HybridSearcher:
             mode = "lexical"
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
+        self._cache = _lookups(self.store, documents)
         plan = plan_query(question, documents, filters, is_word=self.is_word, owner=self._owner(documents))
         timings["plan_ms"] = (time.perf_counter() - t0) * 1000
         vector = None
@@ -67,26 +97,27 @@ class HybridSearcher:
 
     def is_word(self, word: str) -> bool:
         """Does any indexed page print this word? A typo of a company name does not."""
-        cached = self._words.get(word)
+        words = self._cache.words
+        cached = words.get(word)
         if cached is None:
-            cached = self._words[word] = bool(self.store.lexical_search([word], [], SearchFilters(), 1))
-            if len(self._words) > 50_000:
-                self._words.clear()
+            if len(words) > 50_000:
+                words.clear()
+            cached = words[word] = bool(self.store.lexical_search([word], [], SearchFilters(), 1))
         return cached
 
     def _owner(self, documents: list[Document]):
         """The company whose filings (nearly) alone print a word: "Lockheed" is Lockheed Martin's."""
         canonical = canonical_companies(documents)
+        owners = self._cache.owners
 
         def owner(word: str) -> str | None:
-            key = (word, len(documents))
-            if key not in self._owners:
+            if word not in owners:
                 ranked = self.store.lexical_search([word], [], SearchFilters(), OWNER_SAMPLE)
                 counts = Counter(canonical.get(c.document_id) for c in self.store.chunks([cid for cid, _ in ranked]))
                 top = counts.most_common(1)
                 total = sum(counts.values())
-                self._owners[key] = top[0][0] if top and top[0][0] and top[0][1] >= OWNER_SHARE * total else None
-            return self._owners[key]
+                owners[word] = top[0][0] if top and top[0][0] and top[0][1] >= OWNER_SHARE * total else None
+            return owners[word]
 
         return owner
 

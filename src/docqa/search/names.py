@@ -30,8 +30,11 @@ MIN_FUZZY = 4        # shorter strings are too easily one edit away from somethi
 MAX_NGRAM = 3        # "american express co" run together or split over three words at most
 
 
+_NOT_ALNUM = re.compile(r"[^a-z0-9]")
+
+
 def compact(text: str) -> str:
-    return re.sub(r"[^a-z0-9]", "", fold(text).lower())
+    return _NOT_ALNUM.sub("", fold(text).lower())
 
 
 def allowed_edits(length: int) -> int:
@@ -54,24 +57,39 @@ class _Name:
     compact: str
 
 
+class NameTable:
+    """Held names prepared once for fuzzy matching: compacted, the short ones dropped, grouped by
+    first letter (a near-miss must share it) in their given order, so that ties go the same way."""
+
+    def __init__(self, names: Iterable[tuple[str, str]]):
+        self.by_first: dict[str, list[_Name]] = {}
+        for company, name in names:
+            entry = _Name(company, compact(name))
+            if len(entry.compact) >= MIN_FUZZY:
+                self.by_first.setdefault(entry.compact[0], []).append(entry)
+
+
 def _question_words(question: str) -> list[tuple[str, int, int]]:
     text = fold(question).lower().replace("’", "'")
-    text = re.sub(r"'s\b|(?<=s)'(?!\w)", "  ", text)  # possessives keep their offsets
+    text = _POSSESSIVE.sub("  ", text)  # possessives keep their offsets
     return [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
 
 
-def fuzzy_mentions(question: str, names: Iterable[tuple[str, str]], is_word: WordCheck | None,
+_POSSESSIVE = re.compile(r"'s\b|(?<=s)'(?!\w)")
+
+
+def fuzzy_mentions(question: str, names: Iterable[tuple[str, str]] | NameTable, is_word: WordCheck | None,
                    taken: list[tuple[int, int]] = ()) -> list[Mention]:
-    """Near-misses of held names: (company, name) pairs, names as normalised for matching.
+    """Near-misses of held names: (company, name) pairs, names as normalised for matching, or a
+    NameTable of them prepared once (a planner asks about the same names question after question).
 
     A run of one to three question words, joined without spaces, is compared with each name
     joined the same way (so "Pepsi co" is "pepsico" and "american express" is "americanexpress")
     by optimal-string-alignment distance (a swapped pair of letters is one typo). The first letter
     must agree: people rarely mistype it, and it keeps ordinary words apart.
     """
-    table = [_Name(company, compact(name)) for company, name in names]
-    table = [n for n in table if len(n.compact) >= MIN_FUZZY]
-    if not table:
+    table = names if isinstance(names, NameTable) else NameTable(names)
+    if not table.by_first:
         return []
     words = _question_words(question)
     found: list[Mention] = []
@@ -90,8 +108,8 @@ def fuzzy_mentions(question: str, names: Iterable[tuple[str, str]], is_word: Wor
             if budget == 0 or joined.isdigit():
                 continue
             best: tuple[int, _Name] | None = None
-            for name in table:
-                if name.compact[0] != joined[0] or abs(len(name.compact) - len(joined)) > budget:
+            for name in table.by_first.get(joined[0], ()):
+                if abs(len(name.compact) - len(joined)) > budget:
                     continue
                 distance = OSA.distance(joined, name.compact, score_cutoff=budget)
                 if distance <= budget and (best is None or distance < best[0]):

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.topics import load_topics, topics_for
-from docqa.search.names import OwnerCheck, WordCheck, closest, fuzzy_mentions, name_like_phrases
+from docqa.search.names import NameTable, OwnerCheck, WordCheck, closest, fuzzy_mentions, name_like_phrases
 from docqa.text import STOPWORDS, fold, query_tokens, tokens
 from docqa.types import DocType, Document, SearchFilters, StatementKind
 
@@ -109,8 +109,61 @@ def _short_forms(name: str) -> set[str]:
 def canonical_companies(documents: list[Document]) -> dict[str, str]:
     """document id -> one name per company: filings that share a name, alias or ticker are one
     company ("Adobe Systems Incorporated" and "Adobe Inc."), named as its latest filing names it."""
-    key = tuple((d.id, d.meta.company, d.meta.aliases, d.meta.ticker, d.meta.fiscal_year) for d in documents)
-    return dict(_canonical(key))
+    return dict(_canonical(_key(documents)))
+
+
+_DocKey = tuple[tuple[str, str | None, tuple[str, ...], str | None, int | None], ...]
+
+
+def _key(documents: list[Document]) -> _DocKey:
+    """What company matching reads of each document: names, aliases, ticker, year."""
+    return tuple((d.id, d.meta.company, d.meta.aliases, d.meta.ticker, d.meta.fiscal_year) for d in documents)
+
+
+@dataclass(frozen=True)
+class _Held:
+    """What every question is matched against, worked out once per set of documents: the planner
+    used to rebuild it (names, their common-word tests, the fuzzy table) for each question."""
+
+    canonical: dict[str, str]
+    exact: tuple[tuple[str, str], ...]                  # (name, company): names that are not all common words
+    tickers: tuple[tuple[str, str, re.Pattern[str]], ...]  # (company, ticker, its pattern), in document order
+    names: tuple[tuple[str, str], ...]                  # sorted (company, name), as fuzzy matching takes them
+    table: NameTable
+    firsts: dict[str, frozenset[str]]                   # first word of a name -> companies
+    known: frozenset[str]                               # every name of every document, common or not
+    known_words: tuple[tuple[str, tuple[str, ...]], ...]  # each known name and its words
+
+
+def _held(documents: list[Document]) -> _Held:
+    return _held_for(_key(documents))
+
+
+@lru_cache(maxsize=8)  # the same documents, question after question
+def _held_for(key: _DocKey) -> _Held:
+    canonical = dict(_canonical(key))
+    exact: dict[tuple[str, str], None] = {}
+    tickers: dict[tuple[str, str], re.Pattern[str]] = {}
+    known: set[str] = set()
+    for doc_id, company_name, aliases, ticker, _year in key:
+        names = _names(company_name, aliases)
+        known |= names
+        company = canonical.get(doc_id)
+        if not company:
+            continue
+        for name in names:
+            if not all(common_word(w) for w in name.split()):
+                exact.setdefault((name, company))
+        if ticker and len(ticker) >= 2 and (company, ticker) not in tickers:
+            tickers[(company, ticker)] = re.compile(rf"(?<![\w$]){re.escape(ticker)}(?!\w)")
+    names = tuple(sorted({(company, name) for name, company in exact}))
+    firsts: dict[str, set[str]] = {}
+    for c, n in names:
+        firsts.setdefault(n.split()[0], set()).add(c)
+    return _Held(canonical=canonical, exact=tuple(exact), names=names, table=NameTable(names),
+                 tickers=tuple((c, t, pattern) for (c, t), pattern in tickers.items()),
+                 firsts={w: frozenset(cs) for w, cs in firsts.items()}, known=frozenset(known),
+                 known_words=tuple((k, tuple(k.split())) for k in sorted(known)))
 
 
 @lru_cache(maxsize=8)  # the same documents, question after question
@@ -142,23 +195,21 @@ def detect_companies(question: str, documents: list[Document], is_word: WordChec
                      owner: OwnerCheck | None = None) -> list[str]:
     """Companies (by their canonical name) that the question mentions, in order of mention:
     names, aliases and tickers as the filings print them, then near-misses (search.names)."""
+    return _detect_companies(question, _held(documents), is_word, owner)
+
+
+def _detect_companies(question: str, held: _Held, is_word: WordCheck | None, owner: OwnerCheck | None) -> list[str]:
     norm = " " + normalize_name(question) + " "
-    canonical = canonical_companies(documents)
     mentions: set[tuple[int, int, str]] = set()  # (start, end, company) in the normalised question
     found: dict[str, int] = {}
-    for doc in documents:
-        company = canonical.get(doc.id)
-        if not company:
-            continue
-        for name in company_names(doc):
-            if all(common_word(w) for w in name.split()):
-                continue  # "Annual Report" read as a company is no mention of one
-            start = norm.find(" " + name + " ")
-            while start >= 0:
-                mentions.add((start, start + len(name) + 1, company))
-                start = norm.find(" " + name + " ", start + 1)
-        ticker = doc.meta.ticker
-        if ticker and len(ticker) >= 2 and re.search(rf"(?<![\w$]){re.escape(ticker)}(?!\w)", question):
+    # "Annual Report" read as a company is no mention of one: held.exact leaves such names out.
+    for name, company in held.exact:
+        start = norm.find(" " + name + " ")
+        while start >= 0:
+            mentions.add((start, start + len(name) + 1, company))
+            start = norm.find(" " + name + " ", start + 1)
+    for company, ticker, pattern in held.tickers:
+        if pattern.search(question):
             found.setdefault(company, question.find(ticker))
     # Longest names first, and a name inside a longer one is not a second company:
     # "American Express" is not also "American" (Water Works).
@@ -168,23 +219,18 @@ def detect_companies(question: str, documents: list[Document], is_word: WordChec
             continue
         taken.append((start, end))
         found[company] = min(found.get(company, start), start)
-    names = {(canonical[d.id], n) for d in documents if d.id in canonical for n in company_names(d)
-             if not all(common_word(w) for w in n.split())}
-    for m in fuzzy_mentions(question, sorted(names), is_word):
+    for m in fuzzy_mentions(question, held.table, is_word):
         found.setdefault(m.company, m.start)
     if owner is not None:
         # "Lockheed's segment": the first word of a held name, when the filings that print that
         # word are (nearly all) that company's own.
-        firsts: dict[str, set[str]] = {}
-        for c, n in names:
-            firsts.setdefault(n.split()[0], set()).add(c)
         for word in dict.fromkeys(norm.split()):
-            held = firsts.get(word, set())
+            holders = held.firsts.get(word, frozenset())
             start = norm.find(" " + word + " ")
-            if (len(held) != 1 or len(word) < 4 or common_word(word)
+            if (len(holders) != 1 or len(word) < 4 or common_word(word)
                     or any(s <= start < e for s, e in taken)):  # part of a name already read
                 continue
-            company = next(iter(held))
+            company = next(iter(holders))
             if company not in found and owner(word) == company:
                 found[company] = start
     return sorted(found, key=found.get)
@@ -193,15 +239,16 @@ def detect_companies(question: str, documents: list[Document], is_word: WordChec
 def respelt(question: str, documents: list[Document], is_word: WordCheck | None = None) -> str:
     """The question with each near-miss of a held name ("Activison", "Pepsi co") written as the
     filing writes it, so that what is asked is read without a stray word."""
+    return _respelt(question, _held(documents), is_word)
+
+
+def _respelt(question: str, held: _Held, is_word: WordCheck | None) -> str:
     from docqa.ingest.metadata import short_name
 
     if len(fold(question)) != len(question):
         return question  # offsets of the folded text would not line up
-    canonical = canonical_companies(documents)
-    names = {(canonical[d.id], n) for d in documents if d.id in canonical for n in company_names(d)
-             if not all(common_word(w) for w in n.split())}
     out = question
-    for m in sorted(fuzzy_mentions(question, sorted(names), is_word), key=lambda m: -m.start):
+    for m in sorted(fuzzy_mentions(question, held.table, is_word), key=lambda m: -m.start):
         if not m.exact or " " in question[m.start:m.end]:
             out = out[:m.start] + short_name(m.company) + out[m.end:]
     return out
@@ -234,10 +281,14 @@ def _vocabulary() -> frozenset[str]:
     return frozenset(w for text in texts for w in tokens(text))
 
 
+_NUMBERISH = re.compile(r"\d+(?:k|q|f|st|nd|rd|th|s)?|fy\d*|q[1-4]|h[12]|[1-4]q\d*")
+
+
+@lru_cache(maxsize=65536)  # asked of every word of every held name, question after question
 def common_word(word: str) -> bool:
     w = word.lower().strip(".&-")
     return (not w or w in STOPWORDS or w in _QUESTION_WORDS or w in _MONTH_NAMES or w in _vocabulary()
-            or bool(re.fullmatch(r"\d+(?:k|q|f|st|nd|rd|th|s)?|fy\d*|q[1-4]|h[12]|[1-4]q\d*", w)))
+            or bool(_NUMBERISH.fullmatch(w)))
 
 
 _RENAMED = re.compile(r"\b(?:formerly|previously|now\s+(?:known\s+as|called|named)|renamed|\(now|f/k/a|fka)\b", re.I)
@@ -247,21 +298,25 @@ def unheld_companies(question: str, documents: list[Document], detected: list[st
     """Name-like phrases of the question that are no held company, and the held companies closest
     to the first of them. A possessive ("Tesla's") counts even beside a held company; a cued name
     ("did Home Depot operate") only when the question names no held company."""
-    canonical = canonical_companies(documents)
-    held = sorted(set(canonical.values()))
-    known = {n for d in documents for n in company_names(d)}
+    return _unheld_companies(question, _held(documents), detected)
+
+
+def _unheld_companies(question: str, names: _Held, detected: list[str]) -> tuple[list[str], list[str]]:
     out: list[str] = []
     for phrase in name_like_phrases(question, common_word):
         norm = normalize_name(phrase.text)
-        if not norm or norm in known or any(norm in k.split() or k in norm.split() for k in known):
+        if not norm or norm in names.known:
             continue
-        if detect_companies(phrase.text, documents):
+        norm_words = norm.split()
+        if any(norm in words or k in norm_words for k, words in names.known_words):
+            continue
+        if _detect_companies(phrase.text, names, None, None):
             continue  # a spelling of a held name
         possessive = re.match(r"^(?:'s|’s)", question[phrase.start + len(phrase.text):]) is not None
         if detected and (not possessive or _RENAMED.search(question)):
             continue  # "Block's (formerly known as Square)": one company by two names
         out.append(phrase.text)
-    return out, (closest(out[0], held) if out else [])
+    return out, (closest(out[0], set(names.canonical.values())) if out else [])
 
 
 _FORWARD = re.compile(r"\b(expect\w*|guidance|outlook|forecast\w*|project(?:ed|ion)s?|anticipat\w*|plan(?:s|ned)? to)\b", re.I)
@@ -416,31 +471,34 @@ def plan_query(question: str, documents: list[Document], explicit: SearchFilters
                is_word: WordCheck | None = None, owner: OwnerCheck | None = None) -> QueryPlan:
     lexicon = load_lexicon()
     explicit = explicit or SearchFilters()
+    content = content_text(question)
     plan = QueryPlan(
         question=question,
-        terms=query_tokens(content_text(question)),
+        terms=query_tokens(content),
         phrases=[" ".join(tokens(p)) for p in lexicon.expansion_terms(question)],
         years=detect_years(question),
         quarter=detect_quarter(question),
         doc_types=list(explicit.doc_types) or detect_doc_types(question),
         statements=set(lexicon.statements_for(question)),
     )
-    for topic in topics_for(content_text(question)):
+    for topic in topics_for(content):
         plan.phrases.extend(" ".join(tokens(p)) for p in topic.prints if " ".join(tokens(p)) not in plan.phrases)
         plan.sections.update(topic.sections)
     pool = documents
     if explicit.document_ids:
         pool = [d for d in pool if d.id in explicit.document_ids or d.file_name in explicit.document_ids]
-    canonical = canonical_companies(documents)
+    held = _held(documents)  # worked out once a plan, and kept while the documents stay the same
+    canonical = held.canonical
     if explicit.companies:
         wanted = {normalize_name(c) for c in explicit.companies}
         pool = [d for d in pool if company_names(d) & wanted]
         plan.companies = sorted({canonical[d.id] for d in pool if d.id in canonical})
-    else:
-        plan.companies = detect_companies(question, pool, is_word, owner)
+    held_pool = held if pool is documents else _held(pool)
+    if not explicit.companies:
+        plan.companies = _detect_companies(question, held_pool, is_word, owner)
     if not explicit.document_ids and not explicit.companies:
-        plan.unheld, plan.closest = unheld_companies(question, documents, plan.companies)
-    plan.rewritten = respelt(question, pool, is_word)
+        plan.unheld, plan.closest = _unheld_companies(question, held, plan.companies)
+    plan.rewritten = _respelt(question, held_pool, is_word)
     plan.latest = bool(_LATEST.search(question))
     plan.period_end = asked_period_end(question)
     if plan.period_end and not explicit.years and _YEAR_END_ASKED.search(question):

@@ -25,7 +25,7 @@ def open_store(settings: Settings) -> Store:
     from docqa.store.sqlite import SQLiteStore
 
     path = url.removeprefix("sqlite:") if url else settings.sqlite_path
-    return SQLiteStore(path)
+    return SQLiteStore(path, lexical=settings.lexical)
 
 
 __all__ = ["AmbiguousDocument", "DocumentNotFound", "EmbedderMismatch", "Store", "StoreUnavailable", "StoredLine",

@@ -140,4 +140,7 @@ class Store(Protocol):
     def add_feedback(self, answer_id: str, helpful: bool, note: str | None = None) -> bool:
         """False when no such answer was logged."""
 
+    def delete_questions(self, answer_ids: list[str] | None = None) -> int:
+        """Forget these logged questions (None: all of them); how many were removed."""
+
     def close(self) -> None: ...

@@ -633,6 +633,13 @@ class PostgresStore:
                 (bool(helpful), _clean(note), answer_id),
             ).rowcount > 0
 
+    def delete_questions(self, answer_ids: list[str] | None = None) -> int:
+        with self._tx() as conn:
+            if answer_ids is None:
+                return conn.execute(f"DELETE FROM {SCHEMA}.questions").rowcount
+            return conn.execute(f"DELETE FROM {SCHEMA}.questions WHERE answer_id = ANY(%s)",
+                                (list(answer_ids),)).rowcount
+
     def close(self) -> None:
         self._pool.close()
 

@@ -1,12 +1,14 @@
-"""The embedded default store: one SQLite file, FTS5 for BM25, exact vector search in NumPy."""
+"""The embedded default store: one SQLite file, FTS5 for BM25 (or tantivy beside it, setting
+``lexical``), exact vector search in NumPy."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
 import threading
+import logging
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable, Literal
 
 import numpy as np
 
@@ -15,7 +17,14 @@ from docqa.types import (
     Answer, Chunk, DocType, Document, DocumentMeta, Job, PageInfo, QuestionRecord, SearchFilters, StatementKind,
 )
 
+if TYPE_CHECKING:
+    from docqa.store.tantivy_lexical import TantivyLexical
+
+log = logging.getLogger(__name__)
+
 SCHEMA_VERSION = 1
+CHUNK_CACHE = 20_000  # built Chunks kept between searches (~2 kB each)
+MAX_SPANS = 200       # rowid spans one restricted lexical search ranks separately
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -86,7 +95,7 @@ CREATE TABLE IF NOT EXISTS questions (
 class SQLiteStore:
     """Thread-safe by a lock: the web app and MCP server share one instance."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, lexical: Literal["fts5", "tantivy"] = "fts5"):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
@@ -103,6 +112,21 @@ class SQLiteStore:
         self._matrix: tuple | None = None
         self._generation = 0
         self._documents: tuple[tuple[int, int], list[Document]] | None = None
+        self._chunk_cache: tuple[tuple[int, int], dict[str, Chunk]] | None = None
+        self._spans: tuple[tuple[int, int], dict[str, tuple[int | None, int | None]]] | None = None
+        self._lexical: TantivyLexical | None = None
+        if lexical == "tantivy":
+            try:
+                from docqa.store.tantivy_lexical import TantivyLexical
+            except ImportError as e:
+                raise RuntimeError("DOCQA_LEXICAL=tantivy needs the tantivy extra: pip install 'docqa[tantivy]'") from e
+
+            self._lexical = TantivyLexical(self.path.with_name(self.path.name + ".tantivy"))
+            with self._lock:
+                self._reconcile_lexical()
+                self._lexical_seen = self._version()
+        elif lexical != "fts5":
+            raise ValueError(f"lexical must be fts5 or tantivy, not {lexical!r}")
 
     def _version(self) -> tuple[int, int]:
         """Moves with every write: this connection's (generation) or another process's (data_version)."""
@@ -183,6 +207,7 @@ class SQLiteStore:
                 db.execute("ROLLBACK")
                 raise
             self._generation += 1
+            self._write_lexical(document.id)
 
     def _delete(self, document_id: str) -> bool:
         db = self._db
@@ -203,7 +228,41 @@ class SQLiteStore:
                 self._db.execute("ROLLBACK")
                 raise
             self._generation += 1
+            self._write_lexical(document_id)
             return removed
+
+    # --- the tantivy lexical index (setting ``lexical``) ------------------------------------
+    def _lexical_rows(self, document_id: str) -> list[tuple]:
+        """What the tantivy index holds for a document: the FTS5 rows' text, with the filter columns."""
+        return self._db.execute(
+            "SELECT c.rowid, c.document_id, c.company, c.fiscal_year, c.doc_type, f.body FROM chunks c"
+            " JOIN chunks_fts f ON f.rowid = c.rowid WHERE c.document_id=? ORDER BY c.rowid", (document_id,)
+        ).fetchall()
+
+    def _write_lexical(self, document_id: str) -> None:
+        """After the SQLite commit: the document's chunks into tantivy (none when it was deleted), then
+        a meta row moved so that other processes' stores see a new data_version and reload."""
+        if self._lexical is None:
+            return
+        self._lexical.replace({document_id: self._lexical_rows(document_id)})
+        self._db.execute("INSERT INTO meta(key, value) VALUES ('lexical_commit', '1') ON CONFLICT(key)"
+                         " DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+        self._generation += 1
+
+    def _reconcile_lexical(self) -> None:
+        """Make the tantivy index hold exactly SQLite's chunks, per document: repairs a crash between
+        the two commits, and builds the index the first time an existing store is opened with it."""
+        assert self._lexical is not None
+        want = dict(self._db.execute("SELECT document_id, count(*) FROM chunks GROUP BY document_id").fetchall())
+        held = self._lexical.held()
+        stale = [d for d in held if d not in want] + [d for d, n in want.items() if held.get(d) != n]
+        if not stale:
+            return
+        log.info("tantivy lexical index: bringing %d documents in line with SQLite", len(stale))
+        try:
+            self._lexical.replace({doc_id: self._lexical_rows(doc_id) for doc_id in stale})
+        except ValueError as e:  # another process holds the writer: it is writing, or repairing too
+            log.warning("tantivy lexical index not repaired now (%s); searches may miss documents", e)
 
     # --- reading ------------------------------------------------------------------------
     def documents(self) -> list[Document]:
@@ -230,11 +289,21 @@ class SQLiteStore:
         ids = list(chunk_ids)
         if not ids:
             return []
-        marks = ",".join("?" * len(ids))
         with self._lock:
-            rows = self._db.execute(f"SELECT * FROM chunks WHERE id IN ({marks})", ids).fetchall()
-        by_id = {r["id"]: _chunk(r) for r in rows}
-        return [by_id[i] for i in ids if i in by_id]
+            # Questions about one filing fetch the same candidate chunks again and again: keep the
+            # built Chunks (immutable) until a write, so a search reads only the ones it has not seen.
+            key = self._version()
+            if self._chunk_cache is None or self._chunk_cache[0] != key:
+                self._chunk_cache = (key, {})
+            cache = self._chunk_cache[1]
+            missing = list(dict.fromkeys(i for i in ids if i not in cache))
+            if missing:
+                if len(cache) + len(missing) > CHUNK_CACHE:
+                    cache.clear()
+                marks = ",".join("?" * len(missing))
+                for r in self._db.execute(f"SELECT * FROM chunks WHERE id IN ({marks})", missing):
+                    cache[r["id"]] = _chunk(r)
+            return [cache[i] for i in ids if i in cache]
 
     def page(self, document_id: str, number: int) -> StoredPage | None:
         with self._lock:
@@ -254,17 +323,95 @@ class SQLiteStore:
     def lexical_search(
         self, terms: list[str], phrases: list[str], filters: SearchFilters, k: int
     ) -> list[tuple[str, float]]:
+        if self._lexical is not None:
+            return self._tantivy_search(terms, phrases, filters, k)
         parts = [_fts_quote(t) for t in terms if t] + [_fts_quote(p) for p in phrases if p.strip()]
         if not parts:
             return []
+        match = " OR ".join(parts)
         where, args = _filter_sql(filters)
-        sql = (
-            "SELECT c.id AS id, bm25(chunks_fts) AS score FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid"
-            f" WHERE chunks_fts MATCH ? {where} ORDER BY score LIMIT ?"
-        )
         with self._lock:
-            rows = self._db.execute(sql, [" OR ".join(parts), *args, k]).fetchall()
+            if filters.document_ids:
+                # FTS5 scores every row it matches before any join can filter it. A document's chunks
+                # are one run of rowids (written in one transaction), and FTS5 honours rowid bounds
+                # inside its doclists: so only the named documents' chunks are matched and scored.
+                # The document filter stays in the outer query, so a range that holds another
+                # document's rows cannot leak them.
+                ranges = self._rowid_ranges(filters.document_ids)
+                if not ranges:
+                    return []
+                ranked = " UNION ALL ".join(
+                    "SELECT rowid AS r, bm25(chunks_fts) AS score FROM chunks_fts"
+                    " WHERE chunks_fts MATCH ? AND rowid BETWEEN ? AND ?" for _ in ranges
+                )
+                inner_args: list = [x for lo, hi in ranges for x in (match, lo, hi)]
+            elif where:
+                ranked = "SELECT rowid AS r, bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ?"
+                inner_args = [match]
+            else:
+                # Nothing to filter: the k best come out of FTS5 before the join, so only k chunk
+                # rows are looked up instead of one per match.
+                ranked = ("SELECT rowid AS r, bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ?"
+                          " ORDER BY score LIMIT ?")
+                inner_args = [match, k]
+            sql = (f"SELECT c.id AS id, s.score AS score FROM ({ranked}) s JOIN chunks c ON c.rowid = s.r"
+                   f" WHERE 1 {where} ORDER BY s.score LIMIT ?")
+            rows = self._db.execute(sql, [*inner_args, *args, k]).fetchall()
         return [(r["id"], -float(r["score"])) for r in rows]
+
+    def _tantivy_search(self, terms: list[str], phrases: list[str], filters: SearchFilters,
+                        k: int) -> list[tuple[str, float]]:
+        assert self._lexical is not None
+        with self._lock:
+            version = self._version()
+            if version != self._lexical_seen:  # a write here or in another process
+                self._lexical.reload()
+                self._lexical_seen = version
+            ranked = self._lexical.search(terms, phrases, filter_columns(filters), k)
+            if not ranked:
+                return []
+            marks = ",".join("?" * len(ranked))
+            ids = {r[0]: (r[1], r[2]) for r in self._db.execute(
+                f"SELECT rowid, id, document_id FROM chunks WHERE rowid IN ({marks})", [r for r, _ in ranked])}
+        wanted = set(filters.document_ids)
+        # A rowid SQLite no longer holds (or holds for another document) is a stale entry: dropped.
+        return [(ids[r][0], score) for r, score in ranked
+                if r in ids and (not wanted or ids[r][1] in wanted)]
+
+    def _rowid_ranges(self, document_ids: Iterable[str]) -> list[tuple[int, int]]:
+        """The chunk rowid span of each document, adjacent spans merged; cached until a write."""
+        key = self._version()
+        if self._spans is None or self._spans[0] != key:
+            self._spans = (key, {})
+        spans = self._spans[1]
+        out = []
+        for doc_id in document_ids:
+            if doc_id not in spans:
+                spans[doc_id] = self._db.execute(
+                    "SELECT min(rowid), max(rowid) FROM chunks WHERE document_id=?", (doc_id,)
+                ).fetchone()
+            lo, hi = spans[doc_id]
+            if lo is not None:
+                out.append((lo, hi))
+        merged: list[tuple[int, int]] = []
+        for lo, hi in sorted(out):
+            if merged and lo <= merged[-1][1] + 1:
+                merged[-1] = (merged[-1][0], max(hi, merged[-1][1]))
+            else:
+                merged.append((lo, hi))
+        if len(merged) > MAX_SPANS:
+            # One SELECT per span, and SQLite caps a compound SELECT at 500: close the narrowest gaps
+            # (the outer document filter drops the other documents' rows they let in).
+            gaps = sorted(b[0] - a[1] for a, b in zip(merged, merged[1:]))
+            widest_closed = gaps[len(merged) - MAX_SPANS - 1]
+            fewer = [merged[0]]
+            for lo, hi in merged[1:]:
+                if lo - fewer[-1][1] <= widest_closed:
+                    fewer[-1] = (fewer[-1][0], hi)
+                else:
+                    fewer.append((lo, hi))
+            merged = fewer
+        return merged
 
     def vector_search(self, vector: np.ndarray, filters: SearchFilters, k: int) -> list[tuple[str, float]]:
         ids, matrix, meta = self._vectors()
@@ -363,6 +510,12 @@ class SQLiteStore:
             return self._db.execute(
                 "UPDATE questions SET helpful=?, note=? WHERE answer_id=?", (int(bool(helpful)), note, answer_id)
             ).rowcount > 0
+
+    def delete_questions(self, answer_ids: list[str] | None = None) -> int:
+        with self._lock:
+            if answer_ids is None:
+                return self._db.execute("DELETE FROM questions").rowcount
+            return sum(self._db.execute("DELETE FROM questions WHERE answer_id=?", (a,)).rowcount for a in answer_ids)
 
     def close(self) -> None:
         with self._lock:

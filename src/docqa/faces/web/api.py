@@ -6,28 +6,32 @@ refuses every file adds the per-file results under ``"files"``).
 
 from __future__ import annotations
 
-import hashlib
-import os
-import uuid
+import itertools
+import json
+import logging
 from pathlib import Path
-from typing import Literal
+from typing import Iterator, Literal
 
 from fastapi import APIRouter, File, Query, Request, Security, UploadFile
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.security import HTTPBearer
 from pydantic import BaseModel, Field, StrictBool
 
-from docqa.engine import Engine
-from docqa.faces.web.jobs import IngestWorker, job_id_for, now
-from docqa.ingest.pipeline import unique_name
-from docqa.questionlog import record_answer
-from docqa.store import AmbiguousDocument, DocumentNotFound
-from docqa.types import Answer, DocType, Document, DocumentMeta, Job, JobStatus, QuestionRecord
+from docqa import history, uploads
+from docqa.conversation import UnknownThread
+from docqa.engine import AnswerNotFound, Engine
+from docqa.history import HistoryEntry
+from docqa.ingestjobs import IngestWorker
+from docqa.progress import STAGES, Failed, Finished, Stage, StageName, StageReporter, stages_of
+from docqa.store import StoreUnavailable
+from docqa.threads import ASKED_KEY, INHERITED_KEY, ORIGIN_KEY, THREAD_KEY, UNDERSTOOD_KEY, Scope
+from docqa.types import Answer, DocType, Document, DocumentMeta, Job, JobStatus
+from docqa.viewer import MAX_SCALE, MIN_SCALE
+
+log = logging.getLogger(__name__)
 
 MAX_FILES_PER_REQUEST = 20
-MAX_NAME_CHARS = 160
-PDF_MAGIC = b"%PDF-"
-READ_BLOCK = 1 << 20
+MAX_SCOPE_DOCUMENTS = 50
 QUESTION_PATTERN = r"[0-9A-Za-z\u00c0-\u024f\u0400-\u04ff\u4e00-\u9fff]"
 
 
@@ -111,17 +115,67 @@ class AskIn(BaseModel):
     company: str | None = None
     year: int | None = Field(None, ge=1900, le=2200)
     doc_type: DocType | None = Field(None, description="only filings of this type")
+    documents: list[str] | None = Field(None, max_length=MAX_SCOPE_DOCUMENTS,
+                                        description="only these documents (ids or file names); with document, both")
+    thread: str | None = Field(None, pattern=r"^[0-9a-f]{12}$",
+                               description="the thread_id of an earlier answer: this question follows it and "
+                                           "takes its company, period, metric and scope when it omits them")
+
+
+class ScopeOut(BaseModel):
+    documents: list[str] = Field(default_factory=list, description="document ids")
+    document_names: list[str] = Field(default_factory=list)
+    company: str | None = None
+    year: int | None = None
+    doc_type: str | None = None
 
 
 class PageLink(BaseModel):
     document: str
     document_id: str
-    page: int
+    page: int = Field(..., description="the physical page, counted from 1")
+    label: str | None = Field(None, description="the page number the filing prints on it, when it prints one")
+    pages: int = Field(0, description="pages in the document")
     image_url: str
+
+
+class PageSizeOut(BaseModel):
+    number: int
+    width: float
+    height: float
+
+
+class PageList(BaseModel):
+    document_id: str
+    file_name: str
+    pages: list[PageSizeOut]
+
+
+class PageLabelOut(BaseModel):
+    page: int
+    label: str | None = None
 
 
 class AnswerOut(Answer):
     pages: list[PageLink] = Field(default_factory=list, description="the cited pages, with the evidence boxed")
+    thread_id: str | None = Field(None, description="send it as 'thread' to ask a follow-up")
+    asked: str | None = Field(None, description="the words as typed, when the question answered differs")
+    understood: str | None = Field(None, description="the question in a few words, e.g. '3M capital expenditures, "
+                                                     "FY2017'")
+    inherited: list[str] = Field(default_factory=list, description="what came from the thread: company, period, "
+                                                                   "metric, scope")
+    scope: ScopeOut = Field(default_factory=ScopeOut)
+    origin: str | None = Field(None, description="where it was asked: web, cli or mcp")
+
+
+class StageOut(BaseModel):
+    name: StageName = Field(..., description=f"one of {', '.join(STAGES)}, each sent as it begins: a stage the "
+                                              "work does not need is left out, and verifying follows every draft "
+                                              "(figures that fail their check are verified, then an answer is "
+                                              "composed from quotes and verified again)")
+    title: str = Field(..., description="the stage in words, e.g. 'Searching'")
+    detail: str = Field(..., description="what it works on, e.g. 'searching 15,435 pages of 111 filings'")
+    elapsed_s: float = Field(..., description="seconds since the question was taken")
 
 
 class FeedbackIn(BaseModel):
@@ -143,11 +197,24 @@ class QuestionOut(BaseModel):
     filters: dict[str, str | int | None] = Field(default_factory=dict)
     helpful: bool | None = None
     note: str | None = None
+    origin: str = Field("cli", description="where it was asked: web, cli or mcp")
+    thread_id: str | None = None
+    document_deleted: bool = Field(False, description="a cited document was deleted since: no longer verified")
+    deleted_documents: list[str] = Field(default_factory=list)
     answer: AnswerOut
 
 
 class QuestionList(BaseModel):
     questions: list[QuestionOut]
+
+
+class ThreadOut(BaseModel):
+    thread_id: str
+    questions: list[QuestionOut] = Field(description="oldest first")
+
+
+class Cleared(BaseModel):
+    deleted: int
 
 
 class Examples(BaseModel):
@@ -179,16 +246,6 @@ def _worker(request: Request) -> IngestWorker:
     return request.app.state.worker
 
 
-def safe_display_name(raw: str | None) -> str:
-    """The name a person gave the file, for display only: no folders, no control characters."""
-    name = (raw or "").replace("\\", "/").rsplit("/", 1)[-1]
-    name = "".join(ch for ch in name if ch.isprintable()).strip().lstrip(".").strip()
-    if len(name) > MAX_NAME_CHARS:
-        stem, dot, ext = name.rpartition(".")
-        name = (stem[: MAX_NAME_CHARS - len(ext) - 1] + dot + ext) if dot and len(ext) <= 8 else name[:MAX_NAME_CHARS]
-    return name or "upload.pdf"
-
-
 def _document_out(doc: Document | None, job: Job | None) -> DocumentOut:
     if doc is not None:
         return DocumentOut(
@@ -207,53 +264,55 @@ def _document_out(doc: Document | None, job: Job | None) -> DocumentOut:
 
 
 def _all_documents(engine: Engine) -> list[DocumentOut]:
-    docs = {d.id: d for d in engine.documents()}
-    jobs = {j.id: j for j in engine.store.jobs()}
-    pending = [_document_out(None, j) for j in jobs.values() if j.id not in docs and j.status != "ready"]
-    ready = [_document_out(d, jobs.get(d.id)) for d in sorted(docs.values(), key=lambda d: d.file_name.lower())]
-    return pending + ready
-
-
-def _find(engine: Engine, key: str) -> tuple[Document | None, Job | None]:
-    doc = engine.store.document(key)
-    job = engine.store.job(key)
-    if doc is None and job is None:
-        try:
-            doc = engine.document(key)  # a file name works too
-        except AmbiguousDocument:
-            raise  # two documents answer to the name: the error lists both with their ids
-        except DocumentNotFound:
-            pass
-        else:
-            job = engine.store.job(doc.id)
-    if doc is None and (job is None or job.status == "ready"):
-        known = [d.file_name for d in engine.documents()]
-        raise DocumentNotFound(key, known)
-    return doc, job
+    return [_document_out(e.document, e.job) for e in uploads.library(engine)]
 
 
 def _page_links(answer: Answer, engine: Engine) -> list[PageLink]:
     seen: dict[tuple[str, int], PageLink] = {}
-    ids = {d.file_name: d.id for d in engine.documents()}
+    docs = {d.id: d for d in engine.documents()}
+    ids = {d.file_name: d.id for d in docs.values()}
     pairs = [(c.document, c.document_id, c.page) for c in answer.citations]
     pairs += [(f.document, ids.get(f.document or ""), f.page) for f in answer.figures if f.page and f.document]
     for name, doc_id, page in pairs:
-        if doc_id and (doc_id, page) not in seen:
+        if doc_id and doc_id in docs and (doc_id, page) not in seen:  # a deleted document has no pages to show
+            doc = docs.get(doc_id)
+            label = None
+            if doc is not None and 1 <= page <= doc.pages:
+                try:
+                    label = engine.page_label(doc_id, page)
+                except Exception:  # a kept copy gone or damaged: the page says so when it is opened
+                    label = None
             seen[(doc_id, page)] = PageLink(
-                document=name or doc_id, document_id=doc_id, page=page,
+                document=name or doc_id, document_id=doc_id, page=page, label=label,
+                pages=doc.pages if doc else 0,
                 image_url=f"/api/documents/{doc_id}/pages/{page}.png" + (f"?answer={answer.id}" if answer.id else ""),
             )
     return list(seen.values())
 
 
-def _answer_out(answer: Answer, engine: Engine) -> AnswerOut:
-    return AnswerOut(**answer.model_dump(), pages=_page_links(answer, engine))
+def _scope_out(filters: dict, names: dict[str, str]) -> ScopeOut:
+    scope = Scope.from_filters(filters)
+    return ScopeOut(documents=list(scope.documents), document_names=[names.get(d, d) for d in scope.documents],
+                    company=scope.company, year=scope.year, doc_type=scope.doc_type)
 
 
-def _question_out(record: QuestionRecord, engine: Engine) -> QuestionOut:
+def _answer_out(answer: Answer, engine: Engine, filters: dict | None = None) -> AnswerOut:
+    filters = filters or {}
+    names = {d.id: d.file_name for d in engine.documents()}
+    return AnswerOut(
+        **answer.model_dump(), pages=_page_links(answer, engine), thread_id=filters.get(THREAD_KEY),
+        asked=filters.get(ASKED_KEY), understood=filters.get(UNDERSTOOD_KEY),
+        inherited=[k for k in str(filters.get(INHERITED_KEY) or "").split(",") if k], scope=_scope_out(filters, names), origin=filters.get(ORIGIN_KEY),
+    )
+
+
+def _question_out(entry: HistoryEntry, engine: Engine) -> QuestionOut:
+    record = entry.record
     return QuestionOut(
         id=record.answer.id or "", question=record.answer.question, created_at=record.created_at,
-        filters=record.filters, helpful=record.helpful, note=record.note, answer=_answer_out(record.answer, engine),
+        filters=record.filters, helpful=record.helpful, note=record.note, origin=entry.origin,
+        thread_id=record.filters.get(THREAD_KEY), document_deleted=entry.document_deleted,  # type: ignore[arg-type]
+        deleted_documents=list(entry.deleted_documents), answer=_answer_out(record.answer, engine, record.filters),
     )
 
 
@@ -266,9 +325,8 @@ router = APIRouter(prefix="/api", dependencies=[Security(HTTPBearer(auto_error=F
 @router.get("/health", response_model=Health, summary="Liveness and queue length")
 def health(request: Request) -> Health:
     engine = _engine(request)
-    jobs = engine.store.jobs()
-    return Health(documents=len(engine.documents()), queued=sum(j.status == "queued" for j in jobs),
-                  processing=sum(j.status == "processing" for j in jobs))
+    queued, processing = uploads.queue_counts(engine)
+    return Health(documents=len(engine.documents()), queued=queued, processing=processing)
 
 
 @router.post(
@@ -278,96 +336,26 @@ def health(request: Request) -> Health:
 )
 def upload(request: Request, files: list[UploadFile] = File(..., min_length=1, description="PDF files")):
     engine, worker = _engine(request), _worker(request)
-    settings = engine.settings
-    limit = settings.max_upload_mb * 1024 * 1024
-    uploads = Path(request.app.state.uploads_dir)
-    uploads.mkdir(parents=True, exist_ok=True)
+    folder = Path(request.app.state.uploads_dir)
+    folder.mkdir(parents=True, exist_ok=True)
     results: list[FileResult] = []
     taken: set[str] = set()
     names: set[str] = set()
     for n, upload_file in enumerate(files):
-        name = safe_display_name(upload_file.filename)
+        name = uploads.safe_display_name(upload_file.filename)
         if n >= MAX_FILES_PER_REQUEST:
             results.append(FileResult(file_name=name, accepted=False, status="refused", code="too_many_files",
                                       reason=f"at most {MAX_FILES_PER_REQUEST} files per upload; send the rest again"))
             continue
-        results.append(_accept(engine, worker, uploads, upload_file, name, limit, settings.max_upload_mb, taken, names))
+        done = uploads.accept(engine, worker, folder, upload_file.file, name, taken, names)
+        results.append(FileResult(file_name=done.file_name, accepted=done.accepted, id=done.id,
+                                  status="queued" if done.accepted else "refused", code=done.code,
+                                  reason=done.reason, size=done.size))
     if not any(r.accepted for r in results):
         body = UploadOut(files=results).model_dump()
         message = "; ".join(f"{r.file_name}: {r.reason}" for r in results) or "no files in the upload"
         return error_response(422, "nothing_accepted", message, **body)
     return UploadOut(files=results)
-
-
-def _accept(engine: Engine, worker: IngestWorker, uploads: Path, upload_file: UploadFile, name: str, limit: int,
-            limit_mb: int, taken: set[str], names: set[str] | None = None) -> FileResult:
-    def refused(code: str, reason: str, size: int = 0, doc_id: str | None = None) -> FileResult:
-        return FileResult(file_name=name, accepted=False, id=doc_id, status="refused", code=code, reason=reason,
-                          size=size)
-
-    names = set() if names is None else names  # display names given earlier in this request
-    incoming = uploads / f".incoming-{uuid.uuid4().hex}"  # a name the server chose; the user's never is
-    digest, size, head = hashlib.sha256(), 0, b""
-    try:
-        with incoming.open("wb") as out:
-            while block := upload_file.file.read(READ_BLOCK):
-                size += len(block)
-                if size > limit:  # count the rest (already spooled by the server, capped by Guard) unwritten
-                    while block := upload_file.file.read(READ_BLOCK):
-                        size += len(block)
-                    break
-                if len(head) < 1024:
-                    head += block[: 1024 - len(head)]
-                digest.update(block)
-                out.write(block)
-        if size > limit:
-            return refused("too_large", f"{size / (1024 * 1024):,.1f} MB ({size:,} bytes) is larger than the upload "
-                                        f"limit of {limit_mb} MB (DOCQA_MAX_UPLOAD_MB)", size)
-        if size == 0:
-            return refused("empty", "empty file (0 bytes)")
-        if PDF_MAGIC not in head:
-            return refused("not_pdf", "not a PDF: the file's bytes do not start with a PDF header, whatever its "
-                                      "name says; export or print it to PDF first", size)
-        pages = count_pages(incoming)
-        if pages > engine.settings.max_pages:
-            return refused("too_many_pages", f"{pages} pages is over the limit of {engine.settings.max_pages} "
-                                             "(DOCQA_MAX_PAGES)", size)
-        sha = digest.hexdigest()
-        doc_id = job_id_for(sha)
-        existing = engine.store.document_by_sha(sha)
-        if existing is not None:
-            return refused("duplicate", f"already indexed as {existing.file_name}", size, existing.id)
-        job = engine.store.job(doc_id)
-        if doc_id in taken or (job is not None and job.status in ("queued", "processing")):
-            shown = job.file_name if job else name
-            return refused("duplicate", f"the same file is already waiting to be indexed as {shown}", size, doc_id)
-        stored = uploads / f"{doc_id}.pdf"
-        # A display name is unique in the index: a second "report.pdf" becomes "report (2).pdf" (docs/web.md).
-        in_use = [d.file_name for d in engine.documents()]
-        in_use += [j.file_name for j in engine.store.jobs() if j.status != "ready" and j.id != doc_id] + sorted(names)
-        shown = unique_name(name, in_use)
-        note = None if shown == name else f"renamed to {shown}: a document named {name} is already in the index"
-        os.replace(incoming, stored)
-        stamp = now()
-        worker.submit(Job(id=doc_id, file_name=shown, stored_path=str(stored), sha256=sha, status="queued",
-                          pages_total=pages, created_at=stamp, updated_at=stamp))
-        taken.add(doc_id)
-        names.add(shown)
-        return FileResult(file_name=shown, accepted=True, id=doc_id, status="queued", reason=note, size=size)
-    finally:
-        incoming.unlink(missing_ok=True)
-        upload_file.file.close()
-
-
-def count_pages(path: Path) -> int:
-    """Pages in a PDF, 0 when it cannot be opened here (the worker then says why)."""
-    import fitz
-
-    try:
-        with fitz.open(path, filetype="pdf") as pdf:
-            return 0 if pdf.needs_pass else pdf.page_count
-    except Exception:
-        return 0
 
 
 @router.get("/documents", response_model=DocumentList, summary="Every document: queued, processing, ready or failed")
@@ -377,18 +365,13 @@ def list_documents(request: Request) -> DocumentList:
 
 @router.get("/documents/{doc_id}", response_model=DocumentOut, summary="One document: status, progress, metadata")
 def get_document(request: Request, doc_id: str) -> DocumentOut:
-    return _document_out(*_find(_engine(request), doc_id))
+    entry = uploads.find(_engine(request), doc_id)
+    return _document_out(entry.document, entry.job)
 
 
 @router.delete("/documents/{doc_id}", response_model=Deleted, summary="Delete one document (or cancel its upload)")
 def delete_document(request: Request, doc_id: str) -> Deleted:
-    engine, worker = _engine(request), _worker(request)
-    doc, job = _find(engine, doc_id)
-    key = doc.id if doc else job.id  # type: ignore[union-attr]
-    worker.cancel(key)
-    if doc is not None or engine.store.document(key) is not None:  # indexed meanwhile: delete it too
-        engine.delete(key)
-    return Deleted(deleted=[key])
+    return Deleted(deleted=[uploads.remove(_engine(request), _worker(request), doc_id)])
 
 
 # `all` is documented as required and true, which is what the code accepts (anything else is 400
@@ -400,103 +383,241 @@ def delete_document(request: Request, doc_id: str) -> Deleted:
 def delete_all(request: Request, all: bool = Query(False, include_in_schema=False)) -> Deleted:
     if not all:
         raise ApiError(400, "confirm_delete_all", "this deletes every document; add ?all=true to confirm")
-    engine, worker = _engine(request), _worker(request)
-    gone = []
-    for job in engine.store.jobs():
-        worker.cancel(job.id)
-        gone.append(job.id)
-    for doc in engine.documents():
-        engine.delete(doc.id)
-        gone.append(doc.id)
-    return Deleted(deleted=sorted(set(gone)))
+    return Deleted(deleted=uploads.remove_all(_engine(request), _worker(request)))
 
 
 @router.post("/ask", response_model=AnswerOut, summary="Ask a question; a verified answer, or 'not found' with why")
 def ask(request: Request, body: AskIn) -> AnswerOut:
-    engine = _engine(request)
+    return _asked(_engine(request), body)
+
+
+def _asked(engine: Engine, body: AskIn, progress: StageReporter | None = None) -> AnswerOut:
+    documents = [*([body.document] if body.document else []), *(body.documents or [])]
+    scope = Scope(documents=tuple(documents), company=body.company, year=body.year,
+                  doc_type=body.doc_type.value if body.doc_type else None)
     try:
-        answer = engine.ask(body.question, document=body.document, company=body.company, year=body.year,
-                            doc_type=body.doc_type)
+        asked = engine.ask_in_thread(body.question, scope, thread=body.thread, origin="web", progress=progress)
+    except UnknownThread as exc:
+        raise ApiError(404, "thread_not_found", str(exc)) from exc
     except ValueError as exc:
         raise ApiError(400, "bad_request", str(exc)) from exc
-    filters = {"document": body.document, "company": body.company, "year": body.year,
-               "doc_type": body.doc_type.value if body.doc_type else None}
-    record_answer(engine.store, answer, {k: v for k, v in filters.items() if v is not None})
-    return _answer_out(answer, engine)
+    filters = asked.record.filters if asked.record else {}
+    return _answer_out(asked.answer, engine, filters)
+
+
+STREAM_EXAMPLE = ('event: stage\ndata: {"name": "searching", "title": "Searching", '
+                  '"detail": "searching 15,435 pages of 111 filings", "elapsed_s": 0.02}\n\n'
+                  'event: answer\ndata: {"id": "…", "text": "…", "verification": "verified", …}\n\n')
+def _event_schema(event: str, data: dict) -> dict:
+    """One Server-Sent Event as OpenAPI 3.1 describes it (the 3.2 itemSchema, given as the schema):
+    its name, and its data, a JSON text of the schema given."""
+    return {"type": "object", "required": ["event", "data"],
+            "properties": {"event": {"const": event},
+                           "data": {"type": "string", "contentMediaType": "application/json", "contentSchema": data}}}
+
+
+STREAM_RESPONSES = {200: {
+    "description": "Server-Sent Events: one `stage` event as each stage begins (data: StageOut), then one "
+                   "`answer` event (data: AnswerOut, as POST /api/ask returns it) or, if answering failed "
+                   "after it began, one `error` event (data: ErrorOut). Input that POST /api/ask refuses is "
+                   "refused here the same way, before any event. The schema is that of one event.",
+    "content": {"text/event-stream": {
+        "schema": {"oneOf": [_event_schema("stage", StageOut.model_json_schema()),
+                             _event_schema("answer", {"$ref": "#/components/schemas/AnswerOut"}),
+                             _event_schema("error", {"$ref": "#/components/schemas/ErrorOut"})]},
+        "example": STREAM_EXAMPLE}},
+}}
+
+
+@router.post("/ask/stream", response_class=StreamingResponse, responses=STREAM_RESPONSES,
+             summary="Ask a question and watch it answered: its stages as events, then the answer")
+def ask_stream(request: Request, body: AskIn) -> StreamingResponse:
+    engine = _engine(request)
+    events = stages_of(lambda progress: _asked(engine, body, progress))
+    first = next(events)
+    if isinstance(first, Failed):  # refused before it began: the same error, status and shape as POST /api/ask
+        raise first.error
+    return StreamingResponse(_event_stream(first, events), media_type="text/event-stream",
+                             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+
+def _event_stream(first: Stage | Finished | Failed, rest: Iterator[Stage | Finished | Failed]) -> Iterator[str]:
+    for item in itertools.chain([first], rest):
+        if isinstance(item, Stage):
+            out = StageOut(name=item.name, title=item.title, detail=item.detail, elapsed_s=item.elapsed_s)
+            yield _sse("stage", out)
+        elif isinstance(item, Finished):
+            yield _sse("answer", item.result)
+        else:
+            yield _sse("error", _error_out(item.error))
+
+
+def _error_out(exc: BaseException) -> ErrorOut:
+    if isinstance(exc, ApiError):
+        return ErrorOut(error=ErrorBody(code=exc.code, message=exc.message))
+    if isinstance(exc, StoreUnavailable):
+        return ErrorOut(error=ErrorBody(code="store_unavailable", message=f"{exc}; try again shortly"))
+    log.error("answering a streamed question failed", exc_info=exc)
+    return ErrorOut(error=ErrorBody(code="internal_error",
+                                    message=f"internal error ({type(exc).__name__}); see the server log"))
+
+
+def _sse(event: str, data: BaseModel) -> str:
+    return f"event: {event}\ndata: {data.model_dump_json()}\n\n"
+
+
+@router.get("/documents/{doc_id}/pages", response_model=PageList,
+            summary="Every page's size (PDF points), for a viewer to lay out the whole filing")
+def page_list(request: Request, doc_id: str) -> PageList:
+    engine = _engine(request)
+    doc = _ready(engine, doc_id)
+    return PageList(document_id=doc.id, file_name=doc.file_name,
+                    pages=[PageSizeOut(number=p.number, width=p.width, height=p.height)
+                           for p in engine.page_sizes(doc.id)])
+
+
+@router.get("/documents/{doc_id}/pages/{page}/label", response_model=PageLabelOut,
+            summary="The page number the filing prints on a physical page")
+def page_label(request: Request, doc_id: str, page: int) -> PageLabelOut:
+    engine = _engine(request)
+    doc = _ready(engine, doc_id)
+    return PageLabelOut(page=page, label=engine.page_label(doc.id, page))
 
 
 @router.get(
-    "/documents/{doc_id}/pages/{page}.png", summary="A page as PNG, with an answer's evidence boxed",
+    "/documents/{doc_id}/pages/{page}.png", summary="A page as PNG at the zoom asked, with an answer's evidence boxed",
     response_class=Response, responses={200: {"content": {"image/png": {}}, "description": "the page"}},
 )
 def page_image(request: Request, doc_id: str, page: int,
-               answer: str | None = Query(None, description="an answer id: box its quotes and figures")) -> Response:
+               answer: str | None = Query(None, description="an answer id: box its quotes and figures"),
+               scale: float | None = Query(None, ge=MIN_SCALE, le=MAX_SCALE,
+                                           description="pixels per PDF point (2 unless given)")) -> Response:
     engine = _engine(request)
-    doc, job = _find(engine, doc_id)
-    if doc is None:
+    doc = _ready(engine, doc_id)
+    try:
+        image = engine.page_image(doc.id, page, answer, scale)
+    except AnswerNotFound as exc:
+        raise ApiError(404, "answer_not_found", str(exc)) from exc
+    label = engine.page_label(doc.id, page)
+    headers = {"X-Evidence": image.used, "X-Evidence-Boxes": str(len(image.boxes)), "X-Scale": f"{image.zoom:g}",
+               "Cache-Control": "private, max-age=300"}
+    if label:
+        headers["X-Page-Label"] = label
+    if image.boxes:  # where the evidence is, in PDF points: a zoomed viewer scrolls it into view
+        x0, y0 = min(b[0] for b in image.boxes), min(b[1] for b in image.boxes)
+        x1, y1 = max(b[2] for b in image.boxes), max(b[3] for b in image.boxes)
+        headers["X-Evidence-Region"] = f"{x0:.1f},{y0:.1f},{x1:.1f},{y1:.1f}"
+    return Response(image.png, media_type="image/png", headers=headers)
+
+
+def _ready(engine: Engine, doc_id: str) -> Document:
+    entry = uploads.find(engine, doc_id)
+    if entry.document is None:
+        job = entry.job
         raise ApiError(409, "not_ready", f"{job.file_name} is {job.status}; pages can be shown once it is ready")  # type: ignore[union-attr]
-    quotes, figures, boxes = [], [], []
-    if answer:
-        record = engine.store.question(answer)
-        if record is None:
-            raise ApiError(404, "answer_not_found", f"no answer with id {answer!r}; ask again")
-        cited = [c for c in record.answer.citations if c.document_id == doc.id and c.page == page]
-        quotes = [c.quote for c in cited if c.quote]
-        boxes = [b for c in cited for b in c.boxes]
-        figures = [f for f in record.answer.figures
-                   if f.page == page and f.document in (None, doc.file_name) and not f.computed]
-    image = engine.evidence_image(doc.id, page, quotes, figures, boxes)
-    return Response(image.png, media_type="image/png", headers={
-        "X-Evidence": image.used, "X-Evidence-Boxes": str(len(image.boxes)), "Cache-Control": "private, max-age=300",
-    })
+    return entry.document
 
 
 @router.post("/feedback", response_model=FeedbackOut, summary="Say whether an answer helped")
 def feedback(request: Request, body: FeedbackIn) -> FeedbackOut:
     note = (body.note or "").strip() or None
-    if not _engine(request).store.add_feedback(body.answer_id, body.helpful, note):
+    if not _engine(request).feedback(body.answer_id, body.helpful, note):
         raise ApiError(404, "answer_not_found", f"no answer with id {body.answer_id!r}")
     return FeedbackOut(answer_id=body.answer_id, helpful=body.helpful, note=note)
 
 
-@router.get("/questions", response_model=QuestionList, summary="Questions asked, newest first")
-def questions(request: Request, limit: int = Query(50, ge=1, le=1000)) -> QuestionList:
+@router.get("/questions", response_model=QuestionList, summary="Questions asked, newest first; searchable")
+def questions(request: Request, limit: int = Query(50, ge=1, le=1000),
+              q: str | None = Query(None, max_length=200, description="words that must all occur in the question, "
+                                                                      "the answer or a cited file name"),
+              origin: Literal["web", "cli", "mcp"] | None = Query(None, description="only questions asked there"),
+              ) -> QuestionList:
     engine = _engine(request)
-    return QuestionList(questions=[_question_out(r, engine) for r in engine.store.questions(limit)])
+    return QuestionList(questions=[_question_out(e, engine) for e in history.search(engine, q, limit, origin)])
+
+
+# `all` is declared by hand as for DELETE /api/documents: required and true.
+@router.delete("/questions", response_model=Cleared, summary="Clear the whole history (needs ?all=true)",
+               openapi_extra={"parameters": [{
+                   "name": "all", "in": "query", "required": True, "schema": {"type": "boolean", "enum": [True]},
+                   "description": "must be true: deletes every logged question"}]})
+def clear_questions(request: Request, all: bool = Query(False, include_in_schema=False)) -> Cleared:
+    if not all:
+        raise ApiError(400, "confirm_clear_history", "this deletes the whole history; add ?all=true to confirm")
+    return Cleared(deleted=history.clear(_engine(request)))
 
 
 @router.get("/questions/{answer_id}", response_model=QuestionOut, summary="One asked question and its answer")
 def question(request: Request, answer_id: str) -> QuestionOut:
     engine = _engine(request)
-    record = engine.store.question(answer_id)
-    if record is None:
+    entry = history.entry(engine, answer_id)
+    if entry is None:
         raise ApiError(404, "answer_not_found", f"no answer with id {answer_id!r}")
-    return _question_out(record, engine)
+    return _question_out(entry, engine)
+
+
+@router.delete("/questions/{answer_id}", response_model=Deleted, summary="Delete one question from the history")
+def delete_question(request: Request, answer_id: str) -> Deleted:
+    if not history.delete(_engine(request), answer_id):
+        raise ApiError(404, "answer_not_found", f"no answer with id {answer_id!r}")
+    return Deleted(deleted=[answer_id])
+
+
+@router.get("/threads/{thread_id}", response_model=ThreadOut, summary="A conversation: its questions, oldest first")
+def thread(request: Request, thread_id: str) -> ThreadOut:
+    engine = _engine(request)
+    entries = history.thread(engine, thread_id)
+    if not entries:
+        raise ApiError(404, "thread_not_found", f"no conversation with id {thread_id!r}")
+    return ThreadOut(thread_id=thread_id, questions=[_question_out(e, engine) for e in entries])
+
+
+EXPORT_RESPONSES = {200: {"content": {"text/markdown": {}, "application/json": {}},
+                          "description": "the answer(s) with their citations"}}
+
+
+def _export(engine: Engine, entries: list[HistoryEntry], fmt: str, title: str, stem: str) -> Response:
+    if fmt == "json":
+        body = json.dumps({"title": title, "questions": [_question_out(e, engine).model_dump(mode="json")
+                                                         for e in entries]}, ensure_ascii=False)
+        media, suffix = "application/json", "json"
+    else:
+        names = {d.id: d.file_name for d in engine.documents()}
+        body = history.to_markdown(entries, label=lambda d, p: _label_or_none(engine, d, p), title=title, names=names)
+        media, suffix = "text/markdown; charset=utf-8", "md"
+    return Response(body, media_type=media,
+                    headers={"Content-Disposition": f'attachment; filename="{stem}.{suffix}"'})
+
+
+def _label_or_none(engine: Engine, doc_id: str, page: int) -> str | None:
+    try:
+        return engine.page_label(doc_id, page)
+    except Exception:  # the document was deleted since, or its kept copy is gone: no printed number to show
+        return None
+
+
+@router.get("/questions/{answer_id}/export", summary="One answer as Markdown or JSON, with its citations",
+            response_class=Response, responses=EXPORT_RESPONSES)
+def export_question(request: Request, answer_id: str,
+                    format: Literal["markdown", "json"] = Query("markdown")) -> Response:
+    engine = _engine(request)
+    entry = history.entry(engine, answer_id)
+    if entry is None:
+        raise ApiError(404, "answer_not_found", f"no answer with id {answer_id!r}")
+    return _export(engine, [entry], format, entry.record.answer.question, f"docqa-answer-{answer_id}")
+
+
+@router.get("/threads/{thread_id}/export", summary="A conversation as Markdown or JSON, with its citations",
+            response_class=Response, responses=EXPORT_RESPONSES)
+def export_thread(request: Request, thread_id: str, format: Literal["markdown", "json"] = Query("markdown")) -> Response:
+    engine = _engine(request)
+    entries = history.thread(engine, thread_id)
+    if not entries:
+        raise ApiError(404, "thread_not_found", f"no conversation with id {thread_id!r}")
+    return _export(engine, entries, format, f"Conversation: {entries[0].record.answer.question}",
+                   f"docqa-thread-{thread_id}")
 
 
 @router.get("/examples", response_model=Examples, summary="Example questions built from what is indexed")
 def examples(request: Request) -> Examples:
-    return Examples(examples=example_questions(_engine(request).documents()))
-
-
-def example_questions(documents: list[Document], limit: int = 6) -> list[str]:
-    """Questions a person could ask of these documents: figures by company and year, and exact counts."""
-    if not documents:
-        return []
-    per_doc: list[list[str]] = []
-    for doc in documents[:limit]:
-        meta = doc.meta
-        who = (meta.aliases[0] if meta.aliases else None) or meta.company
-        asks = []
-        if who and meta.fiscal_year:
-            asks.append(f"What was {who}'s total revenue in {meta.fiscal_year}?")
-            asks.append(f"What were {who}'s capital expenditures in {meta.fiscal_year}?")
-        asks.append(f"How many pages does {doc.file_name} have?")
-        asks.append(f"How many times does 'risk' appear in {doc.file_name}?")
-        per_doc.append(asks)
-    out: list[str] = []
-    for round_ in range(max(len(a) for a in per_doc)):  # one of each document before the second of any
-        for asks in per_doc:
-            if round_ < len(asks) and len(out) < limit:
-                out.append(asks[round_])
-    return out
+    return Examples(examples=_engine(request).examples())

@@ -121,8 +121,10 @@ class Guard:
         await self.app(scope, capped_receive, guarded_send)
 
 
-def create_app(settings: Settings | None = None, engine: Engine | None = None, worker: bool = True) -> FastAPI:
-    """The ASGI app. Opens the index from ``settings`` unless an engine is given; ``worker`` starts ingestion."""
+def create_app(settings: Settings | None = None, engine: Engine | None = None, worker: bool = True,
+               preload_model: bool = False) -> FastAPI:
+    """The ASGI app. Opens the index from ``settings`` unless an engine is given; ``worker`` starts ingestion;
+    ``preload_model`` loads the sentence model in the background at start (answers meanwhile say so)."""
     settings = settings or Settings()
     owns_engine = engine is None
     engine = engine or Engine.open(settings)
@@ -132,6 +134,8 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, w
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        if preload_model:  # a thread: the first question is answered at once, by words alone if need be
+            engine.load_model_in_background()
         if worker:
             ingest.start()
         try:
@@ -283,13 +287,14 @@ def _is_loopback(host: str) -> bool:
 
 def run_server(settings: Settings) -> None:
     """``docqa serve``: the app on settings.host:settings.port (127.0.0.1:8000 unless told otherwise)."""
-    import uvicorn
-
     logging.getLogger("docqa").setLevel(logging.INFO)
     if not _is_loopback(settings.host) and settings.api_token is None:
         log.warning("serving on %s without DOCQA_API_TOKEN: anyone who can reach this address can upload, "
                     "ask and delete; set DOCQA_API_TOKEN", settings.host)
-    app = create_app(settings)
+    from docqa.faces.web.serving import answer_workers, run
+
     shown = f"[{settings.host}]" if ":" in settings.host else settings.host
-    print(f"docqa: index {settings.index} · open http://{shown}:{settings.port}/", flush=True)
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", timeout_graceful_shutdown=5)
+    workers = answer_workers(settings)
+    processes = f" · {workers} answering processes + 1 indexing" if workers > 1 else ""
+    print(f"docqa: index {settings.index} · open http://{shown}:{settings.port}/{processes}", flush=True)
+    run(settings)

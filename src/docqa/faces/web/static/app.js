@@ -4,17 +4,21 @@
 
 const $ = (id) => document.getElementById(id);
 const TOKEN_KEY = "docqa-token";
-const BADGES = { verified: "Verified", partial: "Partially verified", not_found: "Not found" };
+const BADGES = { verified: "Verified", partial: "Partially verified", passages: "Passages found — not an answer",
+  not_found: "Not found", deleted: "Document deleted" };
 const STATUS_WORDS = { queued: "queued", processing: "indexing", ready: "ready", failed: "failed" };
 
 const state = {
   documents: [],
   uploads: new Map(),   // local key -> {row, id, name}
   answer: null,         // the answer shown
-  page: null,           // {document, document_id, page, pages}
+  citedPages: [],       // the answer's cited pages (PageLink), in order: next/previous citation steps through them
+  labels: new Map(),    // "docid:page" -> the page number the filing prints there
+  thread: null,         // the conversation a follow-up continues
+  scope: { documents: [], company: "" },
+  viewer: null,
   pollTimer: null,
   readyIds: "",
-  pageUrl: null,
 };
 
 // --- talking to the API ------------------------------------------------------------------------
@@ -132,10 +136,13 @@ function uploadFiles(files) {
 }
 
 function uploadRow(item) {
-  const { name, status, fraction, indeterminate, message, isError } = item;
+  const { key, name, status, fraction, indeterminate, message, isError } = item;
+  const settled = status === "refused" || status === "failed" || status === "ready";
   const row = el("li", { class: "upload", "data-status": status },
     el("div", { class: "row" }, el("span", { class: "name", text: name }),
-      el("span", { class: `status ${status}`, text: STATUS_WORDS[status] || status })),
+      el("span", { class: "row" }, el("span", { class: `status ${status}`, text: STATUS_WORDS[status] || status }),
+        settled ? el("button", { type: "button", class: "dismiss", "aria-label": `Dismiss ${name}`, title: "Dismiss",
+          text: "×", onclick: () => removeUpload(key) }) : null)),
     bar(fraction, indeterminate),
     message ? el("div", { class: isError ? "reason" : "meta", text: message }) : null);
   return row;
@@ -153,7 +160,7 @@ function uploadOne(file) {
   const key = Math.random().toString(36).slice(2);
   const row = el("li");
   $("uploads").prepend(row);
-  state.uploads.set(key, { row, name: file.name, id: null });
+  state.uploads.set(key, { key, row, name: file.name, id: null });
   setUpload(key, { status: "uploading", fraction: 0, message: `uploading ${(file.size / 1048576).toFixed(1)} MB` });
 
   const form = new FormData();
@@ -182,16 +189,15 @@ function uploadOne(file) {
 }
 
 function followUploads() {
-  // An upload row follows its document from queued to ready (or failed), then steps aside.
+  // An upload row follows its document from queued to ready (or failed), then steps aside; a row
+  // whose job is gone (cancelled, or deleted elsewhere) is cleared.
   const byId = new Map(state.documents.map((d) => [d.id, d]));
   for (const [key, entry] of state.uploads) {
     if (!entry.id || entry.done) continue;
     const doc = byId.get(entry.id);
-    if (!doc) continue;
-    if (doc.status === "ready") {
-      setUpload(key, { status: "ready", fraction: 1, indeterminate: false, message: describe(doc) || "indexed" });
-      entry.done = true;
-      setTimeout(() => { entry.row.remove(); state.uploads.delete(key); }, 4000);
+    if (!doc) { removeUpload(key); continue; }
+    if (doc.status === "ready") {  // the document's own row takes over: one row per file
+      removeUpload(key);
     } else if (doc.status === "failed") {
       setUpload(key, { status: "failed", fraction: 0, indeterminate: false, message: doc.reason, isError: true });
       entry.done = true;
@@ -201,6 +207,18 @@ function followUploads() {
         message: doc.pages_total ? `reading pages: ${doc.pages_done} of ${doc.pages_total}` : "reading the PDF" });
     }
   }
+}
+
+function removeUpload(key) {
+  const entry = state.uploads.get(key);
+  if (!entry) return;
+  entry.row.remove();
+  state.uploads.delete(key);
+}
+
+function tracked(id) {
+  for (const entry of state.uploads.values()) if (entry.id === id && !entry.done) return true;
+  return false;
 }
 
 // --- the documents list -----------------------------------------------------------------------------
@@ -225,16 +243,11 @@ function documentRow(doc) {
 }
 
 function renderDocuments() {
-  const list = $("documents");
-  list.replaceChildren(...state.documents.map(documentRow));
-  $("docs-empty").hidden = state.documents.length > 0;
-  // The scope picker lists ready documents.
-  const scope = $("scope");
-  const chosen = scope.value;
-  const ready = state.documents.filter((d) => d.status === "ready");
-  scope.replaceChildren(el("option", { value: "", text: "All documents" }),
-    ...ready.map((d) => el("option", { value: d.id, text: d.file_name })));
-  scope.value = ready.some((d) => d.id === chosen) ? chosen : "";
+  // A file being uploaded has one row: its upload row, until it is indexed (or fails).
+  const shown = state.documents.filter((d) => d.status === "ready" || !tracked(d.id));
+  $("documents").replaceChildren(...shown.map(documentRow));
+  $("docs-empty").hidden = state.documents.length > 0 || state.uploads.size > 0;
+  renderScopePicker();
 }
 
 async function deleteDocument(doc) {
@@ -242,7 +255,10 @@ async function deleteDocument(doc) {
   try {
     await api(`/api/documents/${encodeURIComponent(doc.id)}`, { method: "DELETE" });
   } catch (err) { showError(err); }
-  refreshDocuments();
+  for (const [key, entry] of state.uploads) if (entry.id === doc.id) removeUpload(key);
+  if (state.viewer.documentId === doc.id) closeViewer();
+  await refreshDocuments();
+  refreshHistory();
 }
 
 async function refreshDocuments() {
@@ -250,8 +266,8 @@ async function refreshDocuments() {
     const body = await api("/api/documents");
     state.documents = body.documents;
   } catch (err) { showError(err); return; }
-  renderDocuments();
   followUploads();
+  renderDocuments();
   const readyIds = state.documents.filter((d) => d.status === "ready").map((d) => d.id).join(",");
   if (readyIds !== state.readyIds) { state.readyIds = readyIds; refreshExamples(); }
   const busy = state.documents.some((d) => d.status === "queued" || d.status === "processing")
@@ -264,6 +280,59 @@ function schedulePoll(ms) {
   state.pollTimer = setTimeout(refreshDocuments, ms);
 }
 
+// --- scope: several documents or a company ------------------------------------------------------------
+
+function readyDocuments() { return state.documents.filter((d) => d.status === "ready"); }
+
+function renderScopePicker() {
+  const ready = readyDocuments();
+  state.scope.documents = state.scope.documents.filter((id) => ready.some((d) => d.id === id));
+  const companies = [...new Set(ready.map((d) => d.meta && d.meta.company).filter(Boolean))].sort();
+  if (state.scope.company && !companies.includes(state.scope.company)) state.scope.company = "";
+  $("scope-company").replaceChildren(el("option", { value: "", text: "any" }),
+    ...companies.map((c) => el("option", { value: c, text: c })));
+  $("scope-company").value = state.scope.company;
+  $("scope-documents").replaceChildren(...ready.map((d) => el("label", { class: "scope-doc" },
+    el("input", { type: "checkbox", value: d.id, checked: state.scope.documents.includes(d.id),
+      onchange: (ev) => {
+        const ids = new Set(state.scope.documents);
+        if (ev.target.checked) ids.add(d.id); else ids.delete(d.id);
+        state.scope.documents = [...ids];
+        renderScopeSummary();
+      } }),
+    el("span", { text: d.file_name }))));
+  renderScopeSummary();
+}
+
+function scopeWords(scope) {
+  const names = (scope.document_names && scope.document_names.length ? scope.document_names
+    : (scope.documents || []).map((id) => { const d = state.documents.find((x) => x.id === id); return d ? d.file_name : id; }));
+  const parts = [];
+  if (names.length) parts.push(names.length > 2 ? `${names.length} documents` : names.join(", "));
+  if (scope.company) parts.push(scope.company);
+  if (scope.year) parts.push("FY" + scope.year);
+  if (scope.doc_type) parts.push(scope.doc_type);
+  return parts.join(" · ");
+}
+
+function renderScopeSummary() {
+  $("scope-summary").textContent = "Scope: " + (scopeWords(state.scope) || "all documents");
+}
+
+$("scope-company").addEventListener("change", (ev) => { state.scope.company = ev.target.value; renderScopeSummary(); });
+$("scope-clear").addEventListener("click", () => {
+  state.scope = { documents: [], company: "" };
+  renderScopePicker();
+  $("scope-picker").open = false;
+});
+
+function pagesInScope() {
+  let docs = readyDocuments();
+  if (state.scope.documents.length) docs = docs.filter((d) => state.scope.documents.includes(d.id));
+  if (state.scope.company) docs = docs.filter((d) => d.meta && d.meta.company === state.scope.company);
+  return docs.reduce((n, d) => n + (d.pages || 0), 0);
+}
+
 // --- example questions -----------------------------------------------------------------------------
 
 async function refreshExamples() {
@@ -273,9 +342,88 @@ async function refreshExamples() {
     el("button", { type: "button", text: q, onclick: () => { $("question").value = q; ask(); } })));
 }
 
-// --- asking ---------------------------------------------------------------------------------------
+// --- asking, in a conversation ------------------------------------------------------------------------
 
 $("ask-form").addEventListener("submit", (ev) => { ev.preventDefault(); ask(); });
+
+// The server says each stage of its work as it begins (POST /api/ask/stream, Server-Sent Events):
+// the line shows the stage it is on and what it works on, with the elapsed time; the stages passed
+// stay listed. A server without the stream gets the plain POST /api/ask, and the line then says
+// only how long it has been.
+const TIMING_WORDS = [["search_ms", "search"], ["figures_ms", "statements"], ["answer_ms", "reading and verifying"]];
+
+function timingWords(timings) {
+  if (!timings) return "";
+  const parts = TIMING_WORDS.filter(([key]) => timings[key] !== undefined)
+    .map(([key, words]) => `${words} ${(timings[key] / 1000).toFixed(1)} s`);
+  return parts.length ? `(${parts.join(" · ")})` : "";
+}
+
+function startProgress() {
+  const started = performance.now();
+  const pages = pagesInScope();
+  $("ask-progress").hidden = false;
+  $("ask-stage").textContent = `Asking about ${pages.toLocaleString()} page${pages === 1 ? "" : "s"}…`;
+  $("ask-stage").dataset.stage = "";
+  $("ask-steps").replaceChildren();
+  const tick = () => {
+    const ms = performance.now() - started;
+    $("ask-elapsed").textContent = `${(ms / 1000).toFixed(1)} s`;
+  };
+  tick();
+  const timer = setInterval(tick, 100);
+  return {
+    stage(s) {  // a StageOut: name, title, detail, elapsed_s
+      // the line says what it works on ("Searching 15,435 pages of 111 filings…"); the list names the stage
+      $("ask-stage").textContent = s.detail ? `${s.detail[0].toUpperCase()}${s.detail.slice(1)}…` : `${s.title}…`;
+      $("ask-stage").dataset.stage = s.name;
+      const steps = $("ask-steps");
+      for (const li of steps.children) li.className = "done";
+      steps.append(el("li", { class: "current", "data-stage": s.name, text: s.title }));
+    },
+    stop() { clearInterval(timer); $("ask-progress").hidden = true; return performance.now() - started; },
+  };
+}
+
+// The answer, its stages told to onStage as they begin; falls back to the plain endpoint when this
+// server (or browser) cannot stream. Errors are the plain endpoint's, status and code alike.
+async function askWatching(body, onStage) {
+  if (!window.ReadableStream || !window.TextDecoderStream) return api("/api/ask", { method: "POST", json: body });
+  const headers = { ...authHeaders(), "Content-Type": "application/json", Accept: "text/event-stream" };
+  const res = await fetch("/api/ask/stream", { method: "POST", headers, body: JSON.stringify(body) });
+  if (res.status === 401) { askForToken(); }
+  if (!res.ok) {
+    const err = await toError(res);
+    if (res.status === 405 || err.code === "not_found") return api("/api/ask", { method: "POST", json: body });
+    throw err;
+  }
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value.replace(/\r\n/g, "\n");
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const event = { event: "message", data: "" };
+      for (const line of block.split("\n")) {
+        const colon = line.indexOf(":");
+        if (colon <= 0) continue;
+        const field = line.slice(0, colon), text = line.slice(colon + 1).replace(/^ /, "");
+        if (field === "event") event.event = text;
+        else if (field === "data") event.data += (event.data ? "\n" : "") + text;
+      }
+      if (!event.data) continue;
+      const data = JSON.parse(event.data);
+      if (event.event === "stage") onStage(data);
+      else if (event.event === "answer") { reader.cancel().catch(() => {}); return data; }
+      else if (event.event === "error") throw new ApiError(500, data.error.code, data.error.message, data);
+    }
+  }
+  throw new ApiError(0, "stream_ended", "the server stopped before it answered; ask again");
+}
 
 async function ask() {
   const question = $("question").value.trim();
@@ -284,13 +432,23 @@ async function ask() {
   button.disabled = true;
   button.textContent = "Asking…";
   const body = { question };
-  if ($("scope").value) body.document = $("scope").value;
+  if (state.scope.documents.length) body.documents = state.scope.documents;
+  if (state.scope.company) body.company = state.scope.company;
+  if (state.thread) body.thread = state.thread;
+  const progress = startProgress();
   try {
-    const answer = await api("/api/ask", { method: "POST", json: body });
+    const answer = await askWatching(body, progress.stage);
+    const ms = progress.stop();
     showError(null);
-    renderAnswer(answer, { helpful: null, note: null });
+    state.thread = answer.thread_id || null;
+    $("question").value = "";
+    $("question").placeholder = "Ask a follow-up, e.g. “and in 2017?” — or start a new conversation";
+    renderAnswer(answer, { helpful: null, note: null }, ms);
+    refreshThread();
     refreshHistory();
   } catch (err) {
+    progress.stop();
+    if (err.code === "thread_not_found") { state.thread = null; renderThread([]); }
     showError(err);
   } finally {
     button.disabled = false;
@@ -298,21 +456,80 @@ async function ask() {
   }
 }
 
-function renderAnswer(answer, feedback) {
+$("new-thread").addEventListener("click", () => {
+  state.thread = null;
+  renderThread([]);
+  $("question").placeholder = "e.g. What were Amazon's capital expenditures in 2017?";
+  $("question").focus();
+});
+
+async function refreshThread() {
+  if (!state.thread) { renderThread([]); return; }
+  try {
+    const body = await api(`/api/threads/${encodeURIComponent(state.thread)}`);
+    renderThread(body.questions);
+  } catch (err) { renderThread([]); }
+}
+
+function renderThread(questions) {
+  $("thread").hidden = questions.length === 0;
+  $("examples").hidden = questions.length > 0;  // in a conversation the follow-up box is the prompt
+  $("thread-bar").hidden = questions.length === 0;
+  $("thread-status").textContent = questions.length ? `Conversation · ${questions.length} question${questions.length === 1 ? "" : "s"}` : "";
+  $("thread").replaceChildren(...questions.map((r) => el("li", { "data-id": r.id },
+    el("button", { type: "button", class: state.answer && state.answer.id === r.id ? "turn current" : "turn",
+      onclick: () => renderAnswer(r.answer, r) },
+      badgeFor(r),
+      el("span", { class: "q" },
+        el("span", { class: "asked", text: (r.answer.asked || r.question) }),
+        r.answer.understood && r.answer.understood !== (r.answer.asked || r.question)
+          ? el("span", { class: "understood-small", text: `→ ${r.answer.understood}` }) : null),
+      el("span", { class: "turn-text", text: shortAnswer(r.answer) })))));
+}
+
+function shortAnswer(answer) {
+  const text = answer.text || "";
+  return text.length > 110 ? text.slice(0, text.lastIndexOf(" ", 107)) + " …" : text;
+}
+
+const INHERITED_WORDS = { company: "company", period: "period", metric: "what was asked", scope: "scope" };
+
+function renderAnswer(answer, record, elapsedMs) {
   state.answer = answer;
+  // first: the page buttons below read the printed page numbers from it
+  state.citedPages = (answer.pages || []).filter((p) => state.documents.some((d) => d.id === p.document_id));
   $("answer").hidden = false;
+  const deleted = record && record.document_deleted;
   const badge = $("answer-badge");
-  badge.className = `badge ${answer.verification}`;
-  badge.textContent = BADGES[answer.verification] || answer.verification;
-  badge.dataset.verification = answer.verification;
+  const verification = deleted ? "deleted" : answer.verification;
+  badge.className = `badge ${verification}`;
+  badge.textContent = deleted ? BADGES.deleted : (BADGES[answer.verification] || answer.verification);
+  badge.dataset.verification = verification;
   const ms = answer.timings && answer.timings.total_ms;
-  $("answer-meta").textContent = [answer.answerer, ms !== undefined ? `${Math.round(ms)} ms` : null,
+  $("answer-meta").textContent = [
+    elapsedMs !== undefined ? `answered in ${(elapsedMs / 1000).toFixed(1)} s ${timingWords(answer.timings)}`
+      : (ms !== undefined ? `${(ms / 1000).toFixed(1)} s` : null),
+    answer.origin && answer.origin !== "web" ? `asked from ${answer.origin.toUpperCase()}` : null,
     answer.citations_dropped ? `${answer.citations_dropped} unsupported citation(s) dropped` : null].filter(Boolean).join(" · ");
-  $("answer-question").textContent = answer.question;
+  const understood = $("answer-understood");
+  understood.hidden = !answer.understood;
+  const inherited = (answer.inherited || []).map((k) => INHERITED_WORDS[k] || k);
+  understood.replaceChildren(el("strong", { text: "Understood as: " }), el("span", { text: answer.understood || "" }),
+    ...(inherited.length ? [el("span", { class: "muted", text: ` (${inherited.join(", ")} from the conversation)` })] : []));
+  $("answer-question").textContent = answer.asked && answer.asked !== answer.question
+    ? `“${answer.asked}” — asked as: ${answer.question}` : answer.question;
+  const scopeText = answer.scope ? scopeWords(answer.scope) : "";
+  $("answer-scope").hidden = !scopeText;
+  $("answer-scope").textContent = scopeText ? `Scope: ${scopeText}` : "";
   $("answer-text").textContent = answer.text;
   const reason = $("answer-reason");
-  reason.hidden = !answer.reason;
-  reason.textContent = answer.reason ? `Why: ${answer.reason}` : "";
+  const why = deleted ? `${record.deleted_documents.join(", ")} was deleted since; the pages that proved this answer are gone.`
+    : answer.reason;
+  reason.hidden = !why;
+  reason.textContent = why ? `Why: ${why}` : "";
+  const notice = $("answer-notice");
+  notice.hidden = !answer.notice;
+  notice.textContent = answer.notice ? `Note: ${answer.notice}` : "";
 
   const formula = $("answer-formula");
   formula.hidden = !answer.formula;
@@ -332,15 +549,15 @@ function renderAnswer(answer, feedback) {
     el("blockquote", { text: `“${c.quote}”` }))));
 
   for (const b of document.querySelectorAll("#feedback button")) {
-    b.classList.toggle("chosen", feedback.helpful !== null && String(feedback.helpful) === b.dataset.helpful);
+    b.classList.toggle("chosen", record.helpful !== null && record.helpful !== undefined && String(record.helpful) === b.dataset.helpful);
   }
-  $("feedback-note").value = feedback.note || "";
-  $("feedback-status").textContent = feedback.helpful === null ? "" : "Thanks — recorded.";
+  $("feedback-note").value = record.note || "";
+  $("feedback-status").textContent = record.helpful === null || record.helpful === undefined ? "" : "Thanks — recorded.";
   $("feedback").hidden = !answer.id;
+  for (const b of document.querySelectorAll("#thread .turn")) b.classList.toggle("current", b.parentElement.dataset.id === answer.id);
 
-  const first = (answer.pages && answer.pages[0]) || null;
-  if (first) showPage(first.document, first.document_id, first.page);
-  else { $("evidence").hidden = true; state.page = null; }
+  if (state.citedPages.length && !deleted) openCitation(0);
+  else closeViewer();
 }
 
 function documentIdFor(fileName) {
@@ -348,56 +565,296 @@ function documentIdFor(fileName) {
   return doc ? doc.id : null;
 }
 
+function labelFor(documentId, page) {
+  const cited = (state.citedPages || []).find((p) => p.document_id === documentId && p.page === page);
+  if (cited && cited.label) return cited.label;
+  return state.labels.get(`${documentId}:${page}`) || null;
+}
+
+function pageWords(page, label) {
+  // Physical page first (what citations count), the printed number beside it when the filing prints one.
+  return label && label !== String(page) ? `p. ${page} (printed ${label})` : `p. ${page}`;
+}
+
 function pageButton(documentName, documentId, page, short = false) {
-  const label = short ? `p. ${page}` : `${documentName} · p. ${page}`;
+  const words = pageWords(page, labelFor(documentId, page));
+  const label = short ? words : `${documentName} · ${words}`;
   if (!documentId) return el("span", { text: label });
   return el("button", { type: "button", class: "page-button", "data-doc": documentId, "data-page": String(page),
     title: `Show page ${page} of ${documentName}`, text: label,
     onclick: () => {
-      showPage(documentName, documentId, page);
+      const i = state.citedPages.findIndex((p) => p.document_id === documentId && p.page === page);
+      if (i >= 0) openCitation(i); else openViewer(documentId, page);
       if (window.matchMedia("(max-width: 900px)").matches) $("evidence").scrollIntoView({ behavior: "smooth" });
     } });
 }
 
-async function showPage(documentName, documentId, page) {
-  const doc = state.documents.find((d) => d.id === documentId);
-  state.page = { document: documentName, document_id: documentId, page, pages: doc ? doc.pages : null };
+// --- the document viewer: the whole filing, page images drawn by the server at the zoom asked -------
+
+const CSS_PX_PER_PT = 96 / 72;
+const KEEP_AROUND = 4;   // pages kept drawn either side of the ones in view; the rest are let go
+
+function closeViewer() {
+  $("evidence").hidden = true;
+  if (state.viewer.observer) state.viewer.observer.disconnect();
+  for (const url of state.viewer.urls.values()) URL.revokeObjectURL(url);
+  state.viewer = freshViewer();
+}
+
+function freshViewer() {
+  return { documentId: null, name: "", sizes: [], zoom: $("viewer-zoom") ? $("viewer-zoom").value : "fit", current: 1,
+    urls: new Map(), loading: new Map(), observer: null, visible: new Set(), citation: -1, answerId: null };
+}
+
+function openCitation(i) {
+  const pages = state.citedPages;
+  if (!pages.length) return;
+  const n = ((i % pages.length) + pages.length) % pages.length;
+  state.viewer.citation = n;
+  const p = pages[n];
+  $("cite-status").textContent = `citation ${n + 1} of ${pages.length}`;
+  openViewer(p.document_id, p.page);
+}
+
+$("cite-prev").addEventListener("click", () => openCitation(state.viewer.citation - 1));
+$("cite-next").addEventListener("click", () => openCitation(state.viewer.citation + 1));
+
+async function openViewer(documentId, page) {
+  const v = state.viewer;
+  const answerId = state.answer && state.answer.id;
+  $("evidence").hidden = false;
   for (const b of document.querySelectorAll(".page-button")) {
     b.classList.toggle("active", b.dataset.doc === documentId && b.dataset.page === String(page));
   }
-  $("evidence").hidden = false;
-  $("page-caption").textContent = `${documentName} · page ${page}${state.page.pages ? " of " + state.page.pages : ""}`;
-  $("page-prev").disabled = page <= 1;
-  $("page-next").disabled = state.page.pages ? page >= state.page.pages : false;
-  const frame = document.querySelector(".page-frame");
-  frame.classList.add("loading");
-  const img = $("page-img");
-  const answerId = state.answer && state.answer.id;
-  const url = `/api/documents/${encodeURIComponent(documentId)}/pages/${page}.png` + (answerId ? `?answer=${encodeURIComponent(answerId)}` : "");
-  try {
-    const res = await api(url, { raw: true });
-    const boxed = res.headers.get("X-Evidence") || "none";
-    const blob = await res.blob();
-    if (state.page.document_id !== documentId || state.page.page !== page) return; // another page was asked for meanwhile
-    if (state.pageUrl) URL.revokeObjectURL(state.pageUrl);
-    state.pageUrl = URL.createObjectURL(blob);
-    img.dataset.evidence = boxed;
-    img.dataset.page = String(page);
-    img.alt = boxed === "none" ? `Page ${page} of ${documentName}` : `Page ${page} of ${documentName}, the evidence boxed`;
-    img.src = state.pageUrl;
-  } catch (err) {
-    showError(err);
-  } finally {
-    frame.classList.remove("loading");
+  const cited = state.citedPages.length > 0;
+  // with one citation the buttons still bring the viewer back to it from wherever it was scrolled
+  $("cite-prev").disabled = $("cite-next").disabled = !cited;
+  if (!cited) $("cite-status").textContent = "no citations";
+  if (v.documentId !== documentId || v.answerId !== answerId) {
+    if (v.observer) v.observer.disconnect();
+    for (const url of v.urls.values()) URL.revokeObjectURL(url);
+    const fresh = freshViewer();
+    Object.assign(v, fresh, { documentId, answerId, citation: v.citation });
+    try {
+      const body = await api(`/api/documents/${encodeURIComponent(documentId)}/pages`);
+      if (v.documentId !== documentId) return;
+      v.sizes = body.pages;
+      v.name = body.file_name;
+    } catch (err) { showError(err); return; }
+    layoutPages();
+  }
+  goToPage(page);
+}
+
+function cssScale() {
+  const v = state.viewer;
+  const frame = $("viewer-pages");
+  if (v.zoom === "fit") {
+    const widest = Math.max(...v.sizes.map((s) => s.width), 1);
+    return Math.max(0.2, (frame.clientWidth - 24) / widest);   // 24: the page's margin
+  }
+  return (Number(v.zoom) / 100) * CSS_PX_PER_PT;
+}
+
+function layoutPages() {
+  const v = state.viewer;
+  const frame = $("viewer-pages");
+  const scale = cssScale();
+  v.scale = scale;
+  if (v.observer) v.observer.disconnect();
+  v.visible.clear();
+  v.observer = new IntersectionObserver(onPagesSeen, { root: frame, rootMargin: "300px 0px" });
+  const cited = new Set(state.citedPages.filter((p) => p.document_id === v.documentId).map((p) => p.page));
+  frame.replaceChildren(...v.sizes.map((s) => {
+    const holder = el("div", { class: "vpage" + (cited.has(s.number) ? " cited" : ""), "data-page": String(s.number) },
+      el("span", { class: "vpage-tag", text: pageWords(s.number, labelFor(v.documentId, s.number)) }));
+    holder.style.width = `${Math.round(s.width * scale)}px`;
+    holder.style.height = `${Math.round(s.height * scale)}px`;
+    v.observer.observe(holder);
+    return holder;
+  }));
+  $("page-input").max = String(v.sizes.length);
+  $("page-of").textContent = `of ${v.sizes.length}`;
+}
+
+function onPagesSeen(entries) {
+  const v = state.viewer;
+  for (const entry of entries) {
+    const n = Number(entry.target.dataset.page);
+    if (entry.isIntersecting) { v.visible.add(n); drawPage(entry.target, n); } else v.visible.delete(n);
+  }
+  // Let go of pages far from view: a 300-page filing keeps a handful of images, not all of them.
+  if (v.visible.size) {
+    const lo = Math.min(...v.visible) - KEEP_AROUND, hi = Math.max(...v.visible) + KEEP_AROUND;
+    for (const [n, url] of v.urls) {
+      if (n < lo || n > hi) {
+        URL.revokeObjectURL(url);
+        v.urls.delete(n);
+        const holder = pageHolder(n);
+        const img = holder && holder.querySelector("img");
+        if (img) img.remove();
+      }
+    }
   }
 }
 
-$("page-prev").addEventListener("click", () => {
-  if (state.page && state.page.page > 1) showPage(state.page.document, state.page.document_id, state.page.page - 1);
+function pageHolder(n) { return $("viewer-pages").querySelector(`.vpage[data-page="${n}"]`); }
+
+function imageScale() {
+  // Pixels per PDF point for the image: the CSS scale times the screen's density, in steps of 1/4 so
+  // that nearby zooms share the server's and the browser's cache; at most 4 (300 % on a 1x screen):
+  // 8 (300 % on a 2x screen) cost 6x the CPU of 2 for a 549-page filing's pages (docs/web.md).
+  const want = state.viewer.scale * (window.devicePixelRatio || 1);
+  return Math.min(4, Math.max(0.25, Math.ceil(want * 4) / 4));
+}
+
+async function drawPage(holder, n) {
+  const v = state.viewer;
+  const scale = imageScale();
+  const key = `${n}@${scale}`;
+  if (v.urls.has(n) && holder.dataset.scale === String(scale)) return;
+  if (v.loading.get(n) === key) return;
+  v.loading.set(n, key);
+  const documentId = v.documentId;
+  const answerId = v.answerId;
+  const url = `/api/documents/${encodeURIComponent(documentId)}/pages/${n}.png?scale=${scale}` +
+    (answerId ? `&answer=${encodeURIComponent(answerId)}` : "");
+  holder.classList.add("loading");
+  try {
+    const res = await api(url, { raw: true });
+    const boxed = res.headers.get("X-Evidence") || "none";
+    const label = res.headers.get("X-Page-Label");
+    const blob = await res.blob();
+    if (v.documentId !== documentId || v.loading.get(n) !== key) return;  // another document or zoom meanwhile
+    if (label) { state.labels.set(`${documentId}:${n}`, label); }
+    holder.querySelector(".vpage-tag").textContent = pageWords(n, labelFor(documentId, n));
+    if (v.urls.has(n)) URL.revokeObjectURL(v.urls.get(n));
+    const objectUrl = URL.createObjectURL(blob);
+    v.urls.set(n, objectUrl);
+    let img = holder.querySelector("img");
+    if (!img) { img = el("img", { alt: "" }); holder.prepend(img); }
+    img.dataset.evidence = boxed;
+    img.dataset.page = String(n);
+    img.alt = boxed === "none" ? `Page ${n} of ${v.name}` : `Page ${n} of ${v.name}, the evidence boxed`;
+    img.src = objectUrl;
+    holder.dataset.scale = String(scale);
+    holder.dataset.evidence = boxed;
+    const region = res.headers.get("X-Evidence-Region");
+    if (region) holder.dataset.region = region;
+    if (n === v.current) updateCaption();
+    if (n === v.target && region) showRegion(holder, region);
+  } catch (err) {
+    if (v.documentId === documentId) holder.dataset.error = err.message || "cannot draw this page";
+    showError(err);
+  } finally {
+    if (v.loading.get(n) === key) v.loading.delete(n);
+    holder.classList.remove("loading");
+  }
+}
+
+function goToPage(n) {
+  const v = state.viewer;
+  if (!v.sizes.length) return;
+  const page = Math.min(Math.max(1, Math.round(n)), v.sizes.length);
+  const holder = pageHolder(page);
+  if (!holder) return;
+  v.current = page;
+  v.target = page;   // once drawn, its evidence (if any) is scrolled into view
+  v.jumping = true;
+  const frame = $("viewer-pages");
+  frame.scrollTop = holder.offsetTop - 8;
+  if (holder.dataset.region && holder.dataset.scale) showRegion(holder, holder.dataset.region);
+  drawPage(holder, page);
+  updateCaption();
+  setTimeout(() => { v.jumping = false; }, 50);
+}
+
+function showRegion(holder, region) {
+  // The boxed evidence in the middle of the frame (at any zoom), the page's top when it fits anyway.
+  const v = state.viewer;
+  const frame = $("viewer-pages");
+  const [x0, y0, x1, y1] = region.split(",").map(Number);
+  const top = holder.offsetTop;
+  const cy = top + ((y0 + y1) / 2) * v.scale;
+  v.jumping = true;
+  if (holder.offsetHeight > frame.clientHeight) frame.scrollTop = Math.max(top - 8, cy - frame.clientHeight / 2);
+  const cx = holder.offsetLeft + ((x0 + x1) / 2) * v.scale;
+  if (holder.offsetWidth > frame.clientWidth) frame.scrollLeft = Math.max(0, Math.min(x0 * v.scale + holder.offsetLeft - 12, cx - frame.clientWidth / 2));
+  v.target = null;
+  setTimeout(() => { v.jumping = false; }, 50);
+}
+
+function updateCaption() {
+  const v = state.viewer;
+  const n = v.current;
+  const label = labelFor(v.documentId, n);
+  const cited = state.citedPages.some((p) => p.document_id === v.documentId && p.page === n);
+  $("page-input").value = String(n);
+  $("page-prev").disabled = n <= 1;
+  $("page-next").disabled = n >= v.sizes.length;
+  $("page-caption").textContent = `${v.name} · page ${n} of ${v.sizes.length}` +
+    (label && label !== String(n) ? ` · printed page ${label}` : "") + (cited ? " · cited, evidence boxed" : "");
+  $("page-caption").dataset.page = String(n);
+  $("page-caption").dataset.label = label || "";
+}
+
+$("viewer-pages").addEventListener("scroll", () => {
+  const v = state.viewer;
+  if (v.jumping || !v.sizes.length) return;
+  const frame = $("viewer-pages");
+  const middle = frame.scrollTop + frame.clientHeight / 3;
+  let current = v.current;
+  for (const holder of frame.children) {
+    if (holder.offsetTop <= middle) current = Number(holder.dataset.page); else break;
+  }
+  if (current !== v.current) { v.current = current; updateCaption(); }
+}, { passive: true });
+
+$("page-form").addEventListener("submit", (ev) => { ev.preventDefault(); goToPage(Number($("page-input").value)); });
+$("page-input").addEventListener("change", () => goToPage(Number($("page-input").value)));
+$("page-prev").addEventListener("click", () => goToPage(state.viewer.current - 1));
+$("page-next").addEventListener("click", () => goToPage(state.viewer.current + 1));
+$("viewer-zoom").addEventListener("change", (ev) => {
+  const v = state.viewer;
+  v.zoom = ev.target.value;
+  // Zoomed in, the viewer takes the panel's whole width (below the answer): a page at 150 % is
+  // wider than the column beside the answer.
+  const wasWide = $("answer").classList.contains("wide");
+  $("answer").classList.toggle("wide", v.zoom !== "fit");
+  if (wasWide !== (v.zoom !== "fit")) $("evidence").scrollIntoView({ block: "start" });
+  const page = v.current;
+  for (const url of v.urls.values()) URL.revokeObjectURL(url);
+  v.urls.clear();
+  v.loading.clear();
+  layoutPages();
+  goToPage(page);
 });
-$("page-next").addEventListener("click", () => {
-  if (state.page) showPage(state.page.document, state.page.document_id, state.page.page + 1);
+window.addEventListener("resize", () => {
+  const v = state.viewer;
+  if (v.zoom !== "fit" || !v.sizes.length) return;
+  clearTimeout(state.resizeTimer);
+  state.resizeTimer = setTimeout(() => { const page = v.current; layoutPages(); goToPage(page); }, 200);
 });
+
+// --- exports ------------------------------------------------------------------------------------------
+
+async function download(path, fallbackName) {
+  try {
+    const res = await api(path, { raw: true });
+    const blob = await res.blob();
+    const disposition = res.headers.get("Content-Disposition") || "";
+    const name = (disposition.match(/filename="([^"]+)"/) || [])[1] || fallbackName;
+    const link = el("a", { href: URL.createObjectURL(blob), download: name });
+    document.body.append(link);
+    link.click();
+    setTimeout(() => { URL.revokeObjectURL(link.href); link.remove(); }, 1000);
+  } catch (err) { showError(err); }
+}
+
+$("export-md").addEventListener("click", () => state.answer && download(`/api/questions/${state.answer.id}/export?format=markdown`, "answer.md"));
+$("export-json").addEventListener("click", () => state.answer && download(`/api/questions/${state.answer.id}/export?format=json`, "answer.json"));
+$("thread-export-md").addEventListener("click", () => state.thread && download(`/api/threads/${state.thread}/export?format=markdown`, "thread.md"));
+$("thread-export-json").addEventListener("click", () => state.thread && download(`/api/threads/${state.thread}/export?format=json`, "thread.json"));
 
 // --- feedback and history ----------------------------------------------------------------------------
 
@@ -415,21 +872,64 @@ for (const button of document.querySelectorAll("#feedback button")) {
   });
 }
 
+function badgeFor(record) {
+  const v = record.document_deleted ? "deleted" : record.answer.verification;
+  return el("span", { class: `badge ${v}`, text: BADGES[v] || v });
+}
+
 async function refreshHistory() {
   let records = [];
-  try { records = (await api("/api/questions?limit=30")).questions; } catch (err) { return; }
+  const q = $("history-search").value.trim();
+  try {
+    records = (await api("/api/questions?limit=30" + (q ? `&q=${encodeURIComponent(q)}` : ""))).questions;
+  } catch (err) { return; }
   $("history-empty").hidden = records.length > 0;
-  $("history").replaceChildren(...records.map((r) => el("li", {},
-    el("button", { type: "button", onclick: () => { renderAnswer(r.answer, r); window.scrollTo({ top: $("answer").offsetTop - 10, behavior: "smooth" }); } },
-      el("span", { class: `badge ${r.answer.verification}`, text: BADGES[r.answer.verification] || r.answer.verification }),
-      el("span", { class: "q", text: r.question }),
-      r.helpful === null ? null : el("span", { class: "muted", text: r.helpful ? "helpful" : "not helpful" }),
-      el("span", { class: "when", text: ago(r.created_at) })))));
+  $("history-empty").textContent = q ? "No question in the history matches." : "Questions you ask appear here.";
+  $("history").replaceChildren(...records.map((r) => {
+    const scope = r.answer.scope ? scopeWords(r.answer.scope) : "";
+    return el("li", { "data-id": r.id, "data-deleted": r.document_deleted ? "true" : "false" },
+      el("button", { type: "button", class: "open", onclick: () => openRecord(r) },
+        badgeFor(r),
+        el("span", { class: "q" }, el("span", { text: r.answer.asked || r.question }),
+          scope ? el("span", { class: "scope-tag", text: `scope: ${scope}` }) : null),
+        el("span", { class: "origin", text: (r.origin || "cli").toUpperCase(), title: `asked from the ${r.origin}` }),
+        r.helpful === null ? null : el("span", { class: "muted", text: r.helpful ? "helpful" : "not helpful" }),
+        el("span", { class: "when", text: ago(r.created_at) })),
+      el("button", { type: "button", class: "remove", "aria-label": `Delete “${r.question}” from the history`,
+        title: "Delete from the history", text: "×", onclick: () => deleteRecord(r) }));
+  }));
 }
+
+function openRecord(record) {
+  renderAnswer(record.answer, record);
+  if (record.thread_id) { state.thread = record.thread_id; refreshThread(); }
+  window.scrollTo({ top: $("answer").offsetTop - 10, behavior: "smooth" });
+}
+
+async function deleteRecord(record) {
+  try {
+    await api(`/api/questions/${encodeURIComponent(record.id)}`, { method: "DELETE" });
+  } catch (err) { showError(err); }
+  refreshHistory();
+  if (state.thread) refreshThread();
+}
+
+$("history-clear").addEventListener("click", async () => {
+  if (!confirm("Delete every question from the history?")) return;
+  try { await api("/api/questions?all=true", { method: "DELETE" }); } catch (err) { showError(err); }
+  state.thread = null;
+  renderThread([]);
+  refreshHistory();
+});
+$("history-search").addEventListener("input", () => {
+  clearTimeout(state.searchTimer);
+  state.searchTimer = setTimeout(refreshHistory, 250);
+});
 
 function refreshAll() {
   refreshDocuments();
   refreshHistory();
 }
 
+state.viewer = freshViewer();
 refreshAll();

@@ -1,0 +1,148 @@
+"""The figures answerer: a question's measures and periods, read and computed, or no answer."""
+
+from __future__ import annotations
+
+import re
+
+from docqa.answer.figures.asked import Asked, asked_measures
+from docqa.answer.figures.asked_kind import kind_answers
+from docqa.answer.figures.composition import ASKS_FIGURE, compose_measures, names_no_line_item
+from docqa.answer.figures.drafts import ANSWERER, value_draft
+from docqa.answer.figures.evaluated import Evaluated, show, wrap
+from docqa.answer.figures.judgement import YES_NO, judgement
+from docqa.answer.figures.line_item_words import company_name_words
+from docqa.answer.figures.measures import FormulaMeasure
+from docqa.answer.figures.over_time import over_time
+from docqa.answer.figures.ranking import asks_which, listed_activities, most_named, which_is_most
+from docqa.answer.figures.reporting_currency import in_reporting_currency
+from docqa.answer.figures.sources import Source, annual_report, dated_quarter, filing_sources
+from docqa.answer.figures.yes_no import yes_no
+from docqa.answer.intent import asks_why
+from docqa.answer.statement_lines import largest_line, line_asked
+from docqa.finance import compose as C
+from docqa.finance import formulas as F
+from docqa.finance.lexicon import load_lexicon
+from docqa.finance.periods import Period, asked_periods
+from docqa.search.query import QueryPlan
+from docqa.store.base import Store
+from docqa.types import Draft, EvidencePage
+
+PART_OF_WHOLE = re.compile(r"\b(?:what|which)\s+(?:percent(?:age)?|share|portion|proportion|fraction|part)\s+of\b", re.I)
+
+
+class FiguresAnswerer:
+    """Answers a question that names a metric, a formula or arithmetic from the statement tables."""
+
+    name = ANSWERER
+
+    def answer(self, question: str, evidence: list[EvidencePage], plan: QueryPlan, store: Store) -> Draft | None:
+        draft = self._answer(question, evidence, plan, store)
+        return in_reporting_currency(draft, store) if draft is not None and draft.found else draft
+
+    def _answer(self, question: str, evidence: list[EvidencePage], plan: QueryPlan, store: Store) -> Draft | None:
+        lexicon = load_lexicon()
+        matches = lexicon.match(question)
+        named = list(dict.fromkeys([m.key for m in matches if m.kind == "metric"] + listed_activities(question)))
+        pick = which_is_most(question) if len(named) >= 2 else None
+        line = line_asked(question)
+        composition = C.compose(question)
+        free = names_no_line_item(matches) and ASKS_FIGURE.match(question) is not None and not asks_why(question)
+        if not matches and pick is None and line is None and composition is None and not free:
+            return None
+        asked = asked_measures(question, matches)
+        judged = judgement(question)
+        if (not asked.measures and judged not in ("capital_intensive", "high_growth") and pick is None and line is None
+                and composition is None and not free):
+            return None
+        sources = filing_sources(evidence, store)
+        if not sources:
+            return None
+        company_words = company_name_words(store, sources, plan)
+        compose_measures(question, asked, matches, composition, company_words)
+        if not asked.measures and not (judged or pick is not None or line is not None):
+            return None
+        periods = _periods_asked(question, evidence, plan, sources, store)
+        if periods is None:
+            return None
+        fmt = F.requested_format(question)
+        if line is not None:
+            return largest_line(line, sources, periods[-1])
+        if judged is not None:
+            draft = yes_no(judged, question, asked, sources, periods)
+            if draft is not None:
+                return draft
+        if YES_NO.match(question):
+            return None  # a yes/no question a figure alone does not answer
+        target = periods[-1]
+        whole = next((p for p in periods if p.quarter is None), None)
+        part = next((p for p in periods if p.quarter is not None), None)
+        if whole and part and whole.fiscal_year == part.fiscal_year and PART_OF_WHOLE.search(question):
+            return _share_of_year(asked, sources, part, whole, fmt)
+        if pick is not None:
+            draft = most_named(pick, named, sources, target)
+            if draft is not None:
+                return draft
+        if asks_why(question) or asks_which(question, matches):
+            # "What drove the margin change?", "Which segment had the lowest revenue?": the
+            # company's figure is not the answer; the filing's words (or a breakdown) are.
+            return None
+        if asked.over_time and asked.measures:
+            # Growth, averages and changes are what is asked: the bare figure is no answer.
+            return over_time(asked, sources, periods, fmt)
+        return _figure(question, asked, sources, target, fmt)
+
+
+def _periods_asked(question: str, evidence: list[EvidencePage], plan: QueryPlan, sources: list[Source],
+                   store: Store) -> list[Period] | None:
+    """The periods the question asks, by the filings' own calendars; None when no year is known.
+    Years asked of quarterly filings put the company's annual report first in ``sources``."""
+    default_year = max(plan.years) if plan.years else evidence[0].year
+    periods = asked_periods(question, default_year)
+    dated = dated_quarter(plan, sources, store) if not any(p.quarter for p in periods) else None
+    if dated is not None:
+        # "the three months ended December 31, 2022": the quarter of the filing that closes on
+        # that date, by the filer's own fiscal calendar (Amcor's Q2 of fiscal 2023), not a year.
+        periods = [dated]
+    if not any(p.quarter for p in periods) and all(s.quarterly for s in sources):
+        # Years asked of quarterly filings: the company's annual report holds the years.
+        annual = annual_report(store, sources[0].document_id, max((p.fiscal_year for p in periods), default=None))
+        if annual is not None:
+            sources.insert(0, annual)
+            if not periods:
+                default_year = annual.fiscal_year
+    if not periods:
+        if default_year is None:
+            return None
+        periods = [Period(default_year)]
+    return periods
+
+
+def _share_of_year(asked: Asked, sources: list[Source], part: Period, whole: Period, fmt: F.Format) -> Draft | None:
+    """"What percent of FY2023 buybacks occurred in Q4 of FY2023?": the quarter over the year.
+    The year's total alone does not answer it."""
+    for measure in asked.measures:
+        a, b = measure.evaluate(sources, part), measure.evaluate(sources, whole)
+        if a is not None and b is not None and b.value and a.kind == b.kind == "currency":
+            value = Evaluated(f"Share of {whole.label} {measure.label.lower()} in Q{part.quarter}", a.value / b.value,
+                              "percent", a.used + b.used, f"{part.label} / {whole.label}",
+                              f"{wrap(a.expression)} / {wrap(b.expression)}", True, part, a.unit, titled=True)
+            return value_draft(value, fmt)
+    return None
+
+
+def _figure(question: str, asked: Asked, sources: list[Source], target: Period, fmt: F.Format) -> Draft | None:
+    """The first measure that reads for the period in the kind of number asked; a formula's other
+    convention is stated beside it when the question names none."""
+    for measure in asked.measures:
+        value = measure.evaluate(sources, target)
+        if value is not None and not kind_answers(question, value):
+            continue  # a total where a per-share amount is asked, a percentage where a count is
+        if value is not None:
+            alternative = measure.alternative() if isinstance(measure, FormulaMeasure) and C.convention(question) is None else None
+            if alternative is not None:
+                other = alternative.measure.evaluate(sources, target)
+                if other is not None and other.kind == value.kind:
+                    return value_draft(value, fmt, parts=[other],
+                                       also=f"{show(other.value, other.kind, other.unit, fmt)} {alternative.label}")
+            return value_draft(value, fmt)
+    return None

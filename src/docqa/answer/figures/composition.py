@@ -1,0 +1,96 @@
+"""The question's own arithmetic and wording applied to the measures it names.
+
+The question's composition ("EBITDA less capex") and the inputs it defines go first, its convention
+(year-end balances) is set on named formulas, and a line item the question qualifies ("King segment
+net revenues") gives way to the printed row it names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docqa.answer.figures.asked import Asked
+from docqa.answer.figures.evaluated import Measure
+from docqa.answer.figures.line_item_words import leaf_text, qualifiers
+from docqa.answer.figures.measures import Either, ExprMeasure, FormulaMeasure, MetricMeasure
+from docqa.answer.figures.printed_rows import RowMeasure
+from docqa.finance import compose as C
+from docqa.finance.lexicon import MetricMatch
+
+ASKS_FIGURE = re.compile(
+    r"^\s*(?:(?:in|from|according\s+to|per|based\s+on|using)\b[^,?]{0,120},\s*)?(?:what|how\s+much|how\s+many)\b"
+    r"(?!\s+(?:drove|caused|are\s+the\s+(?:risks|reasons|main|key|primary)|is\s+the\s+(?:reason|strategy|outlook)))", re.I)
+
+
+_OVER_TIME = frozenset({"growth", "cagr", "multi_year_average"})
+
+
+def names_no_line_item(matches: list[MetricMatch]) -> bool:
+    """The lexicon names nothing but what is asked over time ("growth", "CAGR"): the line item,
+    if any, is in the question's own words ("net interest income growth")."""
+    return all(m.kind == "formula" and m.key in _OVER_TIME for m in matches)
+
+
+def main_clause(question: str) -> str:
+    """The question without its format instructions and the definition it gives."""
+    main = question.split("?")[0]
+    found = C.definition(main)
+    if found is not None:
+        main = main[:main.find(found[0])] if found[0] in main else main
+    main = re.split(r"\b(?:answer|round(?:ed)?|give|express)\s+(?:in|to|it|the|your|as|rounded|with|using|one|two)\b",
+                    main, flags=re.I)[0]
+    main = re.sub(r"\bin\s+(?:usd|us\$|\$)?\s*(?:millions?|billions?|thousands?)(?:\s+of\s+(?:us\s+)?dollars)?\b", " ", main, flags=re.I)
+    return main
+
+
+def compose_measures(question: str, asked: Asked, matches: list[MetricMatch], composition: C.Composition | None,
+                     company_words: frozenset[str]) -> None:
+    """Put the question's own arithmetic first, its convention on named formulas, and replace a
+    line item the question qualifies ("King segment net revenues") by the printed row it names."""
+    convention = C.convention(question)
+    for measure in asked.measures:
+        if isinstance(measure, FormulaMeasure) and convention == "year_end" and measure.formula.average:
+            measure.year_end = True
+    named = [m for m in asked.measures if isinstance(m, FormulaMeasure)]
+    first: list[Measure] = []
+    if composition is not None:
+        label, kind = composition.label, composition.kind
+        if named and composition.defined:
+            label = named[0].label
+            kind = kind or (named[0].formula.kind if named[0].formula.kind != "same" else None)
+        first.append(ExprMeasure(label[:1].upper() + label[1:], composition.expr, kind, company_words,
+                                 year_end=convention == "year_end"))
+    elif named and named[0].formula.inputs and len(named[0].formula.inputs) == 2:
+        inputs = C.defined_inputs(question)
+        if len(inputs) == 2:
+            # "ROA using net income attributable to Walmart and total assets": numerator, denominator.
+            avg = named[0].formula.average and convention != "year_end"
+            right = C.Avg(C.Leaf(inputs[1])) if avg else C.Leaf(inputs[1])
+            first.append(ExprMeasure(named[0].label, C.BinOp("/", C.Leaf(inputs[0]), right), named[0].formula.kind,
+                                     company_words))
+    main = main_clause(question)
+    subject = leaf_text(main, company_words)
+    kept: list[Measure] = []
+    for measure in asked.measures:
+        if isinstance(measure, MetricMeasure):
+            m = next((x for x in matches if x.kind == "metric" and x.key == measure.metric.key), None)
+            if m is not None and m.span[1] <= len(main) and qualifiers(main, m, company_words):
+                # The words around the line item qualify it: the total is a neighbour, not the answer.
+                kept.append(RowMeasure(subject, asked=subject, question=question))
+                continue
+            kept.append(Either(measure, RowMeasure(subject, asked=subject, question=question)) if subject else measure)
+        else:
+            kept.append(measure)
+    if named:
+        # A ratio is asked: one of its inputs is not an answer to it.
+        inputs = {i for f in named for i in (*f.formula.inputs, *re.findall(r"[a-z_]+", f.formula.compose))}
+        kept = [k for k in kept if not (_metric_key(k) in inputs or (isinstance(k, RowMeasure) and first))]
+    asked.measures = first + kept
+    if not asked.measures and subject and ASKS_FIGURE.match(question) and names_no_line_item(matches):
+        asked.measures = [RowMeasure(subject, asked=subject, question=question)]
+
+
+def _metric_key(measure: Measure) -> str | None:
+    if isinstance(measure, Either):
+        measure = measure.first
+    return measure.metric.key if isinstance(measure, MetricMeasure) else None

@@ -1,0 +1,100 @@
+"""What a yes/no question about a measure asks: its direction, sign, level, stability or a threshold."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|has|have|had|was|were|can|will)\b", re.I)
+UP = re.compile(r"\b(improv\w*|increas\w*|grow\w*|grew|rise|rising|rose|higher|expand\w*|accelerat\w*)\b", re.I)
+DOWN = re.compile(r"\b(declin\w*|decreas\w*|drop\w*|fall\w*|fell|lower|shrink\w*|contract\w*|deteriorat\w*)\b", re.I)
+_SIGN = re.compile(r"\b(positive|negative)\b", re.I)
+_HEALTHY = re.compile(r"\b(healthy|strong|sound|adequate|comfortable|good)\b", re.I)
+_EXISTS = re.compile(r"^\s*(?:has|have|had|did|does|do)\b.*\b(pa(?:y|id)|report\w*|record\w*|incur\w*|any)\b", re.I)
+_CAPITAL_INTENSIVE = re.compile(r"\bcapital[\s-]+intensive\b|\bcapital[\s-]+intensity\b", re.I)
+_HIGH_GROWTH = re.compile(r"\bhigh[\s-]+growth\b|\bfast[\s-]+growing\b|\bgrowth\s+(?:company|stock)\b", re.I)
+_STABLE = re.compile(r"\b(consistent\w*|stable|stabilit\w*|steady|fluctuat\w*|volatil\w*|vary|varied|varies)\b", re.I)
+_BAND = re.compile(r"(?:more|greater|higher)\s+than\s+(?:roughly\s+|about\s+|approximately\s+|around\s+|~\s*)?(\d+(?:\.\d+)?)\s*(?:%|percent|percentage\s+points?|pp)", re.I)
+# Ratio levels analysts read as healthy: a liquidity ratio of 1 covers current liabilities.
+HEALTHY_FLOOR = {"current_ratio": 1.0, "quick_ratio": 1.0}
+# Capital intensity: capex of a tenth of revenue or more (telecoms, utilities, manufacturing),
+# or two dollars of assets or more per dollar of revenue (Investopedia's capital intensity ratio).
+CAPITAL_INTENSIVE = {"capex_to_revenue": 0.10, "assets_to_revenue": 2.0}
+# In words: figures an answer states must be printed on the cited pages, and these are not.
+CAPITAL_INTENSIVE_WORDS = {"capex_to_revenue": "the tenth of revenue that marks a capital-intensive business",
+                           "assets_to_revenue": "the two dollars of assets per dollar of revenue that marks one"}
+HIGH_GROWTH = 0.15           # revenue growth a year that reads as a high-growth company
+HIGH_GROWTH_WORDS = "the fifteen percent a year that marks a high-growth company"
+STABLE_BAND = 2.0            # percentage points (or % for amounts) a year, unless the question says
+
+
+def band_asked(question: str) -> float:
+    """The yearly move a question allows a stable measure ("not more than roughly 2%")."""
+    m = _BAND.search(question)
+    return float(m.group(1)) if m else STABLE_BAND
+
+
+_THRESHOLD = re.compile(
+    r"\b(exceed(?:s|ed|ing)?|more\s+than|greater\s+than|higher\s+than|above|over|at\s+least|in\s+excess\s+of|"
+    r"less\s+than|lower\s+than|below|under|fewer\s+than|at\s+most)\s+(?:roughly\s+|about\s+|approximately\s+)?"
+    r"(\$\s*)?(\d[\d,]*(?:\.\d+)?)\s*(%|percent\b|per\s+cent\b|trillion\b|billion\b|million\b|thousand\b|bn\b|mm\b|x\b|times\b)?",
+    re.I,
+)
+_SCALE_WORDS = {"trillion": 1e12, "billion": 1e9, "bn": 1e9, "million": 1e6, "mm": 1e6, "thousand": 1e3}
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """The level a question names: "more than 10%", "below $5 billion"."""
+
+    above: bool
+    level: float
+    unit: str            # "%" | "$" | "" (a ratio, days, a per-share amount)
+    words: str           # "more than", "at least"
+
+
+def parse_threshold(question: str) -> Threshold | None:
+    """The level of "more than 10%", "below $5 billion", "at least 1.5x"."""
+    m = _THRESHOLD.search(question.split("?")[0])
+    if m is None:
+        return None
+    words = " ".join(m.group(1).lower().split())
+    above = not words.startswith(("less", "lower", "below", "under", "fewer", "at most"))
+    level = float(m.group(3).replace(",", ""))
+    suffix = (m.group(4) or "").lower()
+    if suffix in ("%", "percent", "per cent"):
+        return Threshold(above, level, "%", words)
+    if suffix in _SCALE_WORDS or m.group(2):
+        return Threshold(above, level * _SCALE_WORDS.get(suffix, 1.0), "$", words)
+    if 1900 <= level <= 2100 and "." not in m.group(3):
+        return None  # "over 2022" is a year
+    return Threshold(above, level, "", words)
+
+
+def judgement(question: str) -> str | None:
+    """What a yes/no question about a metric asks: "up", "down", "positive", "negative",
+    "healthy", "exists", "stable", "threshold", "capital_intensive" or "high_growth"."""
+    if not YES_NO.match(question):
+        return None
+    first = question.split("?")[0]
+    if _CAPITAL_INTENSIVE.search(first):
+        return "capital_intensive"
+    if _HIGH_GROWTH.search(first):
+        return "high_growth"
+    if _STABLE.search(first):
+        return "stable"
+    if parse_threshold(first) is not None:
+        return "threshold"
+    sign = _SIGN.search(first)
+    if sign:
+        return sign.group(1).lower()
+    up, down = UP.search(first), DOWN.search(first)
+    if up and (not down or up.start() < down.start()):
+        return "up"
+    if down:
+        return "down"
+    if _HEALTHY.search(first):
+        return "healthy"
+    if _EXISTS.match(first):
+        return "exists"
+    return None

@@ -1,0 +1,107 @@
+"""Which of a question's words name the line item: not the company, the period or the scaffolding."""
+
+from __future__ import annotations
+
+import re
+
+from docqa.answer.figures.sources import Source
+from docqa.finance.lexicon import MetricMatch, load_lexicon
+from docqa.finance.text import stems
+from docqa.search.query import QueryPlan
+from docqa.store.base import Store
+
+SCAFFOLD = frozenset(stems(
+    "what which how much many was were is are did does do has have had the a an its their of in on at for during "
+    "by from to as end ending ended close year fiscal fy quarter quarterly period month months week weeks "
+    "bring brought record recorded report reported receive received generate generated earn earned post posted "
+    "give answer round rounded decimal decimals place places one two three usd dollar dollars us "
+    "million millions billion billions thousand thousands figure value company company's "
+    "balance sheet statement statements filing report annual 10 k q january february march april may june "
+    "july august september october november december calendar date grow grew growth versus vs compared "
+    "percentage percent change increase decrease rise rose decline fell prior yoy over"))
+
+
+def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
+    """The line item's words: without the company's name, periods, dates, and scaffolding."""
+    text = re.sub(r"\b[\w.&-]+(?:\s+[A-Z][\w.&-]*){0,3}['\u2019]s\b", lambda m: "" if _is_company(m.group(0), company_words) else m.group(0), text)
+    text = re.sub(r"\b(?:19|20)\d\d\b|\b\d{1,2},|\bq[1-4]\b|\bfy\d{2}\b", " ", text, flags=re.I)
+    text = _PERIOD_WORDS.sub(" ", text)
+    words = [t for t in re.findall(r"[A-Za-z0-9&'\u2019-]+|\([^)]*\)", text)]
+    out = []
+    for w in words:
+        if w.startswith("("):
+            continue  # "(at cost)", "(GAAP)": a qualifier, not the line item
+        s = stems(w)
+        if not s or set(s) <= SCAFFOLD or set(s) <= company_words:
+            continue
+        out.append(w.strip("'\u2019"))
+    return " ".join(out)
+
+
+# "the second quarter", "the first half", "the first nine months": a period, not the line item's words.
+_PERIOD_WORDS = re.compile(r"\b(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?(?:quarter|half|nine\s+months)\b",
+                           re.I)
+
+
+def _is_company(text: str, company_words: frozenset[str]) -> bool:
+    s = set(stems(re.sub(r"['\u2019]s$", "", text)))
+    return bool(s) and (not company_words or bool(s & company_words) or text[:1].isupper())
+
+
+def leftover(text: str, match: MetricMatch, company_words: frozenset[str]) -> list[str]:
+    """Words of ``text`` outside the lexicon match that the metric's own vocabulary lacks:
+    "King segment net revenues" is not revenue."""
+    lexicon = load_lexicon()
+    entry = lexicon.metric(match.key) if match.kind == "metric" else lexicon.formula(match.key)
+    vocabulary = {s for p in (*entry.asks, *getattr(entry, "prints", ())) for s in stems(p)}
+    outside = text[:match.span[0]] + " " + text[match.span[1]:]
+    return [s for s in stems(outside) if s not in vocabulary and s not in SCAFFOLD and s not in company_words
+            and s not in SOFT_WORDS]
+
+
+SOFT_WORDS = frozenset(stems("total net gaap consolidated reported overall"))
+
+
+def company_name_words(store: Store, sources: list[Source], plan: QueryPlan) -> frozenset[str]:
+    """Stems of the names the company goes by, so that "Activision's" is not part of a line item."""
+    words: set[str] = set()
+    for name in plan.companies:
+        words |= set(stems(name))
+    for source in sources:
+        doc = store.document(source.document_id)
+        if doc is None:
+            continue
+        meta = doc.meta
+        for name in (meta.company, meta.ticker, *meta.aliases):
+            if name:
+                words |= set(stems(name))
+    generic = set(stems("inc corporation corp company co ltd plc group holdings the and of limited llc sa ag nv"))
+    return frozenset(words - generic - set(stems("total net revenue sales income")))
+
+
+_SEGMENT_AFTER = re.compile(r"^[^,;:?]{0,60}?\b(?:segment|division|region|geograph\w*|brand|business\s+unit|reportable)\b", re.I)
+
+
+def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str]) -> list[str]:
+    """Words that narrow the line item named at ``m``: premodifiers ("King segment net revenues",
+    "short-term unearned revenue") and a segment named after it ("net sales did the Aeronautics
+    segment bring in"). Generic words and the company's name do not narrow it."""
+    lexicon = load_lexicon()
+    entry = lexicon.metric(m.key)
+    vocabulary = {s for p in (*entry.asks, *entry.prints) for s in stems(p)}
+    before = re.findall(r"[\w&'\u2019.-]+", main[:m.span[0]])
+    words: list[str] = []
+    for w in reversed(before):
+        if re.search(r"['\u2019]s$|\d", w) or set(stems(w)) <= (SCAFFOLD | company_words) or not stems(w):
+            break
+        words.append(w)
+    after = _SEGMENT_AFTER.match(main[m.span[1]:])
+    if after:
+        words += [w for w in re.findall(r"[\w&-]+", after.group(0)) if w[:1].isupper() or w.lower() == "segment"]
+    return [s for w in words for s in stems(w) if s not in vocabulary and s not in SOFT_WORDS and s not in company_words
+            and s not in _QUESTION_WORDS and s not in SCAFFOLD]
+
+
+_QUESTION_WORDS = frozenset(stems(
+    "amount value level figure number line item reported gaap much many bring brought in during "
+    "holders holder per share"))

@@ -1,0 +1,265 @@
+"""Measures a question asks: a line item, a named formula, two measures combined, an expression."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from docqa.answer.figures.evaluated import Evaluated, Measure, joined, read_kind, units_clash, wrap
+from docqa.answer.figures.line_item_words import leaf_text, leftover
+from docqa.answer.figures.located import Located, locate
+from docqa.answer.figures.printed_rows import RowMeasure
+from docqa.answer.figures.summed_parts import summed_parts
+from docqa.finance import compose as C
+from docqa.finance import formulas as F
+from docqa.finance.lexicon import FormulaDef, Metric, load_lexicon
+from docqa.finance.periods import Period
+
+
+@dataclass
+class MetricMeasure(Measure):
+    """A line item the lexicon names, read as printed; else the sum of its printed parts, else
+    the first of its other routes that reads (the formula shown names what was read)."""
+
+    metric: Metric
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return self.metric.label
+
+    def evaluate(self, sources, period):
+        found = locate(self.metric, sources, period)
+        if found is not None:
+            return Evaluated.printed(found, read_kind(self.metric.kind))
+        parts = summed_parts(self.metric, sources, period)
+        if parts is not None:
+            return parts
+        for route in self.metric.routes:
+            value = ExprMeasure(self.metric.label, C.parse_formula(route), amounts=True).evaluate(sources, period)
+            if value is not None:
+                return value
+        return None
+
+
+@dataclass
+class FormulaMeasure(Measure):
+    """A named formula, computed from its inputs' printed figures."""
+
+    formula: FormulaDef
+    year_end: bool = False         # the question asked for year-end balances, not averages
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return self.formula.label
+
+    def composed(self) -> ExprMeasure | None:
+        """The formula as data, when the lexicon gives one and the code has no function for it
+        (or the question's convention differs from the function's)."""
+        if not self.formula.compose or (self.formula.key in F.FORMULA_KEYS and not self.year_end):
+            return None
+        kind = self.formula.kind if self.formula.kind != "same" else None
+        label = self.formula.label + (" (year-end balances)" if self.year_end and "avg(" in self.formula.compose else "")
+        return ExprMeasure(label, C.parse_formula(self.formula.compose), kind, year_end=self.year_end)
+
+    def alternative(self) -> Alternative | None:
+        """The other convention, stated in one clause beside the default."""
+        if not self.formula.alternative or self.year_end:
+            return None
+        kind = self.formula.kind if self.formula.kind != "same" else None
+        return Alternative(ExprMeasure(f"{self.formula.label} ({self.formula.alternative_label})",
+                                       C.parse_formula(self.formula.alternative), kind), self.formula.alternative_label)
+
+    def evaluate(self, sources, period):
+        composed = self.composed()
+        if composed is not None:
+            return composed.evaluate(sources, period)
+        lexicon = load_lexicon()
+        current: dict[str, float] = {}
+        prior: dict[str, float] = {}
+        used: list[Located] = []
+        before: dict[str, Located] = {}
+        rows: set[tuple[str, int, tuple]] = set()
+        for key in self.formula.inputs:
+            metric = lexicon.metric(key)
+            found = locate(metric, sources, period)
+            if found is not None:
+                row = (found.document_id, found.table.page, found.row.bbox)
+                if row in rows:
+                    continue  # "Short-term borrowings and current portion of long-term debt": one line, counted once
+                rows.add(row)
+                current[key] = found.value
+                used.append(found)
+            earlier = locate(metric, sources, period.prior())
+            if earlier is not None:
+                prior[key] = earlier.value
+                before[key] = earlier
+        try:
+            result = F.compute(self.formula.key, current, prior)
+        except (F.FormulaError, ZeroDivisionError, KeyError):
+            # An input this filer does not print may still be read another way (its parts, a
+            # route): the formula as data reads its inputs as line items that know those ways.
+            if not self.formula.compose:
+                return None
+            kind = self.formula.kind if self.formula.kind != "same" else None
+            return ExprMeasure(self.formula.label, C.parse_formula(self.formula.compose), kind).evaluate(sources, period)
+        # Cite last year's inputs only when the formula used them.
+        used += [before[k] for k in self.formula.inputs
+                 if k in prior and _uses_prior(result, prior[k], current.get(k))]
+        return _from_result(self.formula.label, result, used, period)
+
+
+def _from_result(label: str, result: F.FormulaResult, used: list[Located], period: Period) -> Evaluated:
+    parts = result.formula.split(" = ")
+    unit = next((u.table.unit for u in used if u.table.unit), None)
+    return Evaluated(label, result.value, result.kind, used, parts[0], parts[1] if len(parts) > 2 else parts[0],
+                     True, period, unit)
+
+
+def _uses_prior(result: F.FormulaResult, prior: float, current: float | None) -> bool:
+    text = result.formula
+    return F.fmt_number(prior) in text and (current is None or F.fmt_number(prior) != F.fmt_number(current))
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """A formula's other convention ("year-end balances"), and the words that name it."""
+
+    measure: ExprMeasure
+    label: str
+
+
+@dataclass
+class Combined(Measure):
+    """Two measures combined as the question says: ``a - b``, ``a + b``, ``a / b`` (a share: ``%``)."""
+
+    label: str
+    left: Measure
+    op: str                        # "+", "-", "/", "%"
+    right: Measure
+
+    def evaluate(self, sources, period):
+        a = self.left.evaluate(sources, period)
+        if a is None:
+            return None
+        b = self.right.evaluate(sources, period)
+        if b is None:
+            return None
+        ratio = self.op in ("/", "%")
+        if not ratio and a.kind != b.kind:
+            return None
+        if units_clash(a, b):
+            return None  # figures in thousands and in millions do not add up as printed
+        if ratio:
+            if b.value == 0:
+                return None
+            value = a.value / b.value
+            kind = "percent" if self.op == "%" else "ratio"
+            symbol = "/"
+        else:
+            value = a.value + b.value if self.op == "+" else a.value - b.value
+            kind, symbol = a.kind, self.op
+        return joined(self.label, a, symbol, b, value, kind, period)
+
+
+@dataclass
+class Either(Measure):
+    """The lexicon's canonical row, else the printed row that best matches the words."""
+
+    first: Measure
+    then: Measure
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return self.first.label
+
+    def evaluate(self, sources, period):
+        return self.first.evaluate(sources, period) or self.then.evaluate(sources, period)
+
+
+@dataclass
+class ExprMeasure(Measure):
+    """An expression whose leaves are line items: the question's arithmetic, or a formula as data."""
+
+    label: str
+    expr: C.Node
+    kind: str | None = None          # the result's kind; None: ratio for a division, else the leaves'
+    company_words: frozenset[str] = frozenset()
+    year_end: bool = False           # avg(x) read as the year-end x (the question said so)
+    amounts: bool = False            # leaves are amounts: a cost printed in parentheses is its magnitude
+
+    def evaluate(self, sources, period):
+        value = self._eval(self.expr, sources, period)
+        if value is None:
+            return None
+        kind = self.kind or value.kind
+        return Evaluated(self.label, value.value, kind, value.used, value.symbolic, value.expression,
+                         True, period, value.unit)
+
+    def _eval(self, node, sources, period) -> Evaluated | None:
+        if isinstance(node, C.Num):
+            return Evaluated(f"{node.value:g}", node.value, "ratio", [], f"{node.value:g}", f"{node.value:g}", True, period)
+        if isinstance(node, C.Avg):
+            now = self._eval(node.arg, sources, period)
+            if now is None or self.year_end:
+                return now
+            before = self._eval(node.arg, sources, period.prior())
+            if before is None:
+                return None
+            return Evaluated(f"average {now.label.lower()}", (now.value + before.value) / 2, now.kind, now.used + before.used,
+                             f"average {now.symbolic}", f"({wrap(before.expression)} + {wrap(now.expression)}) / 2",
+                             True, period, now.unit)
+        if isinstance(node, (C.Leaf, C.Name)):
+            measure = leaf_measure(node, self.company_words)
+            if measure is None:
+                return None
+            value = measure.evaluate(sources, period)
+            if value is None:
+                return None
+            if value.kind == "currency" and value.value < 0 and value.used and value.used[0].metric.outflow:
+                value.value = abs(value.value)
+            elif self.amounts and value.kind == "currency" and value.value < 0 and not value.computed:
+                value.value = abs(value.value)
+                value.expression = F.fmt_number(value.value)
+            if not value.computed:
+                value = Evaluated(value.label, value.value, value.kind, value.used, value.label.lower(),
+                                  value.expression, False, period, value.unit)
+            return value
+        a = self._eval(node.left, sources, period)
+        if a is None:
+            return None
+        b = self._eval(node.right, sources, period)
+        if b is None:
+            return None
+        if units_clash(a, b):
+            return None  # thousands and millions do not combine as printed
+        if node.op == "/":
+            if b.value == 0:
+                return None
+            value, kind = a.value / b.value, "ratio"
+        elif node.op == "*":
+            value, kind = a.value * b.value, a.kind if b.kind == "ratio" else b.kind
+        else:
+            value = a.value + b.value if node.op == "+" else a.value - b.value
+            kind = a.kind if a.kind != "ratio" else b.kind
+        return joined(self.label, a, node.op, b, value, kind, period)
+
+
+def leaf_measure(node, company_words: frozenset[str] = frozenset()) -> Measure | None:
+    """A leaf of an expression as a measure: a lexicon key, the lexicon's line item the words name
+    (falling back to the best printed row), or the best printed row."""
+    lexicon = load_lexicon()
+    if isinstance(node, C.Name):
+        try:
+            return MetricMeasure(lexicon.metric(node.key))
+        except KeyError:
+            return FormulaMeasure(lexicon.formula(node.key))
+    text = leaf_text(node.text, company_words)
+    if not text:
+        return None
+    matches = [m for m in lexicon.match(text) if not (m.kind == "formula" and m.key in F.SUBJECT_FORMULAS)]
+    row = RowMeasure(text, asked=text)
+    if len(matches) == 1 and not leftover(text, matches[0], company_words):
+        m = matches[0]
+        if m.kind == "formula":
+            return FormulaMeasure(lexicon.formula(m.key))
+        return Either(MetricMeasure(lexicon.metric(m.key)), row)
+    return row

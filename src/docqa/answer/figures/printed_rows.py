@@ -1,0 +1,69 @@
+"""Any printed row as a measure: a line item the lexicon does not name, found by its label."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from docqa.answer.figures.asked_kind import COUNT, kind_answers
+from docqa.answer.figures.evaluated import Evaluated, Measure, read_kind
+from docqa.answer.figures.located import Located
+from docqa.answer.figures.sources import all_tables
+from docqa.finance.lexicon import Metric
+from docqa.finance.rowlookup import entity_column, find_rows
+from docqa.finance.tables import Row, StatementTable
+from docqa.finance.text import clean_label, stems
+from docqa.types import StatementKind
+
+
+def printed_metric(row: Row, table: StatementTable) -> Metric:
+    label = clean_label(row.label).rstrip(":")
+    if len(label.split()) > 6:
+        label = re.split(r":|;", label, 1)[0]  # "Treasury stock, shares at cost: 2021—3,851; ..."
+    if row.section and set(stems(label)) <= _GENERIC_LABEL:
+        label = f"{clean_label(row.section).rstrip(':')} \u203a {label}"
+    return Metric(key="printed", label=label[:1].upper() + label[1:], statement=table.statement,
+                  kind=row.kind if row.kind != "percent" else "percent")
+
+
+_GENERIC_LABEL = frozenset(stems("total net other basic diluted amount"))
+
+
+@dataclass
+class RowMeasure(Measure):
+    """A line item the lexicon does not name (or names but the filing prints otherwise): the row
+    whose label, under its headings, best matches the question's words."""
+
+    phrase: str
+    asked: str = ""                # the question's words, for the label
+    question: str = ""             # the kind of number it asks (a count, a per-share amount) filters rows
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        text = self.asked or self.phrase
+        return text[:1].upper() + text[1:]
+
+    def evaluate(self, sources, period):
+        for source in sources:
+            for match in find_rows(all_tables(source), self.phrase):
+                table, row = match.table, match.row
+                stock = True if table.statement == StatementKind.BALANCE else None
+                column = source.column(table, period, stock)
+                same = [c for c in table.period_columns() if column is not None and c.fiscal_year == column.fiscal_year
+                        and c.period == column.period and c.months == column.months]
+                if len(same) > 1:
+                    column = entity_column(self.phrase, row, table, same) or column
+                cell = row.cell(column.index) if column is not None else None
+                if cell is None or cell.value is None:
+                    continue
+                metric = printed_metric(row, table)
+                outflow = table.statement in (StatementKind.CASH_FLOW, StatementKind.BALANCE) and row.kind == "currency"
+                value = abs(cell.value) if outflow else cell.value
+                found = Located.at(source, metric, value, cell, row, table, period)
+                kind = read_kind(row.kind)
+                if self.question and not kind_answers(self.question, Evaluated("", value, kind, [], "", "", False, period)):
+                    continue
+                if self.question and COUNT.search(self.question) and kind == "currency":
+                    kind = "count"  # "how many stores": units, not dollars
+                return Evaluated.printed(found, kind)
+        return None

@@ -1,0 +1,144 @@
+"""Which filings a figure is read from: their statement tables, pages and fiscal calendars.
+
+The evidence's leading filings (their primary statements first, then the evidence pages), the
+same company's annual report when years are asked of quarterly filings, and every table of a
+filing for a line item no statement prints.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from docqa.finance.periods import FiscalCalendar, Period
+from docqa.finance.tables import Column, StatementTable
+from docqa.search.query import QueryPlan, canonical_companies, days_apart
+from docqa.store.base import Store, StoredPage
+from docqa.types import DocType, DocumentMeta, EvidencePage
+
+MAX_DOCUMENTS = 2     # the evidence's leading filings; beyond them the question is elsewhere
+
+
+@dataclass
+class Source:
+    """One filing's statement tables, and how to read its columns as fiscal periods."""
+
+    document: str
+    document_id: str
+    tables: list[StatementTable]
+    pages: dict[int, StoredPage]
+    calendar: FiscalCalendar | None = None
+    quarterly: bool = False          # a 10-Q or an earnings release: quarter and year-to-date columns
+    fiscal_quarter: int | None = None
+    fiscal_year: int | None = None
+
+    @cached_property
+    def tagged(self) -> bool:
+        """An inline XBRL filing: its tables' cells carry tagged facts."""
+        return any(has_tags(t) for t in self.tables)
+
+    def column(self, table: StatementTable, period: Period, stock: bool | None) -> Column | None:
+        if period.quarter is None and not self.quarterly:
+            # An annual report: the year's column as the statement reader dated it.
+            return table.column_for(period.fiscal_year)
+        return table.column_for_period(period, self.calendar, self.fiscal_quarter, stock)
+
+
+def filing_sources(evidence: list[EvidencePage], store: Store) -> list[Source]:
+    """Tables of the leading filings: their primary statements first, then the evidence pages."""
+    order: list[tuple[str, str]] = []
+    for page in evidence:
+        if (page.document_id, page.document) not in order:
+            order.append((page.document_id, page.document))
+    out = []
+    for document_id, document in order[:MAX_DOCUMENTS]:
+        pages = {p.number: p for p in store.pages(document_id)}
+        statement_pages = [n for n, p in pages.items() if p.info and p.info.statement and p.tables]
+        evidence_pages = [e.page for e in evidence if e.document_id == document_id and pages.get(e.page) and pages[e.page].tables]
+        seen: list[int] = []
+        for n in statement_pages + evidence_pages:
+            if n not in seen:
+                seen.append(n)
+        tables = [StatementTable.model_validate(t) for n in seen for t in pages[n].tables]
+        if tables:
+            doc = store.document(document_id)
+            out.append(_source(document, document_id, tables, pages, doc.meta if doc else None))
+    return out
+
+
+def annual_report(store: Store, document_id: str, year: int | None) -> Source | None:
+    """The same company's annual report for ``year`` (or the one just after, which prints it as a
+    comparative); with no year, its latest."""
+    documents = store.documents()
+    canonical = canonical_companies(documents)
+    company = canonical.get(document_id)
+    if company is None:
+        return None
+    annuals = [d for d in documents if canonical.get(d.id) == company and d.meta.doc_type is not None and d.meta.doc_type.is_annual
+               and d.meta.fiscal_year is not None]
+    if year is not None:
+        annuals = [d for d in annuals if year <= d.meta.fiscal_year <= year + 1]  # type: ignore[operator]
+    if not annuals:
+        return None
+    doc = min(annuals, key=lambda d: d.meta.fiscal_year - year) if year is not None else max(  # type: ignore[operator]
+        annuals, key=lambda d: d.meta.fiscal_year or 0)
+    pages = {p.number: p for p in store.pages(doc.id)}
+    tables = [StatementTable.model_validate(t) for n, p in sorted(pages.items()) if p.info and p.info.statement
+              for t in p.tables]
+    if not tables:
+        return None
+    return _source(doc.file_name, doc.id, tables, pages, doc.meta)
+
+
+def dated_quarter(plan: QueryPlan, sources: list[Source], store: Store) -> Period | None:
+    """The fiscal quarter a question names by its end date, when a quarterly source closes on it."""
+    if not plan.period_end:
+        return None
+    for source in sources:
+        doc = store.document(source.document_id)
+        meta = doc.meta if doc else None
+        if (meta and source.quarterly and meta.fiscal_quarter and meta.fiscal_year and meta.period_end
+                and days_apart(meta.period_end, plan.period_end) <= 7):
+            return Period(meta.fiscal_year, meta.fiscal_quarter)
+    return None
+
+
+def _source(document: str, document_id: str, tables: list[StatementTable], pages: dict[int, StoredPage],
+            meta: DocumentMeta | None) -> Source:
+    quarterly = bool(meta and (meta.doc_type in (DocType.QUARTERLY, DocType.EARNINGS) or meta.fiscal_quarter))
+    quarter = meta.fiscal_quarter if meta and quarterly else None
+    calendar = None
+    if meta is not None:
+        anchor = meta.period_end
+        if quarterly and anchor is None:
+            # No period in the metadata: the latest quarter column closes the filing's quarter.
+            ends = [c.period_end for t in tables for c in t.period_columns() if c.period_end and c.months == 3]
+            anchor = max(ends) if ends and quarter else None
+        if anchor:
+            try:
+                calendar = FiscalCalendar.from_period_end(anchor, meta.fiscal_year, quarter)
+            except ValueError:
+                calendar = None
+    return Source(document, document_id, tables, pages, calendar, quarterly, quarter,
+                  meta.fiscal_year if meta is not None else None)
+
+
+def has_tags(table: StatementTable) -> bool:
+    return any(c.fact is not None for r in table.rows for c in r.cells)
+
+
+_TABLE_CACHE: dict[str, list[StatementTable]] = {}
+_TABLE_CACHE_SIZE = 8
+
+
+def all_tables(source: Source) -> list[StatementTable]:
+    """Every table of the filing (statements and evidence pages first, then notes, MD&A, segments)."""
+    cached = _TABLE_CACHE.get(source.document_id)
+    if cached is None:
+        seen = {(t.page, t.bbox) for t in source.tables}
+        rest = [StatementTable.model_validate(t) for n, p in sorted(source.pages.items()) for t in (p.tables or ())]
+        cached = [t for t in rest if (t.page, t.bbox) not in seen]
+        if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
+            _TABLE_CACHE.pop(next(iter(_TABLE_CACHE)))
+        _TABLE_CACHE[source.document_id] = cached
+    return list(source.tables) + cached

@@ -1,0 +1,206 @@
+"""Yes/no about a measure: its direction, sign, level, stability, a threshold, or what it marks."""
+
+from __future__ import annotations
+
+from docqa.answer.figures.asked import Asked
+from docqa.answer.figures.drafts import judged_draft
+from docqa.answer.figures.evaluated import Evaluated, Measure, growth_expression, show, wrap
+from docqa.answer.figures.judgement import (CAPITAL_INTENSIVE, CAPITAL_INTENSIVE_WORDS, DOWN, HEALTHY_FLOOR,
+                                            HIGH_GROWTH, HIGH_GROWTH_WORDS, UP, band_asked, parse_threshold)
+from docqa.answer.figures.measures import Combined, FormulaMeasure, MetricMeasure
+from docqa.answer.figures.sources import Source
+from docqa.finance import formulas as F
+from docqa.finance.lexicon import load_lexicon
+from docqa.finance.periods import Period
+from docqa.types import Draft
+
+
+def yes_no(judged: str, question: str, asked: Asked, sources: list[Source], periods: list[Period]) -> Draft | None:
+    """The verdict ``judged`` (see judgement()) on the first measure asked that reads for the periods."""
+    lexicon = load_lexicon()
+    last = periods[-1]
+    if judged == "capital_intensive":
+        return _capital_intensive(sources, last)
+    if judged == "high_growth":
+        # A high-growth company is one whose sales grow fast, whatever else the question names.
+        return _high_growth(MetricMeasure(lexicon.metric("revenue")), sources, last)
+    for measure in asked.measures:
+        draft = _judge(judged, question, measure, sources, periods)
+        if draft is not None:
+            return draft
+    return None
+
+
+def _judge(judged: str, question: str, measure: Measure, sources: list[Source], periods: list[Period]) -> Draft | None:
+    last = periods[-1]
+    if judged == "stable":
+        return _stable(question, measure, sources, periods)
+    if judged == "threshold":
+        return _threshold(question, measure, sources, periods)
+    now = measure.evaluate(sources, last)
+    if now is None and judged == "exists" and last.quarter:
+        # A quarter the filing does not break out: the fiscal year that holds it.
+        last = Period(last.fiscal_year)
+        now = measure.evaluate(sources, last)
+    if now is None:
+        return None
+    label = measure.label
+    shown = show(now.value, now.kind, now.unit)
+    printed = "" if now.computed else f" (as printed: {now.used[0].cell.raw})"
+    if judged == "exists":
+        answer = abs(now.value) > 0
+        text = f"{'Yes' if answer else 'No'}. {label} for {last.label}: {shown}{printed}."
+        return judged_draft([now], text)
+    if judged == "healthy":
+        key = measure.formula.key if isinstance(measure, FormulaMeasure) else ""
+        floor = HEALTHY_FLOOR.get(key)
+        if floor is None:
+            return None
+        answer = now.value >= floor
+        text = (f"{'Yes' if answer else 'No'}. {label} for {last.label} was {shown}, "
+                f"{'at or above' if answer else 'below'} {floor:g}, the level usually read as healthy.")
+        return judged_draft([now], text)
+    if judged in ("positive", "negative"):
+        answer = (now.value > 0) == (judged == "positive")
+        text = f"{'Yes' if answer else 'No'}. {label} for {last.label} was {shown}{printed}."
+        return judged_draft([now], text)
+    first = periods[0] if len(periods) >= 2 else last.prior()
+    before = measure.evaluate(sources, first)
+    if before is None:
+        return None
+    rose = now.value > before.value
+    answer = rose if judged == "up" else not rose
+    verb = "rose" if rose else ("fell" if now.value < before.value else "was unchanged")
+    then = show(before.value, before.kind, before.unit)
+    if then == shown and now.value != before.value:  # one more decimal, so the move shows
+        fine = F.Format(decimals=2 if now.kind == "percent" else 4)
+        then, shown = (show(before.value, before.kind, before.unit, fine), show(now.value, now.kind, now.unit, fine))
+    text = (f"{'Yes' if answer else 'No'}. {label} {verb} from {then} "
+            f"in {first.label} to {shown} in {last.label}.")
+    return judged_draft([before, now], text)
+
+
+def _threshold(question: str, measure: Measure, sources: list[Source], periods: list[Period]) -> Draft | None:
+    """"Was capex more than 10% of revenue?", "Did revenue exceed $50 billion?", "Did sales grow
+    by more than 5%?": the measure against the level the question names."""
+    threshold = parse_threshold(question)
+    if threshold is None:
+        return None
+    above, level, unit = threshold.above, threshold.level, threshold.unit
+    last = periods[-1]
+    now = measure.evaluate(sources, last)
+    if now is None:
+        return None
+    values = [now]
+    if unit == "%":
+        if now.kind == "percent":
+            value = now.value * 100
+        elif now.kind == "percent_points":
+            value = now.value
+        elif now.kind == "currency" and (UP.search(question) or DOWN.search(question)):
+            first = periods[0] if len(periods) >= 2 else last.prior()
+            before = measure.evaluate(sources, first)
+            if before is None or before.value == 0:
+                return None
+            rate = (now.value - before.value) / abs(before.value)
+            values = [before, now, Evaluated(f"{measure.label} growth", rate, "percent", [], "(current - prior) / prior",
+                                             growth_expression(now, before),
+                                             True, last)]
+            value = rate * 100
+        else:
+            return None
+    elif unit == "$":
+        if now.kind != "currency":
+            return None
+        scale = now.used[0].table.scale or 1.0 if now.used else 1.0
+        value = now.value * scale
+    else:
+        if now.kind not in ("ratio", "times", "days", "per_share", "shares"):
+            return None
+        value = now.value
+    answer = value > level if above else value < level
+    if threshold.words.startswith("at least"):
+        answer = value >= level
+    shown = (f"{value:.1f}%" if unit == "%" else show(now.value, now.kind, now.unit))
+    subject = values[-1].label if len(values) == 3 else measure.label
+    text = (f"{'Yes' if answer else 'No'}. {subject} for {last.label} was {shown}, "
+            f"{'above' if value > level else 'below' if value < level else 'equal to'} the level asked about.")
+    return judged_draft(values, text)
+
+
+def _stable(question: str, measure: Measure, sources: list[Source], periods: list[Period]) -> Draft | None:
+    """"Historically consistent (not fluctuating more than roughly 2% each year)": every
+    year-over-year move within the band, over the years the filing reports."""
+    last = periods[-1]
+    values: list[Evaluated] = []
+    for back in range(0, 5):
+        p = Period(last.fiscal_year - back, last.quarter)
+        v = measure.evaluate(sources, p)
+        if v is None:
+            break
+        values.insert(0, v)
+    if len(values) < 3 and not (len(values) == 2 and len(periods) >= 2):
+        return None
+    band = band_asked(question)
+    points = values[0].kind in ("percent", "percent_points")
+    moves: list[tuple[float, str]] = []
+    for a, b in zip(values, values[1:]):
+        if values[0].kind == "percent":   # a share: the move in percentage points
+            moves.append((abs(b.value - a.value) * 100, f"({wrap(b.expression)} - {wrap(a.expression)}) x 100"))
+        elif values[0].kind == "percent_points":
+            moves.append((abs(b.value - a.value), f"{wrap(b.expression)} - {wrap(a.expression)}"))
+        elif a.value:
+            moves.append((abs(b.value - a.value) / abs(a.value) * 100,
+                          f"{growth_expression(b, a)} x 100"))
+    if not moves:
+        return None
+    largest, arithmetic = max(moves, key=lambda m: m[0])
+    answer = largest <= band
+    unit = "percentage points" if points else "%"
+    series = ", ".join(f"{show(v.value, v.kind, v.unit)} in {v.period.label}" for v in values)
+    text = (f"{'Yes' if answer else 'No'}. {measure.label} was {series}: the largest year-over-year move "
+            f"is {largest:.1f} {unit}, {'within' if answer else 'more than'} {band:g} {unit}.")
+    move = Evaluated("largest year-over-year move", largest, "ratio", [], "largest year-over-year move",
+                     arithmetic, True, periods[-1])
+    return judged_draft(values + [move], text)
+
+
+def _capital_intensive(sources: list[Source], period: Period) -> Draft | None:
+    """Capital intensity as analysts read it: capex / revenue, and total assets / revenue
+    (the assets it takes to earn a dollar of sales)."""
+    lexicon = load_lexicon()
+    capex = FormulaMeasure(lexicon.formula("capex_to_revenue")).evaluate(sources, period)
+    assets = Combined("Total assets / revenue", MetricMeasure(lexicon.metric("total_assets")), "/",
+                      MetricMeasure(lexicon.metric("revenue"))).evaluate(sources, period)
+    if capex is None and assets is None:
+        return None
+    signs = []
+    shown = []
+    if capex is not None:
+        signs.append(capex.value >= CAPITAL_INTENSIVE["capex_to_revenue"])
+        shown.append(f"capex was {show(capex.value, 'percent')} of revenue "
+                     f"({'at or above' if signs[-1] else 'below'} {CAPITAL_INTENSIVE_WORDS['capex_to_revenue']})")
+    if assets is not None:
+        signs.append(assets.value >= CAPITAL_INTENSIVE["assets_to_revenue"])
+        shown.append(f"total assets were {show(assets.value, 'ratio')} times revenue "
+                     f"({'at or above' if signs[-1] else 'below'} {CAPITAL_INTENSIVE_WORDS['assets_to_revenue']})")
+    answer = any(signs)
+    text = f"{'Yes' if answer else 'No'}. In {period.label}, " + "; ".join(shown) + "."
+    return judged_draft([v for v in (capex, assets) if v is not None], text)
+
+
+def _high_growth(measure: Measure, sources: list[Source], period: Period) -> Draft | None:
+    """Growth over the year before against the rate that marks a high-growth company."""
+    now, before = measure.evaluate(sources, period), measure.evaluate(sources, period.prior())
+    if now is None or before is None or before.value == 0:
+        return None
+    rate = (now.value - before.value) / abs(before.value)
+    answer = rate >= HIGH_GROWTH
+    label = measure.label
+    growth = Evaluated(f"{label} growth", rate, "percent", before.used + now.used, "(current - prior) / prior",
+                       growth_expression(now, before),
+                       True, period, now.unit)
+    text = (f"{'Yes' if answer else 'No'}. {label} grew {show(rate, 'percent')} in {period.label} "
+            f"(from {show(before.value, before.kind, before.unit)} to {show(now.value, now.kind, now.unit)}); "
+            f"{'at or above' if answer else 'below'} {HIGH_GROWTH_WORDS}.")
+    return judged_draft([growth], text)

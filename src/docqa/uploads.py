@@ -1,0 +1,187 @@
+"""Uploads and the library: a file people send is checked, named and queued for the ingest worker
+(ingestjobs.py); the library lists waiting, failed and ready documents as one list; deleting a
+document also cancels its upload. The web face calls these; none of it is the face's own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO
+
+from docqa.ingest.pipeline import unique_name
+from docqa.ingestjobs import IngestWorker, job_id_for, now
+from docqa.store import AmbiguousDocument, DocumentNotFound
+from docqa.types import Document, Job
+
+if TYPE_CHECKING:
+    from docqa.engine import Engine
+
+MAX_NAME_CHARS = 160
+PDF_MAGIC = b"%PDF-"
+READ_BLOCK = 1 << 20
+
+
+@dataclass(frozen=True)
+class UploadResult:
+    file_name: str
+    accepted: bool
+    id: str | None = None
+    code: str | None = None      # why refused: not_pdf, empty, too_large, too_many_pages, duplicate
+    reason: str | None = None    # why refused; for an accepted file, a note (renamed)
+    size: int = 0
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One row of the library: an indexed document, a waiting or failed upload, or both (re-indexing)."""
+
+    document: Document | None
+    job: Job | None
+
+
+def safe_display_name(raw: str | None) -> str:
+    """The name a person gave the file, for display only: no folders, no control characters."""
+    name = (raw or "").replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(ch for ch in name if ch.isprintable()).strip().lstrip(".").strip()
+    if len(name) > MAX_NAME_CHARS:
+        stem, dot, ext = name.rpartition(".")
+        name = (stem[: MAX_NAME_CHARS - len(ext) - 1] + dot + ext) if dot and len(ext) <= 8 else name[:MAX_NAME_CHARS]
+    return name or "upload.pdf"
+
+
+
+def find(engine: "Engine", key: str) -> Entry:
+    """A document or a waiting upload by id (or a document by file name); DocumentNotFound else."""
+    doc = engine.store.document(key)
+    job = engine.store.job(key)
+    if doc is None and job is None:
+        try:
+            doc = engine.document(key)  # a file name works too
+        except AmbiguousDocument:
+            raise  # two documents answer to the name: the error lists both with their ids
+        except DocumentNotFound:
+            pass
+        else:
+            job = engine.store.job(doc.id)
+    if doc is None and (job is None or job.status == "ready"):
+        known = [d.file_name for d in engine.documents()]
+        raise DocumentNotFound(key, known)
+    return Entry(doc, job)
+
+
+
+def accept(engine: "Engine", worker: IngestWorker, uploads: Path, stream: BinaryIO, name: str,
+           taken: set[str], names: set[str] | None = None) -> UploadResult:
+    """One uploaded file checked (size, PDF bytes, page count, duplicates), named uniquely and queued;
+    ``taken`` and ``names`` are the ids and display names given earlier in the same request."""
+    limit_mb = engine.settings.max_upload_mb
+    limit = limit_mb * 1024 * 1024
+
+    def refused(code: str, reason: str, size: int = 0, doc_id: str | None = None) -> UploadResult:
+        return UploadResult(file_name=name, accepted=False, id=doc_id, code=code, reason=reason, size=size)
+
+    names = set() if names is None else names  # display names given earlier in this request
+    incoming = uploads / f".incoming-{uuid.uuid4().hex}"  # a name the server chose; the user's never is
+    digest, size, head = hashlib.sha256(), 0, b""
+    try:
+        with incoming.open("wb") as out:
+            while block := stream.read(READ_BLOCK):
+                size += len(block)
+                if size > limit:  # count the rest (already spooled by the server, capped by Guard) unwritten
+                    while block := stream.read(READ_BLOCK):
+                        size += len(block)
+                    break
+                if len(head) < 1024:
+                    head += block[: 1024 - len(head)]
+                digest.update(block)
+                out.write(block)
+        if size > limit:
+            return refused("too_large", f"{size / (1024 * 1024):,.1f} MB ({size:,} bytes) is larger than the upload "
+                                        f"limit of {limit_mb} MB (DOCQA_MAX_UPLOAD_MB)", size)
+        if size == 0:
+            return refused("empty", "empty file (0 bytes)")
+        if PDF_MAGIC not in head:
+            return refused("not_pdf", "not a PDF: the file's bytes do not start with a PDF header, whatever its "
+                                      "name says; export or print it to PDF first", size)
+        pages = count_pages(incoming)
+        if pages > engine.settings.max_pages:
+            return refused("too_many_pages", f"{pages} pages is over the limit of {engine.settings.max_pages} "
+                                             "(DOCQA_MAX_PAGES)", size)
+        sha = digest.hexdigest()
+        doc_id = job_id_for(sha)
+        existing = engine.store.document_by_sha(sha)
+        if existing is not None:
+            return refused("duplicate", f"already indexed as {existing.file_name}", size, existing.id)
+        job = engine.store.job(doc_id)
+        if doc_id in taken or (job is not None and job.status in ("queued", "processing")):
+            shown = job.file_name if job else name
+            return refused("duplicate", f"the same file is already waiting to be indexed as {shown}", size, doc_id)
+        stored = uploads / f"{doc_id}.pdf"
+        # A display name is unique in the index: a second "report.pdf" becomes "report (2).pdf" (docs/web.md).
+        in_use = [d.file_name for d in engine.documents()]
+        in_use += [j.file_name for j in engine.store.jobs() if j.status != "ready" and j.id != doc_id] + sorted(names)
+        shown = unique_name(name, in_use)
+        note = None if shown == name else f"renamed to {shown}: a document named {name} is already in the index"
+        os.replace(incoming, stored)
+        stamp = now()
+        worker.submit(Job(id=doc_id, file_name=shown, stored_path=str(stored), sha256=sha, status="queued",
+                          pages_total=pages, created_at=stamp, updated_at=stamp))
+        taken.add(doc_id)
+        names.add(shown)
+        return UploadResult(file_name=shown, accepted=True, id=doc_id, reason=note, size=size)
+    finally:
+        incoming.unlink(missing_ok=True)
+        stream.close()
+
+
+def count_pages(path: Path) -> int:
+    """Pages in a PDF, 0 when it cannot be opened here (the worker then says why)."""
+    import fitz
+
+    try:
+        with fitz.open(path, filetype="pdf") as pdf:
+            return 0 if pdf.needs_pass else pdf.page_count
+    except Exception:
+        return 0
+
+
+
+
+def library(engine: "Engine") -> list[Entry]:
+    """Waiting and failed uploads first, then ready documents by name."""
+    docs = {d.id: d for d in engine.documents()}
+    jobs = {j.id: j for j in engine.store.jobs()}
+    pending = [Entry(None, j) for j in jobs.values() if j.id not in docs and j.status != "ready"]
+    ready = [Entry(d, jobs.get(d.id)) for d in sorted(docs.values(), key=lambda d: d.file_name.lower())]
+    return pending + ready
+
+
+def queue_counts(engine: "Engine") -> tuple[int, int]:
+    """(queued, processing) uploads."""
+    jobs = engine.store.jobs()
+    return sum(j.status == "queued" for j in jobs), sum(j.status == "processing" for j in jobs)
+
+
+def remove(engine: "Engine", worker: IngestWorker, key: str) -> str:
+    """Delete a document, or cancel its upload (both when it is being re-indexed); its id."""
+    entry = find(engine, key)
+    doc_id = entry.document.id if entry.document else entry.job.id  # type: ignore[union-attr]
+    worker.cancel(doc_id)
+    if entry.document is not None or engine.store.document(doc_id) is not None:  # indexed meanwhile: delete it too
+        engine.delete(doc_id)
+    return doc_id
+
+
+def remove_all(engine: "Engine", worker: IngestWorker) -> list[str]:
+    gone = []
+    for job in engine.store.jobs():
+        worker.cancel(job.id)
+        gone.append(job.id)
+    for doc in engine.documents():
+        engine.delete(doc.id)
+        gone.append(doc.id)
+    return sorted(set(gone))
