@@ -100,6 +100,19 @@ class TestDocumentRestrictedRanking:
         assert [c.text for c in store.chunks(["aaaa0001-2", "aaaa0001-3", "aaaa0001-1"])] == ["Changed text", "Other"]
 
 
+    def test_pages_read_again_after_a_write_elsewhere(self, store, second_store):
+        from docqa.types import DocType
+        from tests.store.battery import make_document
+
+        self._docs(store, ["aaaa0001"])
+        before = store.pages("aaaa0001")
+        assert store.pages("aaaa0001") == before and before  # the second read comes from the cache
+        store.pages("aaaa0001").clear()  # a caller changing its list does not change the kept one
+        assert store.pages("aaaa0001") == before
+        second_store.add_document(*make_document("aaaa0001", "Co 0", 2020, DocType.ANNUAL, ["Other", "Changed text"]))
+        assert [p.text for p in store.pages("aaaa0001")] == [p.text for p in second_store.pages("aaaa0001")]
+        assert [p.text for p in store.pages("aaaa0001")] != [p.text for p in before]
+
 def test_word_lookups_outlive_a_searcher_but_not_a_new_filing(store):
     """The engine makes a searcher per question; what planning learnt about words is kept per store
     for one set of documents, and learnt again when a filing is added."""
@@ -188,23 +201,31 @@ class TestTantivyRepair:
         plain = SQLiteStore(path)
         plain.add_document(*make_document("aaaa0001", "Co A", 2020, DocType.ANNUAL, ["Revenue  1,000", "Cash"]))
         plain.close()
-        assert not path.with_name("index.sqlite.tantivy").exists()
+        assert not list(tmp_path.glob("index.sqlite.tantivy*"))
         store = SQLiteStore(path, lexical="tantivy")
         assert store._lexical.held() == {"aaaa0001": 2}
         assert [c for c, _ in store.lexical_search(["1000"], [], SearchFilters(), 5)] == ["aaaa0001-1"]
         store.close()
 
-    def test_an_index_analysed_another_way_is_rebuilt(self, tmp_path):
-        from docqa.store import tantivy_lexical
+    def test_searches_fts5_while_another_process_holds_the_writer(self, tmp_path):
+        """Two processes opening an index at once: the one that cannot build the tantivy index
+        searches FTS5 (always written) until a write shows it the index is in line."""
+        from docqa.store.tantivy_lexical import ANALYSIS_VERSION, TantivyLexical
         from docqa.types import DocType
         from tests.store.battery import make_document
 
         path = tmp_path / "index.sqlite"
+        plain = SQLiteStore(path)
+        plain.add_document(*make_document("aaaa0001", "Co A", 2020, DocType.ANNUAL, ["Revenue  1,000", "Cash"]))
+        other = TantivyLexical(tmp_path / f"index.sqlite.tantivy{ANALYSIS_VERSION}")
+        writer = other.index.writer(15_000_000, 1)  # "another process" building it
         store = SQLiteStore(path, lexical="tantivy")
-        store.add_document(*make_document("aaaa0001", "Co A", 2020, DocType.ANNUAL, ["Operating activities"]))
+        assert not store._lexical_in_line and store._lexical.held() == {}
+        assert [c for c, _ in store.lexical_search(["1000"], [], SearchFilters(), 5)] == ["aaaa0001-1"]  # FTS5
+        writer.rollback()
+        del writer
+        plain.add_document(*make_document("bbbb0002", "Co B", 2021, DocType.ANNUAL, ["Revenue  2,000"]))
+        assert {c for c, _ in store.lexical_search(["revenue"], [], SearchFilters(), 5)} == {"aaaa0001-1", "bbbb0002-1"}
+        assert store._lexical_in_line and store._lexical.held() == {"aaaa0001": 2, "bbbb0002": 1}
         store.close()
-        (path.with_name("index.sqlite.tantivy") / "docqa-analysis.txt").write_text("older analysis")
-        again = SQLiteStore(path, lexical="tantivy")
-        assert (path.with_name("index.sqlite.tantivy") / "docqa-analysis.txt").read_text() == tantivy_lexical.ANALYSIS
-        assert [c for c, _ in again.lexical_search(["operating"], [], SearchFilters(), 5)] == ["aaaa0001-1"]
-        again.close()
+        plain.close()

@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 CHUNK_CACHE = 20_000  # built Chunks kept between searches (~2 kB each)
+PAGE_CACHE_DOCUMENTS = 4  # filings whose pages are kept between questions (549 pages of PepsiCo: 15 MB)
 MAX_SPANS = 200       # rowid spans one restricted lexical search ranks separately
 
 _SCHEMA = """
@@ -113,17 +114,18 @@ class SQLiteStore:
         self._generation = 0
         self._documents: tuple[tuple[int, int], list[Document]] | None = None
         self._chunk_cache: tuple[tuple[int, int], dict[str, Chunk]] | None = None
+        self._page_cache: tuple[tuple[int, int], dict[str, list[StoredPage]]] | None = None
         self._spans: tuple[tuple[int, int], dict[str, tuple[int | None, int | None]]] | None = None
         self._lexical: TantivyLexical | None = None
         if lexical == "tantivy":
             try:
-                from docqa.store.tantivy_lexical import TantivyLexical
+                    from docqa.store.tantivy_lexical import ANALYSIS_VERSION, TantivyLexical
             except ImportError as e:
                 raise RuntimeError("DOCQA_LEXICAL=tantivy needs the tantivy extra: pip install 'docqa[tantivy]'") from e
 
-            self._lexical = TantivyLexical(self.path.with_name(self.path.name + ".tantivy"))
+            self._lexical = TantivyLexical(self.path.with_name(f"{self.path.name}.tantivy{ANALYSIS_VERSION}"))
             with self._lock:
-                self._reconcile_lexical()
+                self._lexical_in_line = self._reconcile_lexical()
                 self._lexical_seen = self._version()
         elif lexical != "fts5":
             raise ValueError(f"lexical must be fts5 or tantivy, not {lexical!r}")
@@ -249,20 +251,23 @@ class SQLiteStore:
                          " DO UPDATE SET value = CAST(value AS INTEGER) + 1")
         self._generation += 1
 
-    def _reconcile_lexical(self) -> None:
+    def _reconcile_lexical(self) -> bool:
         """Make the tantivy index hold exactly SQLite's chunks, per document: repairs a crash between
-        the two commits, and builds the index the first time an existing store is opened with it."""
+        the two commits, and builds the index the first time an existing store is opened with it.
+        False when it could not (another process holds the writer): FTS5 answers until it can."""
         assert self._lexical is not None
         want = dict(self._db.execute("SELECT document_id, count(*) FROM chunks GROUP BY document_id").fetchall())
         held = self._lexical.held()
         stale = [d for d in held if d not in want] + [d for d, n in want.items() if held.get(d) != n]
         if not stale:
-            return
+            return True
         log.info("tantivy lexical index: bringing %d documents in line with SQLite", len(stale))
         try:
             self._lexical.replace({doc_id: self._lexical_rows(doc_id) for doc_id in stale})
-        except ValueError as e:  # another process holds the writer: it is writing, or repairing too
-            log.warning("tantivy lexical index not repaired now (%s); searches may miss documents", e)
+        except ValueError as e:  # another process holds the writer: it is writing, or building it too
+            log.warning("tantivy lexical index not in line with SQLite yet (%s); searching FTS5 meanwhile", e)
+            return False
+        return True
 
     # --- reading ------------------------------------------------------------------------
     def documents(self) -> list[Document]:
@@ -314,16 +319,32 @@ class SQLiteStore:
 
     def pages(self, document_id: str) -> list[StoredPage]:
         with self._lock:
+            # A figure question reads every page of the filings it asks about; decoding and validating
+            # those rows was about half of its CPU. Pages are immutable until a write: keep the last
+            # few filings' pages, dropped when this or another process writes.
+            key = self._version()
+            if self._page_cache is None or self._page_cache[0] != key:
+                self._page_cache = (key, {})
+            cache = self._page_cache[1]
+            if document_id in cache:
+                cache[document_id] = cache.pop(document_id)  # most recently used last
+                return list(cache[document_id])
             rows = self._db.execute(
                 "SELECT * FROM pages WHERE document_id=? ORDER BY number", (document_id,)
             ).fetchall()
-        return [_page(r) for r in rows]
+            pages = [_page(r) for r in rows]
+            if not PAGE_CACHE_DOCUMENTS:
+                return pages
+            if len(cache) >= PAGE_CACHE_DOCUMENTS:
+                cache.pop(next(iter(cache)))
+            cache[document_id] = pages
+            return list(pages)
 
     # --- searching ----------------------------------------------------------------------
     def lexical_search(
         self, terms: list[str], phrases: list[str], filters: SearchFilters, k: int
     ) -> list[tuple[str, float]]:
-        if self._lexical is not None:
+        if self._lexical is not None and self._lexical_current():
             return self._tantivy_search(terms, phrases, filters, k)
         parts = [_fts_quote(t) for t in terms if t] + [_fts_quote(p) for p in phrases if p.strip()]
         if not parts:
@@ -359,14 +380,23 @@ class SQLiteStore:
             rows = self._db.execute(sql, [*inner_args, *args, k]).fetchall()
         return [(r["id"], -float(r["score"])) for r in rows]
 
+    def _lexical_current(self) -> bool:
+        """Is the tantivy index to be searched? Reloaded after a write here or in another process; one
+        not yet in line with SQLite (another process was building it) is checked again then."""
+        assert self._lexical is not None
+        with self._lock:
+            version = self._version()
+            if version != self._lexical_seen:
+                self._lexical.reload()
+                if not self._lexical_in_line:
+                    self._lexical_in_line = self._reconcile_lexical()
+                self._lexical_seen = version
+            return self._lexical_in_line
+
     def _tantivy_search(self, terms: list[str], phrases: list[str], filters: SearchFilters,
                         k: int) -> list[tuple[str, float]]:
         assert self._lexical is not None
         with self._lock:
-            version = self._version()
-            if version != self._lexical_seen:  # a write here or in another process
-                self._lexical.reload()
-                self._lexical_seen = version
             ranked = self._lexical.search(terms, phrases, filter_columns(filters), k)
             if not ranked:
                 return []

@@ -13,7 +13,6 @@ repaired when the store is next opened (``SQLiteStore._reconcile_lexical``).
 
 from __future__ import annotations
 
-import shutil
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -23,8 +22,10 @@ import tantivy
 
 from docqa.types import SearchFilters
 
-# How the body is analysed; an index written another way is rebuilt from SQLite at open.
-ANALYSIS = "docqa-tantivy-1: index_text, Snowball porter, whitespace"
+# How the body is analysed (index_text, Snowball porter, whitespace). The index folder is named with
+# it, so a store opened by a docqa that analyses otherwise builds a new folder from SQLite instead of
+# matching other tokens, and no process deletes a folder another may be reading.
+ANALYSIS_VERSION = 1
 WRITER_HEAP = 50_000_000   # bytes of the writer's in-memory buffer: one filing's chunks fit in one
 MAX_HELD = 1_000_000       # documents a terms aggregation may report
 # The filter fields a SearchFilters constrains, by the chunk column it names (store.base.filter_columns).
@@ -66,9 +67,6 @@ class TantivyLexical:
     """One folder of tantivy index. Not thread-safe by itself: SQLiteStore calls it under its lock."""
 
     def __init__(self, folder: Path):
-        marker = folder / "docqa-analysis.txt"
-        if folder.exists() and (not marker.exists() or marker.read_text() != ANALYSIS):
-            shutil.rmtree(folder)  # written with other tokens: its terms would not match the queries
         folder.mkdir(parents=True, exist_ok=True)
         self.folder = folder
         self.schema = _schema()
@@ -76,8 +74,6 @@ class TantivyLexical:
         self.index.register_tokenizer(
             "docqa", tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build())
         self.index.reload()
-        if not marker.exists():
-            marker.write_text(ANALYSIS)
 
     # --- writing ------------------------------------------------------------------------
     def replace(self, documents: dict[str, list[tuple[int, str, str | None, int | None, str | None, str]]]) -> None:
