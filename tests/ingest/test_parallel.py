@@ -40,6 +40,19 @@ def _index(engine: Engine) -> dict:
     return {"documents": docs, "chunks": chunks, "pages": pages}
 
 
+def _assert_same_index(got, want, serial: Engine, parallel: Engine) -> int:
+    """The parallel run reports and stores what the serial run did, chunk for chunk; returns its page total."""
+    assert [(f.path, f.status, f.document_id, f.pages, f.chunks) for f in got.files] == [
+        (f.path, f.status, f.document_id, f.pages, f.chunks) for f in want.files]
+    assert {f.status for f in got.files} == {"indexed"}
+    a, b = _index(serial), _index(parallel)
+    assert a["documents"] == b["documents"]
+    assert len(a["chunks"]) == len(b["chunks"]) > 100
+    assert a["chunks"] == b["chunks"]  # same ids, texts, boxes and metadata, chunk for chunk
+    assert a["pages"] == b["pages"]
+    return sum(f.pages for f in want.files)
+
+
 def test_two_workers_build_the_serial_index(tmp_path, cluster):
     local, client = cluster
     assert local.scheduler_address.startswith("tcp://127.0.0.1:")
@@ -50,15 +63,7 @@ def test_two_workers_build_the_serial_index(tmp_path, cluster):
         seen: list[tuple[str, int, int]] = []
         got = parallel.ingest_parallel(FILES, cluster=local.scheduler_address,
                                        progress=lambda *a: seen.append(a))
-        assert [(f.path, f.status, f.document_id, f.pages, f.chunks) for f in got.files] == [
-            (f.path, f.status, f.document_id, f.pages, f.chunks) for f in want.files]
-        assert {f.status for f in got.files} == {"indexed"}
-        a, b = _index(serial), _index(parallel)
-        assert a["documents"] == b["documents"]
-        assert len(a["chunks"]) == len(b["chunks"]) > 100
-        assert a["chunks"] == b["chunks"]  # same ids, texts, boxes and metadata, chunk for chunk
-        assert a["pages"] == b["pages"]
-        total = sum(f.pages for f in want.files)
+        total = _assert_same_index(got, want, serial, parallel)
         assert ("all files", total, total) in seen  # pages done across workers
         workers = {w for w in client.run(lambda: 1)}
         assert len(workers) == 2
@@ -135,15 +140,7 @@ def test_local_workers_build_the_serial_index(tmp_path, serial_index):
     try:
         seen: list[tuple[str, int, int]] = []
         got = parallel.ingest_parallel(FILES, workers=2, progress=lambda *a: seen.append(a))
-        assert [(f.path, f.status, f.document_id, f.pages, f.chunks) for f in got.files] == [
-            (f.path, f.status, f.document_id, f.pages, f.chunks) for f in want.files]
-        assert {f.status for f in got.files} == {"indexed"}
-        a, b = _index(serial), _index(parallel)
-        assert a["documents"] == b["documents"]
-        assert len(a["chunks"]) == len(b["chunks"]) > 100
-        assert a["chunks"] == b["chunks"]  # same ids, texts, boxes and metadata, chunk for chunk
-        assert a["pages"] == b["pages"]
-        total = sum(f.pages for f in want.files)
+        total = _assert_same_index(got, want, serial, parallel)
         assert ("all files", total, total) in seen
         assert got.stage_seconds["parse"] > 0  # the workers' stage times reach the report
         again = parallel.ingest_parallel(FILES, workers=2)
