@@ -34,6 +34,14 @@ def shared_page(name: str, number: int) -> Page:
     return _pages(str(path))[number - 1]
 
 
+def practice_page(file: str, number: int) -> Page:
+    """A 1-based page of a practice-set PDF (filings nobody tuned on); skips where it is absent."""
+    path = SHARED_PDFS.parent / "practice" / "pdfs" / file
+    if not path.exists():
+        pytest.skip(f"{path} not available on this machine")
+    return _pages(str(path))[number - 1]
+
+
 def line(y: float, *cells: tuple[str, float], size: float = 8.0) -> Line:
     """One visual row: each cell is (text, x0); words of a cell are single-spaced at 4.4 pt a char."""
     words: list[Word] = []

@@ -104,3 +104,12 @@ def test_convert_and_render():
     assert F.render(0.6639, "ratio", F.Format(decimals=2)) == "0.66"
     assert F.render(93.857, "days", F.Format()) == "93.86 days"
     assert F.render(-1.5, "currency", F.Format(decimals=1), "millions") == "-$1.5 million"
+
+
+def test_a_debt_ratio_without_any_debt_line_read_is_unknown_not_zero():
+    # The filer's debt lines were not read (another name, a note): 0 / equity would be a wrong answer.
+    with pytest.raises(F.FormulaError, match="no debt line"):
+        F.compute("debt_to_equity", {"total_equity": 2798.0})
+    with pytest.raises(F.FormulaError, match="no debt line"):
+        F.compute("total_debt", {})
+    assert F.compute("debt_to_equity", {"long_term_debt": 100.0, "total_equity": 50.0}).value == 2.0

@@ -196,6 +196,8 @@ def operating_cash_flow_ratio(operating_cash_flow: float, current_liabilities: f
 
 # ---------------------------------------------------------------------------------- leverage
 def total_debt(*parts: float) -> FormulaResult:
+    if not parts:
+        raise FormulaError("no debt line (short-term, current portion or long-term debt) was read")
     value = sum(abs(p) for p in parts)
     return _result("total_debt", "currency", value, "sum of debt lines", " + ".join(fmt_number(abs(p)) for p in parts),
                    {f"part{i}": p for i, p in enumerate(parts)})
@@ -323,8 +325,15 @@ def retention_ratio(dividends_paid: float, net_income: float) -> FormulaResult:
 Values = Mapping[str, float]
 
 
+_DEBT_LINES = ("short_term_debt", "current_portion_long_term_debt", "long_term_debt")
+
+
 def _debt(v: Values) -> float:
-    return sum(abs(v.get(k, 0.0)) for k in ("short_term_debt", "current_portion_long_term_debt", "long_term_debt"))
+    """Debt lines a filer does not print count as none, but a filing none of whose lines was read
+    has an unknown debt, not a zero one."""
+    if not any(k in v for k in _DEBT_LINES):
+        raise FormulaError("no debt line (short-term, current portion or long-term debt) was read")
+    return sum(abs(v.get(k, 0.0)) for k in _DEBT_LINES)
 
 
 # Formula key (as in lexicon.yaml) -> how to compute it from this year's and last year's values
@@ -340,7 +349,7 @@ _BY_KEY: dict[str, Callable[[Values, Values], FormulaResult]] = {
                                             c["accounts_receivable"], c["current_liabilities"]),
     "working_capital": lambda c, p: working_capital(c["current_assets"], c["current_liabilities"]),
     "debt_to_equity": lambda c, p: debt_to_equity(_debt(c), c["total_equity"]),
-    "total_debt": lambda c, p: total_debt(*[c[k] for k in ("short_term_debt", "current_portion_long_term_debt", "long_term_debt") if k in c]),
+    "total_debt": lambda c, p: total_debt(*[c[k] for k in _DEBT_LINES if k in c]),
     "net_debt": lambda c, p: net_debt(_debt(c), c["cash_and_equivalents"]),
     "debt_to_assets": lambda c, p: debt_to_assets(_debt(c), c["total_assets"]),
     "liabilities_to_equity": lambda c, p: liabilities_to_equity(c["total_liabilities"], c["total_equity"]),

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from docqa.finance.lexicon import Metric, load_lexicon
 from docqa.finance.tables import Row, StatementTable
-from docqa.finance.text import stems
+from docqa.finance.text import holds as _contains, stems, without_sign_alternatives
 
 PREFER_BONUS = 0.25
 STATEMENT_BONUS = 0.1
@@ -69,13 +69,14 @@ def find_line_items(tables: list[StatementTable], metric: Metric | str) -> list[
 
 def _best(row: Row, prints: list[tuple[tuple[str, ...], str]], excludes: list[tuple[str, ...]]) -> tuple[float, str] | None:
     label = stems(row.label)
-    parts = _HEAD.split(row.label, 1)
+    unsigned = without_sign_alternatives(row.label)
+    parts = _HEAD.split(unsigned, 1)
     head = stems(parts[0])
     candidates = [(label, 1.0)]
     if any(_contains(label, e) for e in excludes):
         # "Trade receivables, net of allowances for doubtful accounts of $7,293": the excluded
         # words qualify the line item; they do not make it another one.
-        if not (head and head != label and len(parts) > 1 and _QUALIFIER.match(row.label[len(parts[0]):])):
+        if not (head and head != label and len(parts) > 1 and _QUALIFIER.match(unsigned[len(parts[0]):])):
             return None
         candidates = []
     if head and head != label:
@@ -162,11 +163,6 @@ def _similarity(label: tuple[str, ...], form: tuple[str, ...]) -> float:
         # attributable to 3M common shareholders — diluted"): a mild cost each.
         return 0.7 - 0.02 * extra
     return 0.0
-
-
-def _contains(text: tuple[str, ...], part: tuple[str, ...]) -> bool:
-    n = len(part)
-    return n > 0 and any(text[i : i + n] == part for i in range(len(text) - n + 1))
 
 
 def _subsequence(text: tuple[str, ...], part: tuple[str, ...]) -> bool:

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.tables import Row, StatementTable
-from docqa.finance.text import clean_label, stems
+from docqa.finance.text import clean_label, stems, without_sign_alternatives
 
 MIN_SCORE = 0.72       # below this the best row is not the item asked
 MIN_RECALL = 0.99      # every hard word of the phrase must be printed around the row
@@ -134,7 +134,7 @@ def score_row(phrase: str, row: Row, table: StatementTable) -> float:
     """How well ``row`` (under its headings, in ``table``) is the line item ``phrase`` names."""
     label = clean_label(row.label)
     score = _score(phrase, label, row, table)
-    head = _HEAD.split(label, 1)[0]
+    head = _HEAD.split(without_sign_alternatives(label), 1)[0]
     if head.strip() and head != label:
         score = max(score, round(HEAD_FACTOR * _score(phrase, head, row, table), 4))
     return score

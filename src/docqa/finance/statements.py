@@ -59,6 +59,8 @@ _UNIT = re.compile(
     r"\(\s*(?:in\s+)?(?:us\s*)?\$\s*(million|thousand|billion)\b",   # Amcor's "($ million)"
     re.I,
 )
+# "In 000s", "HK$'000", "(000's)": the table's unit set in its header line, not a figure in it.
+_UNIT_WORD = re.compile(r"\(?(?:[A-Z]{0,3}\$)?['’]?000['’]?s?\)?,?", re.I)
 _STATEMENT_TITLES: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
     # Matched on the title's letters only ("Consolidated Statement of Cash Flow s" -> "...cashflows").
     # MD&A headings ("Analysis of Financial Condition", "Cash Flows") must not count as statements.
@@ -66,7 +68,9 @@ _STATEMENT_TITLES: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (
     (StatementKind.CASH_FLOW, re.compile(r"statements?of(consolidated)?cashflows?|cashflows?statements?")),
     (StatementKind.BALANCE, re.compile(r"balancesheets?|statements?of(consolidated)?financial(position|condition)|statements?ofcondition")),
     (StatementKind.EQUITY, re.compile(r"statements?of(consolidated)?(changesin)?(shareholders|stockholders|shareowners)?(equity|deficit)|changesinequity")),
-    (StatementKind.INCOME, re.compile(r"statements?of(consolidated)?(operations|income|earnings)|incomestatements?|profitandloss")),
+    # IFRS: "Statement of profit or loss and other comprehensive income" is the income statement.
+    (StatementKind.INCOME, re.compile(r"statements?of(consolidated)?(operations|income|earnings)|incomestatements?|profitandloss|"
+                                      r"statements?of(consolidated)?profitorloss")),
 )
 
 
@@ -164,11 +168,13 @@ def _is_year_line(line: Line, page_width: float) -> bool:
     if not words or len(words) > 30:
         return False
     has_period = False
+    years = _years(w.text for w in words)
     for k, w in enumerate(words):
         if not any(map(str.isdigit, w.text)):
             continue  # no test below holds for a word without a digit: skip them (ingest runs this on every row)
         t = w.text.strip("()")
-        if is_year(t) or (is_short_period(t) and any(ch.isdigit() for ch in t)) or is_numeric_date(w.text):
+        if is_year(t) or (is_short_period(t) and any(ch.isdigit() for ch in t)) or is_numeric_date(w.text) \
+                or footnoted_year(t, years):
             has_period = True
         elif is_day(t) and k > 0 and is_month(words[k - 1].text):
             continue
@@ -182,12 +188,31 @@ def _is_year_line(line: Line, page_width: float) -> bool:
     return len(with_period) >= 2 or with_period[0][0].bbox[0] >= 0.45 * page_width
 
 
+_FOOTNOTED_YEAR = re.compile(r"((?:19|20)\d\d)\d{1,2}")
+
+
+def _years(texts) -> list[int]:
+    return [int(m.group()) for t in texts if is_year(t) and (m := _A_YEAR.search(t))]
+
+
+_A_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def footnoted_year(text: str, years: list[int]) -> str | None:
+    """"20211" beside "2022": the year 2021 with its footnote mark glued on ("2021¹")."""
+    m = _FOOTNOTED_YEAR.fullmatch(text)
+    if m and any(0 < abs(int(m.group(1)) - y) <= 3 for y in years):
+        return m.group(1)
+    return None
+
+
 def _is_header_part(line: Line, page_width: float) -> bool:
     """Header words with no figures: "Three Months Ended", "December 31,", "Amount  % to Sales"."""
     words = line.words
     if not words or len(words) > 20:
         return False
-    if any(any(ch.isdigit() for ch in w.text) and not (is_year(w.text) or is_day(w.text) or is_short_period(w.text))
+    if any(any(ch.isdigit() for ch in w.text) and not (is_year(w.text) or is_day(w.text) or is_short_period(w.text)
+                                                       or _UNIT_WORD.fullmatch(w.text))
            for w in words):
         return False
     text = line.text.lower()
@@ -314,10 +339,11 @@ def _column_headers(header_lines: list[Line], cols: list[_Col]) -> tuple[list[st
     first_x0 = min(cols[0].reach, cols[0].x0)
     spacing = min((b.centre - a.centre for a, b in zip(cols, cols[1:])), default=80.0)
     for line in header_lines:
-        groups = _groups(line.words, _height(line))
+        groups = [part for g in _groups(line.words, _height(line)) for part in _repeated_dates(g)]
+        years = _years(w.text for w in line.words)
         right = []
         for g in groups:
-            text = " ".join(w.text for w in g)
+            text = " ".join(footnoted_year(w.text, years) or w.text for w in g)
             x0, x1 = g[0].bbox[0], g[-1].bbox[2]
             # A period ("2022", "June 30, 2022") set a little left of its figures still heads the first column.
             period = (any(is_year(w.text) or is_numeric_date(w.text) for w in g) and len(g) <= 4
@@ -330,6 +356,22 @@ def _column_headers(header_lines: list[Line], cols: list[_Col]) -> tuple[list[st
         for k, text in _place(right, cols):
             parts[k].append(text)
     return [" ".join(p) for p in parts], " ".join(stub)
+
+
+def _repeated_dates(group: list[Word]) -> list[list[Word]]:
+    """"December 31, 2022 December 31, 2021" set close together over two columns: one date each.
+    Split only where the same words repeat before each year, so "Year ended December 31, 2022 2021"
+    (one heading over two years) stays whole."""
+    parts: list[list[Word]] = [[]]
+    for w in group:
+        parts[-1].append(w)
+        if is_year(w.text.strip("()")):
+            parts.append([])
+    parts = [p for p in parts if p]
+    if len(parts) < 2 or not all(is_year(p[-1].text.strip("()")) for p in parts):
+        return [group]
+    words = {tuple(w.text.lower() for w in p[:-1]) for p in parts}
+    return parts if len(words) == 1 and () not in words else [group]
 
 
 def _place(groups: list[tuple[float, float, str]], cols: list[_Col]) -> list[tuple[int, str]]:
@@ -389,7 +431,8 @@ def read_tables(page: Page) -> list[StatementTable]:
     lines = [_split(line) for line in page.lines]
     for ln in lines:
         # "(Millions)  2018  2017  2016" ends in figures too: a line of years is a header, not a row.
-        only_years = ln.is_data and all(is_year(c.raw) for c in ln.cells)
+        years = _years(c.raw for c in ln.cells)
+        only_years = ln.is_data and all(is_year(c.raw) or footnoted_year(c.raw, years) for c in ln.cells)
         if (not ln.is_data or only_years) and _is_year_line(ln.line, page.width):
             ln.year_line, ln.cells = True, []
     blocks = _header_blocks(lines, page.width)
@@ -473,9 +516,16 @@ def _rows(lines: list[_Line], lo: int, hi: int, cols: list[_Col]) -> list[Row]:
     rows: list[Row] = []
     headings: list[_Heading] = []  # the headings above the current row, outermost first
     pending: list[_Line] = []      # label-only lines not yet claimed by a row
+    last: _Line | None = None      # the line of the last row read
     for i in range(lo, hi):
         ln = lines[i]
         if not ln.is_data:
+            if ln.line.words and rows and last is not None and not pending and _ends_unfinished(rows[-1].label, ln, last):
+                # The figures sit on the first line of a wrapped label ("Loss for the year attributable to
+                # (5,869,756)" / "Equity holders of the Company"): the line below finishes the label.
+                rows[-1] = _extended(rows[-1], ln)
+                last = ln
+                continue
             if ln.line.words:
                 if pending and _continues_heading(pending[-1], ln):
                     prev = pending.pop()
@@ -519,6 +569,7 @@ def _rows(lines: list[_Line], lo: int, hi: int, cols: list[_Col]) -> list[Row]:
         clean = clean_label(label)
         rows.append(Row(label=clean, section=clean_label(section) if section else None,
                         kind=_row_kind(clean, section, cells), cells=cells, bbox=bbox, indent=indent))
+        last = ln
         if clean.lower().startswith("total") and headings and not closing:
             headings.pop()  # "Total current assets" closes "Current assets:"
     return rows
@@ -580,6 +631,27 @@ def _continues(prev: _Line, label: str, row: _Line) -> bool:
     if label[0].islower() or _CONNECTOR_END.search(text):
         return True
     return False
+
+
+def _ends_unfinished(label: str, ln: _Line, last: _Line) -> bool:
+    """Does the row's label stop mid-phrase ("... attributable to") and the label-only line just
+    below it carry on ("Equity holders of the Company"), rather than open a heading ("Assets:")?"""
+    text = ln.label.rstrip()
+    return (bool(label) and bool(_TRAILING_CONNECTOR.search(label)) and bool(text) and not text.endswith(":")
+            and _adjacent(last.line, ln.line))
+
+
+# Words a line item's name cannot end with. Narrower than _CONNECTOR_END: "net", "less" and
+# "," end complete labels ("Accounts receivable, net").
+_TRAILING_CONNECTOR = re.compile(r"\b(?:of|for|to|from|on|by|with|attributable\s+to|available\s+to|and|or)$", re.I)
+
+
+def _extended(row: Row, ln: _Line) -> Row:
+    label = clean_label(f"{row.label} {ln.label}")
+    a, b = row.bbox, ln.line.bbox
+    return row.model_copy(update={
+        "label": label, "kind": _row_kind(label, row.section, row.cells),
+        "bbox": (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))})
 
 
 def _is_unit_line(text: str) -> bool:

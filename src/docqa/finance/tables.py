@@ -5,6 +5,7 @@ Pydantic models, so a page's tables are read once at ingest and stored as JSON.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -194,3 +195,25 @@ def column_period(column: Column, calendar: FiscalCalendar | None = None, quarte
     if quarter is None:
         return None
     return Period(fiscal_year, quarter), months
+
+
+# IFRS, UK, Australian and Hong Kong filers print the parent company's own statements ("Company
+# statement of financial position", "Parent entity financial information") beside the group's; US
+# filers sometimes add "Condensed financial information of registrant". The company's figures are
+# the group's: a parent-only table answers only when the filing prints no consolidated one.
+_PARENT_ONLY = re.compile(
+    r"\b(?:company|parent(?:\s+(?:company|entity))?)(?:['’]s)?\s+(?:statements?\s+of|balance\s+sheets?|income\s+statements?|"
+    r"only)\b|\bparent\s+entity\b|\bparent\s+company\s+(?:financial|information)|"
+    r"\bfinancial\s+information\s+of\s+(?:the\s+)?(?:registrant|parent)\b", re.I)
+_CONSOLIDATED = re.compile(r"\b(?:consolidated|group)\b", re.I)
+
+
+def parent_only(table: StatementTable) -> bool:
+    return bool(_PARENT_ONLY.search(table.title)) and not _CONSOLIDATED.search(table.title)
+
+
+def without_parent_only(tables: list[StatementTable]) -> list[StatementTable]:
+    """The tables, less the parent company's own statements when the group's are among them."""
+    if not any(_CONSOLIDATED.search(t.title) and t.statement is not None for t in tables):
+        return tables
+    return [t for t in tables if not parent_only(t)]

@@ -65,8 +65,24 @@ def tokens(text: str) -> list[Token]:
     return out
 
 
+# "Net loss (gain) on financial assets", "Income (loss) from operations": a bracket that holds the
+# other sign of the word before it is part of the line item's name, not a qualifier after it.
+_SIGN_ALTERNATIVE = re.compile(
+    r"\s*\((?:gains?|loss(?:es)?|income|expenses?|profit|deficit|earnings|decrease|increase|benefit|charge|"
+    r"credit|used\s+in|provided\s+by)\)", re.I)
+
+
+def without_sign_alternatives(label: str) -> str:
+    return _SIGN_ALTERNATIVE.sub("", label)
+
+
+_SPACED_LEADER = re.compile(r"(?:\s*\.){3,}\s*$")  # "NET INTEREST INCOME . . . . ." (leader dots set one by one)
+
+
 def clean_label(label: str) -> str:
-    """Drop footnote markers that filings glue to labels ("Revenues(1)", "operations1", "Other*")."""
+    """Drop footnote markers that filings glue to labels ("Revenues(1)", "operations1", "Other*")
+    and the leader dots that run from a label to its figures."""
+    label = _SPACED_LEADER.sub("", label)
     label = _FOOTNOTE.sub(" ", label)
     label = _GLUED_FOOTNOTE.sub("", label)
     return " ".join(label.split())
@@ -76,6 +92,12 @@ def clean_label(label: str) -> str:
 def stems(text: str) -> tuple[str, ...]:
     """Stem tokens of a phrase (cached: row labels are matched against every metric)."""
     return tuple(t.stem for t in tokens(text))
+
+
+def holds(text: tuple[str, ...], part: tuple[str, ...]) -> bool:
+    """Does the stem sequence ``text`` hold ``part`` as a run of consecutive stems?"""
+    n = len(part)
+    return n > 0 and any(text[i : i + n] == part for i in range(len(text) - n + 1))
 
 
 def phrase_key(text: str) -> str:

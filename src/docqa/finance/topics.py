@@ -9,7 +9,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict
 
-from docqa.finance.text import stems
+from docqa.finance.text import holds, stems
 
 TOPICS_PATH = Path(__file__).with_name("topics.yaml")
 
@@ -39,11 +39,6 @@ def load_topics() -> tuple[Topic, ...]:
     return tuple(Topic.model_validate(t) for t in data["topics"])
 
 
-def _contains(text: tuple[str, ...], part: tuple[str, ...]) -> bool:
-    n = len(part)
-    return n > 0 and any(text[i : i + n] == part for i in range(len(text) - n + 1))
-
-
 @lru_cache(maxsize=1)  # every question is matched against every ask: stem them once
 def _ask_stems() -> tuple[tuple[Topic, tuple[tuple[str, ...], ...]], ...]:
     return tuple((t, tuple(tuple(stems(a)) for a in t.asks)) for t in load_topics())
@@ -52,4 +47,4 @@ def _ask_stems() -> tuple[tuple[Topic, tuple[tuple[str, ...], ...]], ...]:
 def topics_for(question: str) -> list[Topic]:
     words = tuple(stems(question))
     present = set(words)  # an ask whose first word the question lacks cannot be in it
-    return [t for t, asks in _ask_stems() if any(a and a[0] in present and _contains(words, a) for a in asks)]
+    return [t for t, asks in _ask_stems() if any(a and a[0] in present and holds(words, a) for a in asks)]

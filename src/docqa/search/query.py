@@ -40,6 +40,15 @@ def normalize_name(name: str) -> str:
     return " ".join(text.split())
 
 
+_LEGAL_FORM = re.compile(r"\b(incorporated|inc|corporation|corp|company|co|plc|limited|ltd|llc|lp|sa|ag|nv|se|the)\b")
+
+
+def _full_name(name: str) -> str:
+    """A company's name without its legal form only: what tells two filers apart."""
+    text = " ".join(tokens(fold(name).replace("&", " and ")))
+    return " ".join(_LEGAL_FORM.sub(" ", text).split())
+
+
 @dataclass
 class QueryPlan:
     question: str
@@ -133,6 +142,7 @@ class _Held:
     firsts: dict[str, frozenset[str]]                   # first word of a name -> companies
     known: frozenset[str]                               # every name of every document, common or not
     known_words: tuple[tuple[str, tuple[str, ...]], ...]  # each known name and its words
+    full: tuple[tuple[str, str], ...] = ()              # (full name without legal form, company), two words or more
 
 
 def _held(documents: list[Document]) -> _Held:
@@ -160,7 +170,9 @@ def _held_for(key: _DocKey) -> _Held:
     firsts: dict[str, set[str]] = {}
     for c, n in names:
         firsts.setdefault(n.split()[0], set()).add(c)
-    return _Held(canonical=canonical, exact=tuple(exact), names=names, table=NameTable(names),
+    full = {(f, canonical[doc_id]) for doc_id, company_name, *_ in key
+            if company_name and doc_id in canonical and len((f := _full_name(company_name)).split()) >= 2}
+    return _Held(canonical=canonical, exact=tuple(exact), names=names, table=NameTable(names), full=tuple(sorted(full)),
                  tickers=tuple((c, t, pattern) for (c, t), pattern in tickers.items()),
                  firsts={w: frozenset(cs) for w, cs in firsts.items()}, known=frozenset(known),
                  known_words=tuple((k, tuple(k.split())) for k in sorted(known)))
@@ -176,12 +188,21 @@ def _canonical(documents: tuple[tuple[str, str | None, tuple[str, ...], str | No
             x = parent[x]
         return x
 
+    # Two filings are one company when they print the same ticker, or when one's full name is a
+    # name the other gives itself ("Adobe Inc." is what "Adobe Systems Incorporated" calls
+    # "Adobe"). Two short names alone prove nothing: "Odyssey Gold Ltd" and "Odyssey Group
+    # Holdings, Inc." both call themselves "Odyssey". Full names keep "group"/"holdings" here,
+    # which tell such filers apart, while question matching drops them.
+    named: dict[str, list[str]] = {}
+    for doc_id, company, _aliases, _ticker, _year in documents:
+        if company and (full := _full_name(company)):
+            named.setdefault(full, []).append(doc_id)
     for doc_id, company, aliases, ticker, _year in documents:
-        keys = [f"doc:{doc_id}"] + [f"name:{n}" for n in _names(company, aliases)]
-        if ticker:
-            keys.append(f"ticker:{ticker.upper()}")
-        for key in keys[1:]:
-            parent[find(key)] = find(keys[0])
+        keys = [f"ticker:{ticker.upper()}"] if ticker else []
+        for name in {_full_name(n) for n in (company, *aliases) if n}:
+            keys += [f"doc:{other}" for other in named.get(name, ())]
+        for key in keys:
+            parent[find(key)] = find(f"doc:{doc_id}")
     latest: dict[str, tuple[str, int]] = {}  # root -> (company, fiscal year) of its latest filing
     for doc_id, company, _aliases, _ticker, year in documents:
         root = find(f"doc:{doc_id}")
@@ -211,15 +232,29 @@ def _detect_companies(question: str, held: _Held, is_word: WordCheck | None, own
     for company, ticker, pattern in held.tickers:
         if pattern.search(question):
             found.setdefault(company, question.find(ticker))
+    # A one-word name that is also an ordinary word ("First" of First Mid Bancshares) names the
+    # company only when the question writes it as a name, capitalised, or when that company's
+    # filings alone print the word: "the first quarter" names no bank.
+    mentions = {m for m in mentions if not _ordinary_word_mention(norm[m[0]:m[1]].strip(), m[2], question, owner)}
     # Longest names first, and a name inside a longer one is not a second company:
-    # "American Express" is not also "American" (Water Works).
-    taken: list[tuple[int, int]] = []
-    for start, end, company in sorted(mentions, key=lambda m: (m[0] - m[1], m[0])):
-        if any(start < e and s < end for s, e in taken):
+    # "American Express" is not also "American" (Water Works). Two filers read by the same words
+    # ("Odyssey" is both "Odyssey Gold Ltd" and "Odyssey Group Holdings, Inc.") are told apart by
+    # the full name the question spells out; without one, both are meant.
+    strict = " " + _full_name(question) + " "
+    spelt = {company for full, company in held.full if f" {full} " in strict}
+    taken: list[tuple[int, int, bool]] = []
+    for start, end, company in sorted(mentions, key=lambda m: (m[0] - m[1], m[0], m[2] not in spelt, m[2])):
+        if any(start < e and s < end and not ((s, e) == (start, end) and not was_spelt and company not in spelt)
+               for s, e, was_spelt in taken):
             continue
-        taken.append((start, end))
+        taken.append((start, end, company in spelt))
         found[company] = min(found.get(company, start), start)
+    read = {norm[s:e].replace(" ", "") for s, e, _ in mentions}
     for m in fuzzy_mentions(question, held.table, is_word):
+        if m.exact and m.text in read:
+            continue  # a name the exact pass read, and gave to the company it names
+        if re.search(rf"\b{re.escape(m.text)}\b", question, re.I) and _ordinary_word_mention(m.text, m.company, question, owner):
+            continue
         found.setdefault(m.company, m.start)
     if owner is not None:
         # "Lockheed's segment": the first word of a held name, when the filings that print that
@@ -228,12 +263,20 @@ def _detect_companies(question: str, held: _Held, is_word: WordCheck | None, own
             holders = held.firsts.get(word, frozenset())
             start = norm.find(" " + word + " ")
             if (len(holders) != 1 or len(word) < 4 or common_word(word)
-                    or any(s <= start < e for s, e in taken)):  # part of a name already read
+                    or any(s <= start < e for s, e, _ in taken)):  # part of a name already read
                 continue
             company = next(iter(holders))
             if company not in found and owner(word) == company:
                 found[company] = start
     return sorted(found, key=found.get)
+
+
+def _ordinary_word_mention(name: str, company: str, question: str, owner: OwnerCheck | None) -> bool:
+    if " " in name or not name.isalpha():
+        return False
+    if any(m.group(0)[:1].isupper() for m in re.finditer(rf"\b{re.escape(name)}\b", question, re.I)):
+        return False
+    return owner is None or owner(name) != company
 
 
 def respelt(question: str, documents: list[Document], is_word: WordCheck | None = None) -> str:

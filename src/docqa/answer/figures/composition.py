@@ -78,7 +78,8 @@ def compose_measures(question: str, asked: Asked, matches: list[MetricMatch], co
                 # The words around the line item qualify it: the total is a neighbour, not the answer.
                 kept.append(RowMeasure(subject, asked=subject, question=question))
                 continue
-            kept.append(Either(measure, RowMeasure(subject, asked=subject, question=question)) if subject else measure)
+            kept.append(Either(measure, RowMeasure(subject, asked=subject, question=question, stands_for=measure.metric))
+                        if subject else measure)
         else:
             kept.append(measure)
     if named:

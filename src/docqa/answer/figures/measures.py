@@ -261,5 +261,6 @@ def leaf_measure(node, company_words: frozenset[str] = frozenset()) -> Measure |
         m = matches[0]
         if m.kind == "formula":
             return FormulaMeasure(lexicon.formula(m.key))
-        return Either(MetricMeasure(lexicon.metric(m.key)), row)
+        metric = lexicon.metric(m.key)
+        return Either(MetricMeasure(metric), RowMeasure(text, asked=text, stands_for=metric))
     return row

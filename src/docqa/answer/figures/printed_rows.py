@@ -10,9 +10,9 @@ from docqa.answer.figures.evaluated import Evaluated, Measure, read_kind
 from docqa.answer.figures.located import Located
 from docqa.answer.figures.sources import all_tables
 from docqa.finance.lexicon import Metric
-from docqa.finance.rowlookup import entity_column, find_rows
+from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows
 from docqa.finance.tables import Row, StatementTable
-from docqa.finance.text import clean_label, stems
+from docqa.finance.text import clean_label, holds, stems
 from docqa.types import StatementKind
 
 
@@ -27,6 +27,9 @@ def printed_metric(row: Row, table: StatementTable) -> Metric:
 
 
 _GENERIC_LABEL = frozenset(stems("total net other basic diluted amount"))
+# A row standing in for a lexicon line item may add no more than about one word in four to what
+# was asked ("Mortgage banking revenue, net" is not revenue): rowlookup's score for that.
+STAND_IN_SCORE = 0.85
 
 
 @dataclass
@@ -37,6 +40,10 @@ class RowMeasure(Measure):
     phrase: str
     asked: str = ""                # the question's words, for the label
     question: str = ""             # the kind of number it asks (a count, a per-share amount) filters rows
+    # The lexicon's line item the words name, when this row stands in for it (the filer prints no
+    # row the lexicon knows): a row the item's own exclusions veto ("Other revenue", "Revenue
+    # reserves" for revenue) is another measure, and the label must name the item closely.
+    stands_for: Metric | None = None
 
     @property
     def label(self) -> str:  # type: ignore[override]
@@ -44,9 +51,14 @@ class RowMeasure(Measure):
         return text[:1].upper() + text[1:]
 
     def evaluate(self, sources, period):
+        vetoes = [v for v in (stems(e) for e in self.stands_for.exclude) if v] if self.stands_for else []
+        min_score = STAND_IN_SCORE if self.stands_for else MIN_SCORE
         for source in sources:
-            for match in find_rows(all_tables(source), self.phrase):
+            for match in find_rows(all_tables(source), self.phrase, min_score=min_score):
                 table, row = match.table, match.row
+                label = stems(row.label)
+                if any(holds(label, v) for v in vetoes):
+                    continue
                 stock = True if table.statement == StatementKind.BALANCE else None
                 column = source.column(table, period, stock)
                 same = [c for c in table.period_columns() if column is not None and c.fiscal_year == column.fiscal_year

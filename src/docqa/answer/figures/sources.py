@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from docqa.finance.periods import FiscalCalendar, Period
-from docqa.finance.tables import Column, StatementTable
+from docqa.finance.tables import Column, StatementTable, without_parent_only
 from docqa.search.query import QueryPlan, canonical_companies, days_apart
 from docqa.store.base import Store, StoredPage
 from docqa.types import DocType, DocumentMeta, EvidencePage
@@ -119,7 +119,7 @@ def _source(document: str, document_id: str, tables: list[StatementTable], pages
                 calendar = FiscalCalendar.from_period_end(anchor, meta.fiscal_year, quarter)
             except ValueError:
                 calendar = None
-    return Source(document, document_id, tables, pages, calendar, quarterly, quarter,
+    return Source(document, document_id, without_parent_only(tables), pages, calendar, quarterly, quarter,
                   meta.fiscal_year if meta is not None else None)
 
 
@@ -141,4 +141,4 @@ def all_tables(source: Source) -> list[StatementTable]:
         if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
             _TABLE_CACHE.pop(next(iter(_TABLE_CACHE)))
         _TABLE_CACHE[source.document_id] = cached
-    return list(source.tables) + cached
+    return without_parent_only(list(source.tables) + cached)

@@ -1,0 +1,72 @@
+"""Figures asked of filings nobody tuned on (practice set): the company the question names and not
+another that shares its short name, the group's bottom line under IFRS wording, and no stand-in row
+that is another measure ("Revenue Reserves" is no revenue).
+
+Pages cut from the practice PDFs (cover, auditor's report, statements), so the index builds in
+seconds; the cut keeps what the filer's name and periods are read from.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import fitz
+import pytest
+
+from tests.conftest import ROOT
+
+PRACTICE = ROOT.parent / "shared" / "data" / "practice" / "pdfs"
+PAGES = {
+    "0c0faea14d108e1617f2d6d2a7c1aae04eb88fe0.pdf": (1, 2, 3, 31, 32, 33, 34),   # Odyssey Gold Ltd
+    "31e16caf2a6d45fb9cc41fb158b49933df4895f7.pdf": (1, 2, 3, 4, 5, 8),          # Odyssey Group Holdings, Inc.
+    "84749ef5c2bbf2a302b6614f31727a95bf29f309.pdf": (1, 2, 3, 32, 39, 40),          # Baker Steel Resources Trust
+    "e2850fff8d9dee77f3a6520d0b1aba46adddc2c0.pdf": (1, 2, 3, 14, 15, 16),       # Benjamin Hornigold Ltd
+}
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    from docqa import Engine
+
+    folder = tmp_path_factory.mktemp("abroad-pdfs")
+    pdfs = []
+    for name, pages in PAGES.items():
+        path = PRACTICE / name
+        if not path.exists():
+            pytest.skip(f"{path} not available on this machine")
+        with fitz.open(path) as src, fitz.open() as cut:
+            for page in pages:
+                cut.insert_pdf(src, from_page=page - 1, to_page=page - 1)
+            cut.save(folder / name)
+        pdfs.append(folder / name)
+    engine = Engine.open(tmp_path_factory.mktemp("abroad-index"), dense=False)
+    engine.ingest(pdfs)
+    # The filers as the metadata reads them from the cut pages (asserted: without them nothing below means anything).
+    companies = {(d.meta.company or "").casefold() for d in engine.documents()}
+    assert {"odyssey gold ltd", "odyssey group holdings, inc.", "baker steel resources trust limited"} <= companies
+    yield engine
+    engine.close()
+
+
+def _source_of(answer) -> set[str]:
+    return {c.document for c in answer.citations}
+
+
+def test_two_filers_called_odyssey_answer_for_the_one_named(engine):
+    gold = engine.ask("What were Odyssey Gold Limited's total assets at the end of fiscal 2022?")
+    assert gold.found and _source_of(gold) == {"0c0faea14d108e1617f2d6d2a7c1aae04eb88fe0.pdf"}
+    assert "12,778,147" in gold.text
+    group = engine.ask("What was Odyssey Group Holdings, Inc.'s net cash from operating activities in 2022?")
+    assert group.found and _source_of(group) == {"31e16caf2a6d45fb9cc41fb158b49933df4895f7.pdf"}
+
+
+def test_an_ifrs_bottom_line_is_net_income(engine):
+    answer = engine.ask("What was Benjamin Hornigold's net loss for fiscal 2022?")
+    assert answer.found and "1,239,019" in answer.text
+    assert "investment activities" not in " ".join(c.quote for c in answer.citations)
+
+
+def test_a_reserve_named_revenue_is_no_revenue(engine):
+    answer = engine.ask("What was Baker Steel Resources Trust Limited's revenue in 2022?")
+    assert not (answer.found and answer.figures), answer.text
+    assert "8,771,186" not in answer.text or answer.verification == "passages"
