@@ -335,7 +335,8 @@ class Engine:
         from docqa.answer.llm import make_llm_answerer
 
         text_answerer = make_llm_answerer(self.settings) or ExtractiveAnswerer(
-            self._quote_embedder, self.settings.quote_meaning_weight)
+            self._quote_embedder, self.settings.quote_meaning_weight,
+            page_text=lambda document_id, number: (p.text if (p := self.store.page(document_id, number)) else None))
         from docqa.answer.disclosure import DisclosureAnswerer
         from docqa.answer.filing_facts import FilingFactsAnswerer
         from docqa.answer.lists import ListAnswerer

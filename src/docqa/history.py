@@ -134,7 +134,7 @@ def to_markdown(entries: list[HistoryEntry], label: Callable[[str, int], str | N
             for c in a.citations:
                 printed = label(c.document_id, c.page) if label else None
                 where = f"{c.document}, page {c.page}" + (f" (printed {printed})" if printed else "")
-                out.append(f"- {where}: “{c.quote}”")
+                out.append(f"- {where}{f' — {c.about}' if c.about else ''}: “{c.quote}”")
         if e.document_deleted:
             out += ["", f"Note: {', '.join(e.deleted_documents)} was deleted since; the cited pages are gone."]
         out.append("")

@@ -215,6 +215,9 @@ class Citation(Frozen):
     page: int                       # 1-based
     quote: str                      # occurs on the page (checked by answer.verify)
     boxes: tuple[BBox, ...] = ()    # where the quote sits on the page, PDF points
+    # what the quote is about, read off the page ("Safety and Graphics Business (2018)"): set when
+    # an answer's quotes sit under different headings or pull opposite ways; shown beside the quote
+    about: str | None = None
 
 
 class Figure(Frozen):

@@ -281,6 +281,10 @@ def test_ask_returns_a_verified_answer_with_citations(session):
     for citation in answer["citations"]:  # every quote is on the page it cites
         page = data(session.call("read_page", {"document": citation["document"], "page": citation["page"]}))
         assert squash(citation["quote"]) in squash(page["text"])
+    # quotes from different headings say what each is about (read off the page), beside the quote
+    why = data(session.call("ask", {"question": "What drove Adobe's revenue growth in 2022?"}))
+    assert len({c["about"] for c in why["citations"]}) > 1 and all(c["about"] for c in why["citations"]), why
+    assert all(f"{c['about']}: \u201c{c['quote']}\u201d" in why["text"] for c in why["citations"])
 
 
 def test_ask_not_found_is_a_result_not_an_error(session):

@@ -12,6 +12,7 @@ from collections import Counter
 from typing import Callable
 
 from docqa.answer.intent import WHY, asks_why, without_provisos
+from docqa.answer.quote_labels import PageText, labelled
 from docqa.embed import Embedder
 from docqa.finance.lexicon import load_lexicon
 from docqa.injection import looks_like_instruction, opens_payload
@@ -111,21 +112,30 @@ def decides(question: str, quotes: list[str], coverage: float, similarity: float
         return False
     if asks_why(question) and not any(_CAUSAL.search(q) for q in quotes):
         return False
+    return not pull_opposite_ways(quotes)
+
+
+def pull_opposite_ways(quotes: list[str]) -> bool:
+    """One quote says up, another down: true of different segments or periods, which the answer
+    must then name (docqa.answer.quote_labels)."""
     ups = [q for q in quotes if _UP.search(q)]
     downs = [q for q in quotes if _DOWN.search(q)]
-    return not (len(quotes) > 1 and ups and downs and set(ups) != set(downs))
+    return len(quotes) > 1 and bool(ups) and bool(downs) and set(ups) != set(downs)
 
 
 class ExtractiveAnswerer:
     name = "extractive"
 
     def __init__(self, embedder: Embedder | Callable[[], Embedder | None] | None = None,
-                 meaning_weight: float = 0.5):
+                 meaning_weight: float = 0.5, page_text: PageText | None = None):
         # With a sentence model the lexically closest lines are re-ranked by meaning too: a line
         # can answer "what industry" without the word "industry". A callable is asked for the
         # model on first use, so that figure questions never load it.
         self._embedder = embedder
         self.meaning_weight = meaning_weight
+        # Pages beyond the evidence, by (document id, page): the heading a quote's page continues
+        # (a segment's name above its table, its "Operating income:" bullet on the next page).
+        self._page_text = page_text
 
     @property
     def embedder(self) -> Embedder | None:
@@ -187,9 +197,21 @@ class ExtractiveAnswerer:
         citations = tuple(
             Citation(document=p.document, document_id=p.document_id, page=p.page, quote=u) for _, _, p, u in chosen
         )
-        decisive = decides(question, [u for *_, u in chosen], best_coverage, similarity)
+        quotes = [u for *_, u in chosen]
+        decisive = decides(question, quotes, best_coverage, similarity)
+        if len(citations) > 1:
+            citations = labelled(citations, self._pages_of(evidence), always=pull_opposite_ways(quotes))
         return Draft(text=quoted_text(citations), found=True, citations=citations, answerer=self.name,
                      decisive=decisive)
+
+    def _pages_of(self, evidence: list[EvidencePage]) -> PageText:
+        given = {(p.document_id, p.page): p.text for p in evidence}
+
+        def page_text(document_id: str, page: int) -> str | None:
+            if (document_id, page) in given or self._page_text is None:
+                return given.get((document_id, page))
+            return self._page_text(document_id, page)
+        return page_text
 
     def _by_meaning(self, question: str, scored: list) -> tuple[list, float]:
         vectors = self.embedder.embed([without_provisos(question)] + [u for *_, u in scored])

@@ -285,13 +285,15 @@ MIN_CARRIED_TOKENS = 6  # a run this long of a dropped quote's words in the answ
 
 
 def quoted_text(citations: Iterable[Citation]) -> str:
-    """The text of an answer made of its quotes (the extractive answerer's): each quote once, cited."""
+    """The text of an answer made of its quotes (the extractive answerer's): each quote once, cited,
+    after what it is about when the answer says ("Safety and Graphics Business (2018): “...”")."""
     parts, seen = [], set()
     for c in citations:
         key = normalize_for_match(c.quote)
         if key not in seen:
             seen.add(key)
-            parts.append(f"\u201c{c.quote}\u201d (p. {c.page})")
+            about = f"{c.about}: " if c.about else ""
+            parts.append(f"{about}\u201c{c.quote}\u201d (p. {c.page})")
     return " \u2026 ".join(parts)
 
 

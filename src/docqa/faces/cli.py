@@ -11,6 +11,7 @@ from typing import Optional
 import click
 import typer
 from rich.console import Console, ConsoleDimensions
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Column, Table
 
@@ -388,7 +389,8 @@ def ask(
         tagged = f" [dim]{fig.concept}[/dim]" if fig.concept else ""
         console.print(f"  [dim]figure[/dim] {fig.name}: {fig.text} ({fig.period or ''}) — {where}{tagged}", highlight=False)
     for c in answer.citations:
-        console.print(f"  [bold]{c.document} p.{c.page}[/bold] “{c.quote}”", highlight=False)
+        about = f"{escape(c.about)}: " if c.about else ""
+        console.print(f"  [bold]{c.document} p.{c.page}[/bold] {about}“{c.quote}”", highlight=False)
     if answer.citations_dropped:
         console.print(f"[dim]{answer.citations_dropped} citation(s) dropped: not found on their pages[/dim]")
     if not answer.found:

@@ -146,6 +146,9 @@ class CitationOut(BaseModel):
     document: str
     page: int = Field(description="1-based physical page")
     quote: str = Field(description="verbatim from the page (checked)")
+    about: str | None = Field(None, description="what the quote is about, read off the page (its heading and "
+                                                "period, e.g. 'Safety and Graphics Business (2018)'): set when "
+                                                "the quotes sit under different headings or pull opposite ways")
 
 
 class FigureOut(BaseModel):
@@ -244,7 +247,7 @@ def _answer_out(answer: Answer) -> AnswerOut:
     return AnswerOut(
         question=answer.question, found=answer.found, text=answer.text, reason=answer.reason,
         verification=answer.verification,
-        citations=[CitationOut(document=c.document, page=c.page, quote=c.quote) for c in answer.citations],
+        citations=[CitationOut(document=c.document, page=c.page, quote=c.quote, about=c.about) for c in answer.citations],
         figures=[
             FigureOut(name=f.name, text=f.text, value=f.value, unit=f.unit, scale=f.scale, period=f.period,
                       document=f.document, page=f.page, computed=f.computed, concept=f.concept)

@@ -546,6 +546,8 @@ function renderAnswer(answer, record, elapsedMs) {
   const citations = $("citations");
   citations.replaceChildren(...(answer.citations || []).map((c) => el("div", { class: "citation" },
     pageButton(c.document, c.document_id, c.page),
+    // which segment or period the quote is about, beside it: the quote itself stays verbatim
+    c.about ? el("span", { class: "about", text: c.about }) : null,
     el("blockquote", { text: `“${c.quote}”` }))));
 
   for (const b of document.querySelectorAll("#feedback button")) {
