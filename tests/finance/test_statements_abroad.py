@@ -73,3 +73,11 @@ def test_the_group_not_the_parent_company_and_not_equity_plus_liabilities():
     assert best_label(tables, "total_equity") == "Total equity attributable to equity holders of the Parent"
     # Only the parent's statements printed: they are what there is.
     assert without_parent_only(company) == company
+
+
+def test_figures_with_zero_width_marks_glued_on_are_figures():
+    # Ethernity's statements print "(8,696,876)\u200c": the mark prints nothing and is dropped at parse.
+    page = practice_page("e51b7204b91cbe7709bd3218e7d2d0c2b8dbb438.pdf", 31)
+    assert "\u200c" not in page.text
+    rows = {r.label: [c.value for c in r.cells] for t in read_tables(page) for r in t.rows}
+    assert rows["Operating loss"] == [-8696876.0, -6327475.0]

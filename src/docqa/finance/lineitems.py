@@ -102,6 +102,8 @@ def _best(row: Row, prints: list[tuple[tuple[str, ...], str]], excludes: list[tu
     return best
 
 
+NARROWING_COST = 0.08
+_NEUTRAL_BEFORE = frozenset(stems("total net consolidated the cash"))
 OPEN = "*"  # in a printed form, "*" stands for one or more words: the company's name, mostly
 WILDCARD_SCORE = 0.97
 
@@ -157,7 +159,12 @@ def _similarity(label: tuple[str, ...], form: tuple[str, ...]) -> float:
     if label[: len(form)] == form:
         return 0.86 - cost * extra
     if _contains(label, form):
-        return 0.76 - cost * extra
+        # Words before the line item narrow it to a kind of it ("Mortgage banking revenue, net" is
+        # one bank's revenue line, not its revenue); words after it mostly qualify it. "Total" and
+        # "net" before it narrow nothing.
+        before = next(i for i in range(len(label)) if label[i:i + len(form)] == form)
+        narrowing = sum(1 for w in label[:before] if w not in _NEUTRAL_BEFORE)
+        return 0.76 - cost * extra - NARROWING_COST * narrowing
     if len(form) >= 2 and _subsequence(label, form):
         # Words inserted inside the form are usually the company's name ("Earnings per share
         # attributable to 3M common shareholders — diluted"): a mild cost each.

@@ -44,25 +44,35 @@ def table_mask(lines: tuple[Line, ...]) -> list[bool]:
 def _regions(page: Page, max_words: int) -> list[tuple[str, list[Line]]]:
     mask = table_mask(page.lines)
     regions: list[tuple[str, list[Line]]] = []
+    words = 0  # in the last region: counted as lines join it, not recounted for every line
     for line, is_table in zip(page.lines, mask):
         kind = "table" if is_table else "text"
+        n = len(line.text.split())
         if regions and regions[-1][0] == kind:
             current = regions[-1][1]
-            if kind == "text" and sum(len(l.text.split()) for l in current) >= max_words:
+            if kind == "text" and words >= max_words:
                 regions.append((kind, [line]))
+                words = n
             else:
                 current.append(line)
+                words += n
         else:
             regions.append((kind, [line]))
+            words = n
     # A table region of one or two rows is just a line with figures in prose.
     merged: list[tuple[str, list[Line]]] = []
+    last = 0  # words in merged[-1] when it is text
     for kind, lines in regions:
         if kind == "table" and len(lines) < 3:
             kind = "text"
-        if merged and merged[-1][0] == kind == "text" and _words(merged[-1][1]) + _words(lines) <= max_words:
-            merged[-1][1].extend(lines)
-        else:
-            merged.append((kind, list(lines)))
+        if merged and merged[-1][0] == kind == "text":
+            n = _words(lines)
+            if last + n <= max_words:
+                merged[-1][1].extend(lines)
+                last += n
+                continue
+        merged.append((kind, list(lines)))
+        last = _words(lines) if kind == "text" else 0
     return merged
 
 

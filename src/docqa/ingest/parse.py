@@ -12,6 +12,7 @@ import logging
 import re
 import shutil
 from collections import Counter
+from operator import itemgetter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -20,6 +21,7 @@ from statistics import median
 import fitz  # PyMuPDF
 import numpy as np
 
+from docqa.ingest.letterspacing import merge_rows
 from docqa.limits import capped_dpi
 from docqa.types import Line, Page, Word
 
@@ -35,6 +37,9 @@ _DASH_CELL = re.compile(r"^[\u2014\u2013\-]+$")
 _CELL = re.compile(r"(?:\(?-?\$?\(?[\d,]*\d(?:\.\d+)?\)?%?\)?|[\u2014\u2013\-]+)$")  # either of the two
 _CELL_START = frozenset("(-$,\u2014\u2013")  # or a digit: how every numeric or dash cell begins
 _DIGITS = re.compile(r"\d+")
+# Zero-width joiners, spaces and marks some generators glue to figures ("(8,002,612)\u200c"): they
+# print nothing, and a figure with one attached reads as no number.
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 
 # A text layer whose font encoding is broken prints words of random glyphs ("=F97HCFG 5B8 C:"):
 # such a page is read like a scan (OCR) or, without OCR, flagged and left unindexed.
@@ -161,7 +166,7 @@ def is_garbled(words: list[str]) -> bool:
     tokens that look like words (letters with a vowel, acronyms, figures), or letters without the
     vowel share every alphabetic language has.
     """
-    tokens = [t for t in (w.strip() for w in words) if t]
+    tokens = [t for t in map(str.strip, words) if t]
     if not tokens:
         return False
     # Every count below runs in the regex engine (it is run on every page): same verdicts as
@@ -171,7 +176,9 @@ def is_garbled(words: list[str]) -> bool:
         return True
     if len(tokens) < GARBLED_MIN_TOKENS:
         return False
-    tokens = [t.strip(_STRIP) for t in tokens if _ALNUM.search(t)]  # leaders, "$", "—" say nothing
+    # leaders, "$", "—" say nothing. Most tokens are all letters or digits (str.isalnum, one C call):
+    # they contain an alphanumeric and have nothing of _STRIP to strip; only the rest pay the regex.
+    tokens = [t if t.isalnum() else t.strip(_STRIP) for t in tokens if t.isalnum() or _ALNUM.search(t)]
     if len(tokens) < GARBLED_MIN_TOKENS:
         return False
     enough, wordlike = GARBLED_WORDLIKE_SHARE * len(tokens), 0
@@ -216,7 +223,7 @@ def _parse_page(page: fitz.Page, number: int, ocr: bool = True,
     if garbled and not used_ocr:
         raw = []  # noise is not text: the page is flagged instead of indexed
     words = _clean_words(raw)
-    lines = tuple(_rows_to_lines(_columns(_rows(words), page.rect.width)))
+    lines = tuple(_rows_to_lines(merge_rows(_columns(_rows(words), page.rect.width))))
     return Page(
         number=number,
         width=page.rect.width,
@@ -251,13 +258,16 @@ _RawWord = tuple[float, float, float, float, str]
 
 def _clean_words(raw: list[tuple]) -> list[_RawWord]:
     words = []
-    for x0, y0, x1, y1, text, *_ in raw:
-        text = text.strip()
+    append = words.append
+    for w in raw:  # indexing, not ``x0, y0, x1, y1, text, *_ = w``: the starred rest is a list per word
+        text = w[4].strip()
+        if not text.isascii():
+            text = text.translate(_ZERO_WIDTH).strip()
         if not text or (text[0] in _LEADER_CHARS and _LEADER.match(text)):
             continue
         if text[-1] in _LEADER_CHARS:
             text = _TRAILING_LEADER.sub("", text) or text
-        words.append((x0, y0, x1, y1, text))
+        append((w[0], w[1], w[2], w[3], text))
     return words
 
 
@@ -266,23 +276,26 @@ def _rows(words: list[_RawWord]) -> list[list[_RawWord]]:
     if not words:
         return []
     tolerance = max(1.5, 0.45 * median([w[3] - w[1] for w in words]))
-    ordered = sorted(words, key=lambda w: ((w[1] + w[3]) / 2, w[0]))
+    # Ordered by (centre, x0), ties in input order: the decorated tuples compare in C, where a key
+    # function would be a Python call per word. The index ``i`` only breaks exact ties, as a stable
+    # sort on (centre, x0) does.
+    ordered = sorted([((w[1] + w[3]) / 2, w[0], i) for i, w in enumerate(words)])
     rows: list[list[_RawWord]] = []
-    centre = None
-    for word in ordered:
-        c = (word[1] + word[3]) / 2
-        if rows and centre is not None and abs(c - centre) <= tolerance:
-            row = rows[-1]
-            row.append(word)
-            centre = (centre * (len(row) - 1) + c) / len(row)
+    row: list[_RawWord] = []
+    centre = 0.0
+    for c, _, i in ordered:
+        if row and abs(c - centre) <= tolerance:
+            row.append(words[i])
+            n = len(row)
+            centre = (centre * (n - 1) + c) / n
         else:
-            rows.append([word])
+            row = [words[i]]
+            rows.append(row)
             centre = c
     return [sorted(r, key=_x0) for r in rows]
 
 
-def _x0(word: _RawWord) -> float:
-    return word[0]
+_x0 = itemgetter(0)  # a word's left edge
 
 
 def is_numeric_cell(text: str) -> bool:
@@ -340,17 +353,35 @@ def _rows_to_lines(rows: list[list[_RawWord]]) -> list[Line]:
         numeric = sum(1 for t in texts
                       if (t[0] in _CELL_START or t[0].isdecimal()) and t not in ("-", "$") and _CELL.match(t))
         x0s, y0s, x1s, y1s, _ = zip(*row)
-        lines.append(Line(
-            text="".join(parts), bbox=(min(x0s), min(y0s), max(x1s), max(y1s)),
-            words=tuple([_word({"text": w[4], "bbox": (w[0], w[1], w[2], w[3])}) for w in row]),
-            is_table=numeric >= 2,
-        ))
+        lines.append(_line("".join(parts), (min(x0s), min(y0s), max(x1s), max(y1s)),
+                           tuple([_word(w[4], w[:4]) for w in row]), numeric >= 2))
     return lines
 
 
-# A page holds hundreds of words: pydantic-core's validator called directly builds each Word in
-# about half the time of ``Word(...)`` (no Python-level __init__), with the same validation.
-_word = Word.__pydantic_validator__.validate_python
+# A page holds hundreds of words, and validating each one was the parse's largest single cost.
+# Every value here is already of its declared type (PyMuPDF's floats and str, our bool), so the
+# models are assembled as pydantic's validator would leave them: equal, hashable, picklable and
+# copyable like any other instance.
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _word(text: str, bbox: tuple[float, float, float, float]) -> Word:
+    word = _new(Word)
+    _set(word, "__dict__", {"text": text, "bbox": bbox})
+    _set(word, "__pydantic_fields_set__", {"text", "bbox"})
+    _set(word, "__pydantic_extra__", None)
+    _set(word, "__pydantic_private__", None)
+    return word
+
+
+def _line(text: str, bbox: tuple[float, float, float, float], words: tuple[Word, ...], is_table: bool) -> Line:
+    line = _new(Line)
+    _set(line, "__dict__", {"text": text, "bbox": bbox, "words": words, "is_table": is_table})
+    _set(line, "__pydantic_fields_set__", {"text", "bbox", "words", "is_table"})
+    _set(line, "__pydantic_extra__", None)
+    _set(line, "__pydantic_private__", None)
+    return line
 
 
 def _signature(text: str) -> str:

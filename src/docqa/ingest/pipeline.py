@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import logging
 import os
@@ -9,6 +10,7 @@ import shutil
 import time
 import uuid
 from collections import defaultdict
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
@@ -139,6 +141,23 @@ def unique_name(name: str, taken: Iterable[str]) -> str:
     return f"{stem} ({n}){suffix}"
 
 
+@contextmanager
+def gc_paused():
+    """Python's cyclic garbage collector off for a while (back on after, if it was on).
+
+    Building a document allocates a million small objects (words, lines, chunks) that all stay
+    alive until the document is stored: every collection meanwhile walks them and frees nothing,
+    and took a fifth of the parse's CPU. What they hold has no reference cycles to leak.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 class Ingestor:
     def __init__(self, store: Store, embedder: Embedder | None, files_dir: Path, options: IngestOptions):
         self.store = store
@@ -186,7 +205,7 @@ class Ingestor:
     def store_document(self, path: Path, sha: str, document, pages, chunks, vectors) -> FileOutcome | None:
         """Keep a checked copy of the file, then write the document in one transaction; a failed
         outcome when the copy cannot be kept (nothing is written then)."""
-        with self._timed("index"):
+        with self._timed("index"), gc_paused():
             self.files_dir.mkdir(parents=True, exist_ok=True)
             try:
                 keep_copy(path, self.files_dir / kept_name(document.id, path), sha)
@@ -196,6 +215,10 @@ class Ingestor:
         return None
 
     def _build(self, path: Path, sha: str, name: str, progress: Progress | None):
+        with gc_paused():
+            return self._build_paused(path, sha, name, progress)
+
+    def _build_paused(self, path: Path, sha: str, name: str, progress: Progress | None):
         # Progress is in pages: parsing covers them all, or the first half when embedding follows.
         share = 0.5 if self.embedder is not None else 1.0
 
