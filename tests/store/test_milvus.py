@@ -126,6 +126,21 @@ class TestMilvusStore(StoreBattery, ServiceStateBattery):
         store.add_document(document, pages, chunks, vectors)  # ingesting the file again
         assert [c for c, _ in store.lexical_search(["1577"], [], SearchFilters(), 5)] == ["cccc3333-1"]
 
+    def test_only_a_document_with_a_row_has_its_old_parts_deleted(self, store, monkeypatch):
+        """A new document skips the delete-by-filter (a whole-collection scan in Milvus Lite); one that
+        has a row, ready or left "writing", gets its old parts deleted and no duplicates."""
+        scans: list[str] = []
+        real = store._delete_parts
+        monkeypatch.setattr(store, "_delete_parts", lambda doc_id: (scans.append(doc_id), real(doc_id)))
+        document, pages, chunks, vectors = make_document("dddd4444", "X Corp", 2020, DocType.ANNUAL, [CASH_FLOW, PROSE])
+        store.add_document(document, pages, chunks, vectors)
+        assert scans == []
+        store.add_document(document, pages, chunks, vectors)  # re-ingested: replaced, not added
+        assert scans == ["dddd4444"]
+        assert sorted(c for c, _ in store.lexical_search(["1577"], [], SearchFilters(), 10)) == ["dddd4444-1"]
+        assert len(store._query_all("chunks", 'document_id == "dddd4444"', ["id"])) == 2
+        assert len(store._query_all("pages", 'document_id == "dddd4444"', ["id"])) == 2
+
     def test_concurrent_writers_of_different_documents(self, store):
         docs = [make_document(f"doc{i:05d}", "3M Company", 2018, DocType.ANNUAL, [CASH_FLOW, PROSE]) for i in range(4)]
         threads = [threading.Thread(target=store.add_document, args=d) for d in docs]

@@ -22,8 +22,8 @@ pairs are written as ``x`` + a 16-hex-digit hash, so any Milvus tokenizer (Lite'
 server's standard tokenizer) keeps them whole: the analyzer only ever sees ``[a-z0-9]`` words.
 
 One document's writes become visible together by write-then-flip: the document's row is upserted
-with ``state="writing"`` first, its old chunks and pages are deleted and the new ones inserted, and
-the row is flipped to ``state="ready"`` last (one single-row upsert: the commit point). Readers
+with ``state="writing"`` first, its old chunks and pages are deleted (if it had a row) and the new
+ones inserted, and the row is flipped to ``state="ready"`` last (one single-row upsert: the commit point). Readers
 list only ready documents, and every search excludes the chunks of documents that are being
 written. A failed write deletes what it wrote; a writer that died leaves a ``writing`` row whose
 chunks no search returns until the file is ingested again (or deleted).
@@ -411,9 +411,14 @@ class MilvusStore:
         stored = document.model_copy(update={"chunks": len(chunks), "embedded": vectors is not None})
         with self._lock:
             self._ensure_chunks(dim)
+            # Parts are written only after their document's row exists and deleted before it goes, so
+            # a document without a row has none: skip the delete-by-filter, which Milvus Lite runs as a
+            # scan of the whole collection (its cost grew with the index: docs/milvus.md).
+            had_row = bool(self._get("documents", [document.id], ["id"]))
             self._put_document(stored, "writing")  # from here on no search sees this document's chunks
             try:
-                self._delete_parts(document.id)
+                if had_row:
+                    self._delete_parts(document.id)
                 self._insert_pages(document.id, pages)
                 self._insert_chunks(chunks, vectors)
                 self._before_commit(document)
