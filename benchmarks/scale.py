@@ -1,6 +1,7 @@
 """How search cost grows with the corpus, for each store: SQLite (embedded) and PostgreSQL + pgvector.
 
     .venv/bin/python benchmarks/scale.py --store sqlite   --sizes 10000 30000 100000
+    .venv/bin/python benchmarks/scale.py --store sqlite --lexical tantivy --sizes 30000 100000  # rows "sqlite-tantivy"
     .venv/bin/python benchmarks/scale.py --store postgres --sizes 10000 30000 100000
     .venv/bin/python benchmarks/scale.py --store milvus-lite --sizes 30000 100000 300000 1000000
     .venv/bin/python benchmarks/scale.py --report docs/benchmarks-scale.png   # table + plot
@@ -25,8 +26,12 @@ vector matrix; PostgreSQL: the serving backend's peak RSS, shared buffers includ
 Results go to benchmarks/results/scale-STORE.json; --report prints the markdown table.
 
 Milvus Lite (``--store milvus-lite``) runs in this process through ``MilvusStore.add_document``, one
-document at a time; its "index build" is the flush that seals the segments (HNSW M=16,
-efConstruction=200, search ef=max(128, k)); peak memory is this process's RSS, Milvus Lite included;
+document at a time; its "index build" is the flush that seals the segments, the wait for Lite's
+background compaction and HNSW builds (M=16, efConstruction=200, search ef=max(128, k)) and the first
+BM25 search (it builds the posting lists); peak memory is this process's RSS, Milvus Lite included.
+Lite holds the whole index in memory: growth stops before the RSS, with the posting lists still to
+build, would pass ``--max-rss-mb`` (or at ``--grow-until``), and the size reached is measured; the
+load rate and RSS every 10k chunks go to the JSON's ``load_curve``;
 exact search for recall is a brute-force pass over the loaded vectors, kept in a file outside the RSS.
 A source without MiniLM vectors (benchmarks/dense_source.py --embedder hashing) is measured as is.
 """
@@ -34,6 +39,7 @@ A source without MiniLM vectors (benchmarks/dense_source.py --embedder hashing) 
 from __future__ import annotations
 
 import argparse
+import calendar
 import json
 import os
 import platform
@@ -61,7 +67,16 @@ from docqa.types import Chunk, Document, SearchFilters  # noqa: E402
 RESULTS = ROOT / "benchmarks" / "results"
 NOISE = 0.5
 MODES = ("lexical", "vector", "hybrid")
-STORE_COLOURS = {"postgres": "tab:blue", "sqlite": "tab:orange", "milvus-lite": "tab:green"}
+STORE_COLOURS = {"postgres": "tab:blue", "sqlite": "tab:orange", "milvus-lite": "tab:green",
+                 "sqlite-tantivy": "tab:red"}
+
+
+def rss_mb() -> float:
+    """This process's resident memory now (ru_maxrss is the peak)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def pct(values: list[float], p: float) -> float:
@@ -142,18 +157,27 @@ class Precomputed:
 class SQLiteSide:
     name = "sqlite"
 
-    def __init__(self, workdir: Path):
+    def __init__(self, workdir: Path, lexical: str = "fts5"):
         from docqa.store.sqlite import SQLiteStore
 
         self.path = workdir / "docqa.sqlite"
-        self.store = SQLiteStore(self.path)
+        self.store = SQLiteStore(self.path, lexical=lexical)
+        # tantivy: the copies go in through an FTS5 store on the same file (one SQLite transaction per
+        # document, as ever), and the tantivy index is brought in line with SQLite after each growth
+        # step in one commit, as opening an existing index does (SQLiteStore._reconcile_lexical): a
+        # tantivy commit per document would make loading a million chunks take hours on two cores.
+        self.writer = SQLiteStore(self.path, lexical="fts5") if lexical != "fts5" else self.store
 
     def load(self, docs) -> None:
         for d in docs:
-            self.store.add_document(*d)
+            self.writer.add_document(*d)
 
     def build(self) -> float:
         t = time.perf_counter()
+        if self.writer is not self.store:
+            with self.store._lock:
+                self.store._lexical_in_line = self.store._reconcile_lexical()
+            assert self.store._lexical_in_line, "tantivy index not in line with SQLite"
         self.store._vectors()  # the in-memory matrix exact search runs on
         return time.perf_counter() - t
 
@@ -161,7 +185,9 @@ class SQLiteSide:
         pass
 
     def disk_bytes(self) -> int:
-        return sum(p.stat().st_size for p in self.path.parent.glob("docqa.sqlite*"))
+        # docqa.sqlite* takes in the tantivy folder beside the file when that is the lexical index
+        return sum(f.stat().st_size for p in self.path.parent.glob("docqa.sqlite*")
+                   for f in ([p] if p.is_file() else p.rglob("*")) if f.is_file())
 
     def exact(self, vector: np.ndarray, k: int) -> list[str]:
         return [c for c, _ in self.store.vector_search(vector, SearchFilters(), k)]
@@ -173,6 +199,8 @@ class SQLiteSide:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
     def close(self) -> None:
+        if self.writer is not self.store:
+            self.writer.close()
         self.store.close()
 
 
@@ -261,8 +289,13 @@ class MilvusSide:
 
     name = "milvus-lite"
     BLOCK = 65_536
+    # Memory the first BM25 search after a flush adds per chunk (Lite builds each segment's posting
+    # lists as Python lists then; compaction drops a merged segment's lists, so the next search rebuilds
+    # them for old chunks too): 0.034 MB measured at 20k chunks, 0.037 at 100k; raised by what each
+    # build measures.
+    BUILD_MB_PER_CHUNK = 0.035
 
-    def __init__(self, workdir: Path):
+    def __init__(self, workdir: Path, max_rss_mb: float = 18_000, grow_until: float | None = None):
         from docqa.store.milvus import MilvusStore
 
         self.path = workdir / "milvus" / "index.db"
@@ -272,9 +305,47 @@ class MilvusSide:
         self._matrix = (workdir / "vectors.f32").open("ab")
         self._rows = 0
         self._dim = 0
+        # Growth stops (and the size reached is measured) before this process's RSS, with the posting
+        # lists still to build, would pass max_rss_mb (Lite holds every segment in memory: the machine
+        # must not swap or OOM-kill other work), or at grow_until (epoch seconds).
+        self.max_rss_mb, self.grow_until = max_rss_mb, grow_until
+        self.stopped: str | None = None
+        self.progress: list[dict] = []  # chunks/s and RSS every 10k chunks: the load curve
+
+    def _guard(self) -> bool:
+        rss = rss_mb()
+        # every chunk's posting lists, not only the new ones' (compaction): errs towards stopping early
+        pending = self._rows * self.BUILD_MB_PER_CHUNK
+        if rss + pending > self.max_rss_mb:
+            self.stopped = (f"memory guard: RSS {rss:.0f} MB + {pending:.0f} MB of posting lists to build "
+                            f"would pass {self.max_rss_mb:.0f} MB")
+        elif self.grow_until and time.time() > self.grow_until:
+            self.stopped = "time guard: --grow-until reached"
+        return self.stopped is None
+
+    @property
+    def loaded_chunks(self) -> int:
+        return self._rows
+
+    def curve(self) -> list[dict]:
+        """Load rate and RSS per 10k chunks (wall and CPU rate: the machine is shared)."""
+        return [{"chunks": b["chunks"], "chunks_per_s": (b["chunks"] - a["chunks"]) / (b["t"] - a["t"]),
+                 "chunks_per_cpu_s": (b["chunks"] - a["chunks"]) / max(1e-9, b["cpu"] - a["cpu"]),
+                 "rss_mb": b["rss_mb"], "loadavg": b["loadavg"]}
+                for a, b in zip(self.progress, self.progress[1:]) if not b.get("restart")]
 
     def load(self, docs) -> None:
         for d in docs:
+            if self.stopped or not self._guard():
+                return
+            if not self.progress or self._rows - self.progress[-1]["chunks"] >= 10_000:
+                self.progress.append({"chunks": self._rows, "t": time.perf_counter(), "cpu": time.process_time(),
+                                      "rss_mb": rss_mb(), "loadavg": os.getloadavg()[0]})
+                if len(self.progress) > 1:
+                    a, b = self.progress[-2], self.progress[-1]
+                    print(f"  milvus-lite: {b['chunks']:,} chunks, {(b['chunks'] - a['chunks']) / (b['t'] - a['t']):.0f}"
+                          f" chunks/s wall, {(b['chunks'] - a['chunks']) / max(1e-9, b['cpu'] - a['cpu']):.0f} per CPU-s,"
+                          f" RSS {b['rss_mb']:.0f} MB, load {b['loadavg']:.1f}", flush=True)
             self.store.add_document(*d)
             self._ids.extend(c.id for c in d[2])
             vectors = np.ascontiguousarray(d[3], dtype=np.float32)
@@ -283,14 +354,35 @@ class MilvusSide:
             self._matrix.write(vectors.tobytes())
 
     def before_growth(self) -> None:
-        pass
+        # the load curve restarts here: the build and the measurements since its last point are not loading
+        self.progress.append({"chunks": self._rows, "t": time.perf_counter(), "cpu": time.process_time(),
+                              "rss_mb": rss_mb(), "loadavg": os.getloadavg()[0], "restart": True})
+
+    def _wait_for_background(self) -> None:
+        """Milvus Lite compacts segments and builds their HNSW graphs in a background thread after a flush;
+        the measurements must not run beside it. No RPC waits for it, so reach the engine in-process."""
+        from milvus_lite import server_manager_instance
+
+        entry = server_manager_instance._servers.get(str(self.path.resolve()))
+        if entry is None:
+            print("  milvus-lite: cannot reach the engine to wait for its background work", flush=True)
+            return
+        entry[1].get_collection(self.store._name("chunks"))._wait_for_bg()
 
     def build(self) -> float:
-        # Seal the growing segments: Milvus Lite builds a segment's HNSW graph and BM25 scorer when it
-        # is sealed (a server does this by itself by size and age).
+        # Seal the growing segments (a server does this by itself by size and age) and wait for Lite's
+        # compaction and HNSW builds; then the first BM25 search builds every new segment's posting
+        # lists (pure Python: most of the build, and a third of the memory). All of it is "index build",
+        # not the first question's latency.
         t = time.perf_counter()
         self.store.flush()
         self._matrix.flush()
+        self._wait_for_background()
+        before = rss_mb()
+        self.store.lexical_search(["revenue"], [], SearchFilters(), 10)
+        grown = rss_mb() - before
+        if self._rows and grown > 0:
+            self.BUILD_MB_PER_CHUNK = max(self.BUILD_MB_PER_CHUNK, grown / self._rows)
         return time.perf_counter() - t
 
     def disk_bytes(self) -> int:
@@ -365,13 +457,19 @@ def run(args) -> None:
           flush=True)
     embedder = Precomputed(base.identity, questions)
     vectors = embedder.embed(questions)
-    workdir = Path(tempfile.mkdtemp(prefix=f"docqa-scale-{args.store}-", dir=args.workdir))
-    side = {"sqlite": SQLiteSide, "postgres": PostgresSide, "milvus-lite": MilvusSide}[args.store](workdir)
+    if args.lexical != "fts5" and args.store != "sqlite":
+        raise SystemExit("--lexical picks the SQLite store's lexical index: use it with --store sqlite")
+    label = args.store if args.lexical == "fts5" else f"{args.store}-{args.lexical}"
+    workdir = Path(tempfile.mkdtemp(prefix=f"docqa-scale-{label}-", dir=args.workdir))
+    side = (SQLiteSide(workdir, args.lexical) if args.store == "sqlite"
+            else {"postgres": PostgresSide, "milvus-lite": MilvusSide}[args.store](workdir))
     side.store.bind_embedder(base.identity)
+    if isinstance(side, MilvusSide):  # its memory and time guards
+        side.max_rss_mb, side.grow_until = args.max_rss_mb, args.grow_until
     engine = Engine(Settings(index=workdir / "index", store=getattr(side, "url", None), dense=True), side.store)
     engine._embedder = embedder  # queries are embedded already
     rng = np.random.default_rng(0)
-    results = {"store": args.store, "machine": f"{platform.machine()}, {os.cpu_count()} cores",
+    results = {"store": label, "machine": f"{platform.machine()}, {os.cpu_count()} cores",
                "base_docs": len(base.docs), "base_chunks": base.chunks, "noise": NOISE, "sizes": []}
     total, copies, load_s = 0, 0, 0.0
     try:
@@ -382,7 +480,7 @@ def run(args) -> None:
             if total == 0:
                 batch = [(d, p, c, v) for d, p, c, v in base.docs]
                 total += base.chunks
-            while total < size:
+            while total < size and not getattr(side, "stopped", None):
                 copies += 1
                 doc = base.copy(copies, rng)
                 batch.append(doc)
@@ -391,6 +489,12 @@ def run(args) -> None:
                     side.load(batch)
                     batch = []
             side.load(batch)
+            if getattr(side, "stopped", None):  # a guard stopped growth: measure the size reached
+                total = side.loaded_chunks
+                if results["sizes"] and results["sizes"][-1]["chunks"] == total:
+                    results["stopped"] = f"{side.stopped}, after the {total:,}-chunk row"
+                    (args.results or RESULTS / f"scale-{label}.json").write_text(json.dumps(results, indent=1))
+                    break  # stopped before this size grew at all: nothing new to measure
             grow_s = time.perf_counter() - t
             load_s += grow_s
             build_s = side.build()
@@ -400,11 +504,17 @@ def run(args) -> None:
             row.update(measure(side, engine, questions, vectors))
             row["peak_mb"] = side.peak_mb()
             row["loadavg"] = loadavg
+            if getattr(side, "stopped", None):
+                row["stopped"] = side.stopped
+            if hasattr(side, "curve"):
+                results["load_curve"] = side.curve()
             results["sizes"].append(row)
             print(json.dumps(row), flush=True)
-            out = args.results or RESULTS / f"scale-{args.store}.json"
+            out = args.results or RESULTS / f"scale-{label}.json"
             out.parent.mkdir(parents=True, exist_ok=True)
             out.write_text(json.dumps(results, indent=1))
+            if getattr(side, "stopped", None):
+                break
     finally:
         side.close()
         import shutil
@@ -507,8 +617,14 @@ def agreement(source: Path, questions_path: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--store", choices=("sqlite", "postgres", "milvus-lite"))
+    ap.add_argument("--lexical", choices=("fts5", "tantivy"), default="fts5",
+                    help="the SQLite store's lexical index (its rows are reported as sqlite-tantivy)")
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 30_000, 100_000])
     ap.add_argument("--source", type=Path, default=ROOT / ".docqa-corpus" / "docqa.sqlite")
+    ap.add_argument("--max-rss-mb", type=float, default=18_000,
+                    help="milvus-lite: stop growing before this process's RSS would pass this")
+    ap.add_argument("--grow-until", type=lambda v: calendar.timegm(time.strptime(v, "%Y-%m-%dT%H:%M")),
+                    default=None, metavar="YYYY-MM-DDTHH:MM", help="milvus-lite: stop growing at this UTC time")
     ap.add_argument("--limit-docs", type=int, default=None, help="use only the first N documents of the source")
     ap.add_argument("--questions", type=Path, default=ROOT.parent / "shared/data/questions/financebench.jsonl")
     ap.add_argument("--workdir", type=Path, default=None, help="where the throwaway indexes go (default: /tmp)")

@@ -4,7 +4,8 @@ the peers' approach (rank_bm25 over every page's text, docqa.eval.retrieval.Page
     .venv/bin/python benchmarks/search_latency.py --index .docqa-corpus
     .venv/bin/python benchmarks/search_latency.py --index IDX --peer \\
         --questions ../shared/data/questions/financebench.jsonl --questions ../shared/data/practice/questions.jsonl
-    DOCQA_LEXICAL=tantivy .venv/bin/python benchmarks/search_latency.py --index IDX ...   # tantivy behind the store
+    DOCQA_LEXICAL=fts5 .venv/bin/python benchmarks/search_latency.py --index IDX ...   # FTS5 instead of tantivy
+    .venv/bin/python benchmarks/search_latency.py --index IDX --slowest 10   # the tail: each slow question's plan
 
 Each question is timed as wall time and as this process's CPU time: on a shared machine the wall
 time includes waiting for a core, the CPU time does not. With --peer the two searches alternate
@@ -179,6 +180,8 @@ def main() -> None:
                          "(default: ../shared/data/questions/financebench.jsonl)")
     ap.add_argument("--k", type=int, default=10)
     ap.add_argument("--peer", action="store_true", help="also time rank_bm25 over page text, interleaved")
+    ap.add_argument("--slowest", type=int, default=0, metavar="N",
+                    help="also print the N slowest questions (CPU) with their plans and the rows each search matched")
     ap.add_argument("--modes", nargs="+", default=None, help="default: lexical, plus vector and hybrid if dense")
     ap.add_argument("--grow", type=int, nargs="+", default=None, metavar="CHUNKS",
                     help="instead of the index itself, time copies of it grown to these sizes (lexical only)")
@@ -215,6 +218,20 @@ def main() -> None:
     measure(engine, questions, args, peer=args.peer, modes=args.modes)
 
 
+def slowest(engine: Engine, questions: list[str], cpu: list[float], n: int, mode: str) -> None:
+    """The tail, question by question: what each planned search asked of the lexical index."""
+    order = sorted(range(len(questions)), key=lambda i: -cpu[i])[:n]
+    print(f"the {len(order)} slowest questions ({mode}, CPU ms): terms, lexicon phrases, and per search the"
+          " documents it was restricted to and the chunks it matched")
+    for i in order:
+        plan = engine.search_detailed(questions[i], k=1, mode=mode).plan
+        print(f"  {cpu[i]:6.1f} ms  {questions[i][:100]!r}")
+        print(f"           {len(plan.terms)} terms {plan.terms[:12]}; {len(plan.phrases)} phrases {plan.phrases[:4]}")
+        for f in plan.groups:
+            matched = len(engine.store.lexical_search(plan.terms, plan.phrases, f, 1_000_000))
+            print(f"           search: {len(f.document_ids) or 'all'} documents, {matched} chunks matched")
+
+
 def measure(engine: Engine, questions: list[str], args, peer: bool, modes: list[str] | None) -> None:
     docs = engine.documents()
     print(f"index: {len(docs)} documents, {sum(d.chunks for d in docs)} chunks, {sum(d.pages for d in docs)} pages;"
@@ -238,6 +255,8 @@ def measure(engine: Engine, questions: list[str], args, peer: bool, modes: list[
             if peer is not None:
                 theirs.time(peer.rank, q, args.k)
         print(ours.line())
+        if getattr(args, "slowest", 0):
+            slowest(engine, questions, ours.cpu, args.slowest, mode)
         if peer is not None:
             print(theirs.line())
             print(f"{'ratio (peer / docqa)':22} wall p50 {pct(theirs.wall, 50) / pct(ours.wall, 50):5.1f}x"

@@ -1,5 +1,5 @@
-"""The embedded default store: one SQLite file, FTS5 for BM25 (or tantivy beside it, setting
-``lexical``), exact vector search in NumPy."""
+"""The embedded default store: one SQLite file (FTS5 always written), BM25 searched in a tantivy index
+beside it or in FTS5 (setting ``lexical``), exact vector search in NumPy."""
 
 from __future__ import annotations
 
@@ -117,18 +117,20 @@ class SQLiteStore:
         self._page_cache: tuple[tuple[int, int], dict[str, list[StoredPage]]] | None = None
         self._spans: tuple[tuple[int, int], dict[str, tuple[int | None, int | None]]] | None = None
         self._lexical: TantivyLexical | None = None
+        if lexical not in ("fts5", "tantivy"):
+            raise ValueError(f"lexical must be fts5 or tantivy, not {lexical!r}")
         if lexical == "tantivy":
             try:
-                    from docqa.store.tantivy_lexical import ANALYSIS_VERSION, TantivyLexical
-            except ImportError as e:
-                raise RuntimeError("DOCQA_LEXICAL=tantivy needs the tantivy extra: pip install 'docqa[tantivy]'") from e
-
+                from docqa.store.tantivy_lexical import ANALYSIS_VERSION, TantivyLexical
+            except ImportError:
+                # FTS5 is always written, so an install without the tantivy wheel still answers, as before.
+                log.warning("tantivy is not installed (pip install tantivy): searching SQLite FTS5")
+                lexical = "fts5"
+        if lexical == "tantivy":
             self._lexical = TantivyLexical(self.path.with_name(f"{self.path.name}.tantivy{ANALYSIS_VERSION}"))
             with self._lock:
                 self._lexical_in_line = self._reconcile_lexical()
                 self._lexical_seen = self._version()
-        elif lexical != "fts5":
-            raise ValueError(f"lexical must be fts5 or tantivy, not {lexical!r}")
 
     def _version(self) -> tuple[int, int]:
         """Moves with every write: this connection's (generation) or another process's (data_version)."""

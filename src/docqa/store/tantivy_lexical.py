@@ -3,7 +3,10 @@ SQLite file. SQLite stays the record: the FTS5 table is still written, and this 
 normalised token text (``indexed_body``) keyed by chunk rowid, so it can always be rebuilt from it.
 
 Why: FTS5 ranked the planned searches at CPU p50/p95 11.0 / 27.3 ms, tantivy at 2.2 / 3.8 ms
-(benchmarks/search_latency.py --engines, docs/benchmarks.md).
+(benchmarks/search_latency.py --engines, docs/benchmarks.md), and FTS5's bm25() recounts every term
+over the whole index on each query, so its cost grows with the index where tantivy's does not. It
+ranks as FTS5 does: the same terms (FTS5's own tokenizer) weighted by FTS5's IDF (``_clause``), so
+the default could move here without moving retrieval (top-10 overlap 0.983 per planned search).
 
 Visibility follows the SQLite store's rule: a document's chunks are replaced in one tantivy commit, so
 a search sees all of them or none. The index itself says which documents it holds (a terms
@@ -13,42 +16,72 @@ repaired when the store is next opened (``SQLiteStore._reconcile_lexical``).
 
 from __future__ import annotations
 
+import math
+import sqlite3
 import threading
-from functools import lru_cache
 from pathlib import Path
 
-import snowballstemmer
 import tantivy
 
 from docqa.types import SearchFilters
 
-# How the body is analysed (index_text, Snowball porter, whitespace). The index folder is named with
-# it, so a store opened by a docqa that analyses otherwise builds a new folder from SQLite instead of
-# matching other tokens, and no process deletes a folder another may be reading.
-ANALYSIS_VERSION = 1
+# How the body is analysed (index_text, then FTS5's own tokenizer, whitespace). The index folder is
+# named with it, so a store opened by a docqa that analyses otherwise builds a new folder from SQLite
+# instead of matching other tokens, and no process deletes a folder another may be reading.
+# 1: Snowball's Porter, which stemmed "s", "us" and "vs" where FTS5 leaves words under 3 letters alone.
+ANALYSIS_VERSION = 2
+# The tokenizer chunks_fts is declared with (store/sqlite.py); tests/store check the two agree.
+FTS5_TOKENIZE = "porter unicode61 tokenchars '.&'"
+STEM_CACHE = 500_000       # words whose FTS5 form is kept
 WRITER_HEAP = 50_000_000   # bytes of the writer's in-memory buffer: one filing's chunks fit in one
 MAX_HELD = 1_000_000       # documents a terms aggregation may report
+DF_CACHE = 100_000         # document frequencies of terms and phrases kept between commits
 # The filter fields a SearchFilters constrains, by the chunk column it names (store.base.filter_columns).
 _FIELDS = {"c.document_id": "document_id", "c.company": "company", "c.fiscal_year": "fiscal_year",
            "c.doc_type": "doc_type"}
 
 
-# FTS5's tokenizer stems with the original Porter algorithm; tantivy's stemmer filter is Snowball
-# English (Porter2), which ranked 1 FinanceBench question in 129 lower. So words are stemmed here,
-# by Snowball's Porter, and tantivy only splits on spaces.
-_porter = snowballstemmer.stemmer("porter")
-_stem_lock = threading.Lock()  # snowballstemmer's stemmer objects are not thread-safe
+class _Fts5Words:
+    """Each word as FTS5's tokenizer turns it into terms, read back from an in-memory FTS5 table.
+
+    tantivy's stemmer is Snowball English (Porter2); Snowball's Porter still differs from FTS5's in the
+    edges (FTS5 leaves words under 3 or over 64 bytes alone: "us" is not "u"), and every difference
+    moves a document frequency. Asking FTS5 itself makes the terms the same by construction."""
+
+    def __init__(self) -> None:
+        self._db = sqlite3.connect(":memory:", check_same_thread=False)
+        self._db.execute(f'CREATE VIRTUAL TABLE words USING fts5(word, tokenize="{FTS5_TOKENIZE}")')
+        self._db.execute("CREATE VIRTUAL TABLE terms USING fts5vocab(words, instance)")
+        self._known: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def text(self, text: str) -> str:
+        words = text.split()
+        with self._lock:
+            known = self._known
+            new = [w for w in dict.fromkeys(words) if w not in known]
+            if new:
+                if len(known) + len(new) > STEM_CACHE:
+                    known.clear()
+                known.update(self._terms(new))
+            return " ".join(t for t in (known[w] for w in words) if t)
+
+    def _terms(self, words: list[str]) -> dict[str, str]:
+        with self._db:
+            self._db.execute("DELETE FROM words")
+            self._db.executemany("INSERT INTO words(rowid, word) VALUES (?, ?)", enumerate(words))
+            found: dict[int, list[str]] = {}
+            for row, term in self._db.execute("SELECT doc, term FROM terms ORDER BY doc, offset"):
+                found.setdefault(row, []).append(term)
+        return {w: " ".join(found.get(i, ())) for i, w in enumerate(words)}
 
 
-@lru_cache(maxsize=500_000)
-def _stem(word: str) -> str:
-    with _stem_lock:
-        return _porter.stemWord(word)
+_fts5_words = _Fts5Words()
 
 
 def stemmed(text: str) -> str:
-    """index_text (or query) words, each Porter-stemmed, one space between."""
-    return " ".join(_stem(w) for w in text.split())
+    """index_text (or query) words as FTS5 indexes them (Porter-stemmed), one space between."""
+    return _fts5_words.text(text)
 
 
 def _schema() -> tantivy.Schema:
@@ -74,6 +107,7 @@ class TantivyLexical:
         self.index.register_tokenizer(
             "docqa", tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build())
         self.index.reload()
+        self._df: dict[tuple[str, ...], int] = {}  # words -> chunks that hold them, until the next reload
 
     # --- writing ------------------------------------------------------------------------
     def replace(self, documents: dict[str, list[tuple[int, str, str | None, int | None, str | None, str]]]) -> None:
@@ -96,11 +130,13 @@ class TantivyLexical:
         finally:
             writer.wait_merging_threads()
         self.index.reload()
+        self._df.clear()
 
     # --- reading ------------------------------------------------------------------------
     def reload(self) -> None:
         """See commits made since (by this process or another)."""
         self.index.reload()
+        self._df.clear()
 
     def held(self) -> dict[str, int]:
         """document id -> chunks this index holds for it."""
@@ -111,19 +147,64 @@ class TantivyLexical:
     def search(self, terms: list[str], phrases: list[str], filter_columns: list[tuple[str, list]],
                k: int) -> list[tuple[int, float]]:
         """(rowid, BM25 score) of the k best chunks matching any term or phrase, best first."""
-        parts = [stemmed(t) for t in terms if t.strip()] + [stemmed(p) for p in phrases if p.strip()]
-        if not parts:
+        searcher = self.index.searcher()
+        clauses = []
+        for part in [*terms, *phrases]:
+            words = stemmed(part).split()  # FTS5's tokenizer reads a quoted part as a phrase of these terms
+            clause = self._clause(searcher, words) if words else None
+            if clause is not None:
+                clauses.append((tantivy.Occur.Should, clause))
+        if not clauses:
             return []
-        text = " OR ".join('"' + p.replace('"', " ").replace("\\", " ") + '"' for p in parts)
-        query, _errors = self.index.parse_query_lenient(text, ["body"])
-        must = [(tantivy.Occur.Must, query)]
+        must = [(tantivy.Occur.Must, tantivy.Query.boolean_query(clauses))]
         for column, values in filter_columns:
             # A filter restricts what is ranked, and adds nothing to the score.
             allowed = tantivy.Query.term_set_query(self.schema, _FIELDS[column], [str(v) for v in values])
             must.append((tantivy.Occur.Must, tantivy.Query.const_score_query(allowed, 0.0)))
-        if len(must) > 1:
-            query = tantivy.Query.boolean_query(must)
-        searcher = self.index.searcher()
+        query = tantivy.Query.boolean_query(must)
         hits = searcher.search(query, k, count=False).hits
         rowids = searcher.fast_field_values("rowid", [address for _score, address in hits])
         return [(rowid, score) for (score, _address), rowid in zip(hits, rowids) if rowid is not None]
+
+    # --- ranking as FTS5 ranks ----------------------------------------------------------
+    # tantivy's BM25 and FTS5's bm25() share k1=1.2, b=0.75 and the term-frequency part, and differ in
+    # the IDF: tantivy weighs a term ln(1 + (N-n+0.5)/(n+0.5)), so a word in most chunks ("total",
+    # "2022") still counts, where FTS5's ln((N-n+0.5)/(n+0.5)) gives it (nearly) nothing; and tantivy
+    # weighs a phrase by the sum of its words' IDFs, FTS5 by the phrase's own document frequency. As
+    # is, 12 % of the top 10 differed (Hit@5 equal, nDCG@5 and MRR lower). Each clause is boosted by
+    # FTS5's IDF over tantivy's, so the scores are FTS5's but for tantivy's one-byte length norms.
+    def _clause(self, searcher: tantivy.Searcher, words: list[str]) -> tantivy.Query | None:
+        n = self._frequency(searcher, tuple(words))
+        if n == 0:
+            return None  # matches nothing: FTS5 leaves it out of the score as well
+        total = searcher.num_docs
+        theirs = sum(_tantivy_idf(total, self._frequency(searcher, (w,))) for w in words)
+        query = (tantivy.Query.term_query(self.schema, "body", words[0]) if len(words) == 1
+                 else tantivy.Query.phrase_query(self.schema, "body", words))
+        return tantivy.Query.boost_query(query, _fts5_idf(total, n) / theirs)
+
+    def _frequency(self, searcher: tantivy.Searcher, words: tuple[str, ...]) -> int:
+        """Chunks holding the word, or the phrase (counted once, then kept until the index changes:
+        the lexicon's phrases come back question after question)."""
+        n = self._df.get(words)
+        if n is None:
+            if len(words) == 1:
+                n = searcher.doc_freq("body", words[0])
+            else:
+                n = searcher.search(tantivy.Query.phrase_query(self.schema, "body", list(words)), 1,
+                                    count=True).count
+            if len(self._df) >= DF_CACHE:
+                self._df.clear()
+            self._df[words] = n
+        return n
+
+
+def _fts5_idf(total: int, n: int) -> float:
+    """FTS5's bm25() IDF (fts5_aux.c): never zero or below, so a match still ranks above no match."""
+    idf = math.log((total - n + 0.5) / (n + 0.5))
+    return idf if idf > 0 else 1e-6
+
+
+def _tantivy_idf(total: int, n: int) -> float:
+    """tantivy's BM25 IDF (src/query/bm25.rs), the weight a boost of 1 leaves a clause."""
+    return math.log(1 + (total - n + 0.5) / (n + 0.5))
