@@ -17,6 +17,7 @@ from docqa.answer.disclosure import asks_event
 from docqa.answer.intent import asks_verdict, asks_why
 from docqa.answer.verify import Grounding, numbers_in, verify
 from docqa.finance.lexicon import load_lexicon
+from docqa.finance.text import holds, stems
 from docqa.finance.currency import asked_currency, printed_in
 from docqa.progress import StageReporter, plural
 from docqa.search.hybrid import HybridSearcher
@@ -269,10 +270,28 @@ def amount_missing(question: str, answer: Answer) -> str | None:
     for m in named:
         entry = lexicon.metric(m.key) if m.kind == "metric" else lexicon.formula(m.key)
         forms = [m.text, m.phrase, *entry.asks, *getattr(entry, "prints", ())]
-        if any(lexicon.match(c.quote) and any(n.key == m.key for n in lexicon.match(c.quote)) for c in stating) \
-                or any(normalize_for_match(f) in normalize_for_match(c.quote) for f in forms if f for c in stating):
-            return None
+        excluded = [x for x in (stems(e) for e in getattr(entry, "exclude", ())) if x]
+        for c in stating:
+            said = [n.text for n in lexicon.match(c.quote) if n.key == m.key]
+            if _names_measure(c.quote, [stems(f) for f in [*forms, *said] if f], excluded):
+                return None
     return f"the question asks for {named[0].text!r}; no line the filing prints states it"
+
+
+def _names_measure(quote: str, forms: list[tuple[str, ...]], excluded: list[tuple[str, ...]]) -> bool:
+    """Does the quote name the measure, not another one built on its words? "Revenue Reserves of
+    £8.8m" names a reserve and "deferred revenue" a liability: the line item's own exclusions,
+    next to the words, make it another measure."""
+    words = stems(quote)
+    for form in (f for f in forms if f):
+        n = len(form)
+        for i in range(len(words) - n + 1):
+            if words[i:i + n] != form:
+                continue
+            around = words[max(0, i - 2):i + n + 2]
+            if not any(holds(around, x) and not holds(form, x) for x in excluded):
+                return True
+    return False
 
 
 def currency_mismatch(question: str, answer: Answer, pages: dict[tuple[str, int], str],
