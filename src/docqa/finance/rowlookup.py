@@ -99,7 +99,11 @@ def _rewrites_by_first() -> dict[str, tuple[tuple[tuple[str, ...], str], ...]]:
 
 def normalized(words: tuple[str, ...] | list[str]) -> list[str]:
     """Stems with multi-word synonyms folded ("short term" -> "current")."""
-    words = list(words)
+    return list(_normalized(tuple(words)))
+
+
+@lru_cache(maxsize=65536)  # every row label of a filing is scored against each phrase asked
+def _normalized(words: tuple[str, ...]) -> tuple[str, ...]:
     out: list[str] = []
     by_first = _rewrites_by_first()
     i = 0
@@ -112,7 +116,7 @@ def normalized(words: tuple[str, ...] | list[str]) -> list[str]:
         else:
             out.append(words[i])
             i += 1
-    return out
+    return tuple(out)
 
 
 def phrase_words(phrase: str) -> tuple[list[str], list[str]]:
@@ -178,8 +182,13 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
     return round(score, 4)
 
 
-def _header_words(table: StatementTable) -> set[str]:
-    return {w for c in table.columns for w in normalized(stems(c.header)) if not w.isdigit()}
+def _header_words(table: StatementTable) -> frozenset[str]:
+    return _words_of_headers(tuple(c.header for c in table.columns))
+
+
+@lru_cache(maxsize=4096)
+def _words_of_headers(headers: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(w for h in headers for w in normalized(stems(h)) if not w.isdigit())
 
 
 def entity_column(phrase: str, row: Row, table: StatementTable, columns: list) -> object | None:
