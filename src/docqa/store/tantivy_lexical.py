@@ -33,7 +33,7 @@ ANALYSIS_VERSION = 2
 # The tokenizer chunks_fts is declared with (store/sqlite.py); tests/store check the two agree.
 FTS5_TOKENIZE = "porter unicode61 tokenchars '.&'"
 STEM_CACHE = 500_000       # words whose FTS5 form is kept
-WRITER_HEAP = 50_000_000   # bytes of the writer's in-memory buffer: one filing's chunks fit in one
+WRITER_HEAP = 20_000_000   # bytes of the writer's in-memory buffer (tantivy needs 15 MB a thread): one filing's chunks fit in one
 MAX_HELD = 1_000_000       # documents a terms aggregation may report
 DF_CACHE = 100_000         # document frequencies of terms and phrases kept between commits
 # The filter fields a SearchFilters constrains, by the chunk column it names (store.base.filter_columns).
