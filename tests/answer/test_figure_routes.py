@@ -10,7 +10,6 @@ interest income.
 
 from __future__ import annotations
 
-import fitz
 import pytest
 
 from docqa.answer.figures.measures import FormulaMeasure, MetricMeasure
@@ -21,7 +20,7 @@ from docqa.finance.periods import Period
 from docqa.finance.rowlookup import find_rows
 from docqa.types import EvidencePage
 
-from tests.conftest import shared_pdf
+from tests.conftest import cut_pages, shared_pdf
 
 PAGES = {"BOEING_2022_10K.pdf": (1, 55), "VERIZON_2022_10K.pdf": (1, 54), "WALMART_2020_10K.pdf": (1, 51), "JPMORGAN_2023Q2_10Q.pdf": (1, 2, 3, 96)}
 
@@ -33,11 +32,7 @@ def engine(tmp_path_factory):
     folder = tmp_path_factory.mktemp("route-pdfs")
     pdfs = []
     for name, pages in PAGES.items():
-        with fitz.open(shared_pdf(name)) as src, fitz.open() as cut:
-            for page in pages:
-                cut.insert_pdf(src, from_page=page - 1, to_page=page - 1)
-            cut.save(folder / name)
-        pdfs.append(folder / name)
+        pdfs.append(cut_pages(shared_pdf(name), pages, folder / name))
     engine = Engine.open(tmp_path_factory.mktemp("route-index"), dense=False)
     engine.ingest(pdfs)
     yield engine

@@ -8,12 +8,10 @@ seconds; the cut keeps what the filer's name and periods are read from.
 
 from __future__ import annotations
 
-from pathlib import Path
 
-import fitz
 import pytest
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, cut_pages
 
 PRACTICE = ROOT.parent / "shared" / "data" / "practice" / "pdfs"
 PAGES = {
@@ -34,11 +32,7 @@ def engine(tmp_path_factory):
         path = PRACTICE / name
         if not path.exists():
             pytest.skip(f"{path} not available on this machine")
-        with fitz.open(path) as src, fitz.open() as cut:
-            for page in pages:
-                cut.insert_pdf(src, from_page=page - 1, to_page=page - 1)
-            cut.save(folder / name)
-        pdfs.append(folder / name)
+        pdfs.append(cut_pages(path, pages, folder / name))
     engine = Engine.open(tmp_path_factory.mktemp("abroad-index"), dense=False)
     engine.ingest(pdfs)
     # The filers as the metadata reads them from the cut pages (asserted: without them nothing below means anything).
