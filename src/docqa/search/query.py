@@ -35,9 +35,7 @@ _DOC_TYPES = [
 
 
 def normalize_name(name: str) -> str:
-    text = " ".join(tokens(fold(name).replace("&", " and ")))
-    text = _LEGAL.sub(" ", text)
-    return " ".join(text.split())
+    return _without(_LEGAL, name)
 
 
 _LEGAL_FORM = re.compile(r"\b(incorporated|inc|corporation|corp|company|co|plc|limited|ltd|llc|lp|sa|ag|nv|se|the)\b")
@@ -45,8 +43,12 @@ _LEGAL_FORM = re.compile(r"\b(incorporated|inc|corporation|corp|company|co|plc|l
 
 def _full_name(name: str) -> str:
     """A company's name without its legal form only: what tells two filers apart."""
+    return _without(_LEGAL_FORM, name)
+
+
+def _without(words: re.Pattern[str], name: str) -> str:
     text = " ".join(tokens(fold(name).replace("&", " and ")))
-    return " ".join(_LEGAL_FORM.sub(" ", text).split())
+    return " ".join(words.sub(" ", text).split())
 
 
 @dataclass
