@@ -157,12 +157,20 @@ def test_many_documents_in_one_filter(store, monkeypatch):
 
 
 class TestTantivyRepair:
-    """The tantivy index is written after the SQLite commit; a crash between the two leaves them apart,
-    and opening the store again brings tantivy in line with SQLite, document by document."""
+    """The tantivy index is committed inside the SQLite transaction, just before SQLite's commit; a
+    crash between the two leaves tantivy ahead of SQLite, and opening the store again brings tantivy in
+    line with SQLite, document by document."""
 
-    def _crash_before_tantivy(self, store, monkeypatch, write):
-        monkeypatch.setattr(store, "_write_lexical", lambda document_id: None)  # the process dies here
-        write()
+    def _crash_after_tantivy(self, store, monkeypatch, write):
+        written = store._write_lexical
+
+        def dies(document_id):
+            written(document_id)
+            raise KeyboardInterrupt  # the process dies here, before SQLite's COMMIT
+
+        monkeypatch.setattr(store, "_write_lexical", dies)
+        with pytest.raises(KeyboardInterrupt):
+            write()
         monkeypatch.undo()
 
     def test_added_and_deleted_documents_repaired_at_open(self, tmp_path, monkeypatch):
@@ -173,25 +181,60 @@ class TestTantivyRepair:
         store = SQLiteStore(path, lexical="tantivy")
         store.add_document(*make_document("aaaa0001", "Co A", 2020, DocType.ANNUAL, ["Revenue  1,000", "Zanzibar"]))
         store.add_document(*make_document("bbbb0002", "Co B", 2021, DocType.ANNUAL, ["Revenue  2,000"]))
-        self._crash_before_tantivy(store, monkeypatch, lambda: store.add_document(
+        self._crash_after_tantivy(store, monkeypatch, lambda: store.add_document(
             *make_document("cccc0003", "Co C", 2022, DocType.ANNUAL, ["Revenue  3,000", "Revenue grew"])))
-        self._crash_before_tantivy(store, monkeypatch, lambda: store.delete_document("aaaa0001"))
-        # Torn: tantivy still holds A and lacks C.
-        assert store._lexical.held() == {"aaaa0001": 2, "bbbb0002": 1}
+        self._crash_after_tantivy(store, monkeypatch, lambda: store.delete_document("aaaa0001"))
+        # Torn: tantivy holds C, which SQLite never committed, and has lost A, which SQLite keeps.
+        assert {d.id for d in store.documents()} == {"aaaa0001", "bbbb0002"}
+        assert store._lexical.held() == {"bbbb0002": 1, "cccc0003": 2}
+        # C's rowids are not SQLite's: dropped, never shown as another chunk.
         assert {c for c, _ in store.lexical_search(["revenue"], [], SearchFilters(), 10)} == {"bbbb0002-1"}
         store.close()
 
         again = SQLiteStore(path, lexical="tantivy")
-        assert again._lexical.held() == {"bbbb0002": 1, "cccc0003": 2}
+        assert again._lexical.held() == {"aaaa0001": 2, "bbbb0002": 1}
         assert {c for c, _ in again.lexical_search(["revenue"], [], SearchFilters(), 10)} == \
-            {"bbbb0002-1", "cccc0003-1", "cccc0003-2"}
-        assert again.lexical_search(["zanzibar"], [], SearchFilters(), 10) == []
+            {"aaaa0001-1", "bbbb0002-1"}
+        assert [c for c, _ in again.lexical_search(["zanzibar"], [], SearchFilters(), 10)] == ["aaaa0001-2"]
         # The repaired index ranks as FTS5 does over the same rows.
         fts5 = SQLiteStore(path, lexical="fts5")
-        assert [c for c, _ in again.lexical_search(["revenue", "grew"], [], SearchFilters(), 10)][:1] == \
-            [c for c, _ in fts5.lexical_search(["revenue", "grew"], [], SearchFilters(), 10)][:1] == ["cccc0003-2"]
+        assert [c for c, _ in again.lexical_search(["revenue", "zanzibar"], [], SearchFilters(), 10)] == \
+            [c for c, _ in fts5.lexical_search(["revenue", "zanzibar"], [], SearchFilters(), 10)]
         fts5.close()
         again.close()
+
+    def test_another_process_never_lists_a_document_its_search_cannot_find(self, tmp_path, monkeypatch):
+        """A server's store opened before another process indexes a filing: at every moment of that
+        write, a document the server lists is one its lexical search finds (the server first asked
+        between the two commits got "not found" for a document it listed as ready)."""
+        from docqa.types import DocType
+        from tests.store.battery import make_document
+
+        path = tmp_path / "index.sqlite"
+        writer = SQLiteStore(path, lexical="tantivy")
+        writer.add_document(*make_document("aaaa0001", "Co A", 2020, DocType.ANNUAL, ["Revenue  1,000"]))
+        server = SQLiteStore(path, lexical="tantivy")  # another connection: data_version moves as for a process
+        assert server.lexical_search(["zanzibar"], [], SearchFilters(), 10) == []
+        seen = []
+
+        def observe() -> None:
+            listed = {d.id for d in server.documents()}
+            found = {c.split("-")[0] for c, _ in server.lexical_search(["zanzibar"], [], SearchFilters(), 10)}
+            seen.append((listed, found))
+
+        replace = writer._lexical.replace
+
+        def observed(documents):
+            observe()  # just before tantivy's commit,
+            replace(documents)
+            observe()  # and between it and SQLite's
+        monkeypatch.setattr(writer._lexical, "replace", observed)
+        writer.add_document(*make_document("bbbb0002", "Co B", 2021, DocType.ANNUAL, ["Zanzibar  2,000"]))
+        observe()  # and after both
+        assert [("bbbb0002" in listed, "bbbb0002" in found) for listed, found in seen] == \
+            [(False, False), (False, False), (True, True)]
+        server.close()
+        writer.close()
 
     def test_existing_fts5_store_gets_a_tantivy_index_at_open(self, tmp_path):
         from docqa.types import DocType

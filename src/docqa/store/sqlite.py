@@ -162,6 +162,9 @@ class SQLiteStore:
     ) -> None:
         if vectors is not None and len(vectors) != len(chunks):
             raise ValueError("one vector per chunk expected")
+        bodies = [indexed_body(c) for c in chunks]
+        if self._lexical is not None:
+            self._lexical.prepare(bodies)  # the costly part of its write, before SQLite's write lock is taken
         with self._lock:
             db = self._db
             db.execute("BEGIN IMMEDIATE")
@@ -202,16 +205,13 @@ class SQLiteStore:
                             c.doc_type.value if c.doc_type else None, vec,
                         ),
                     )
-                    db.execute(
-                        "INSERT INTO chunks_fts(rowid, body) VALUES (?, ?)",
-                        (cur.lastrowid, indexed_body(c)),
-                    )
+                    db.execute("INSERT INTO chunks_fts(rowid, body) VALUES (?, ?)", (cur.lastrowid, bodies[i]))
+                self._write_lexical(document.id)
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
             self._generation += 1
-            self._write_lexical(document.id)
 
     def _delete(self, document_id: str) -> bool:
         db = self._db
@@ -227,12 +227,12 @@ class SQLiteStore:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 removed = self._delete(document_id)
+                self._write_lexical(document_id)
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
             self._generation += 1
-            self._write_lexical(document_id)
             return removed
 
     # --- the tantivy lexical index (setting ``lexical``) ------------------------------------
@@ -244,32 +244,51 @@ class SQLiteStore:
         ).fetchall()
 
     def _write_lexical(self, document_id: str) -> None:
-        """After the SQLite commit: the document's chunks into tantivy (none when it was deleted), then
-        a meta row moved so that other processes' stores see a new data_version and reload."""
+        """Inside the SQLite transaction, before its commit: the document's chunks (as this transaction
+        holds them; none when it deletes the document) into tantivy, in one tantivy commit.
+
+        Why before: another process reloads its tantivy view when SQLite's data_version moves, so
+        the document must be in tantivy by the time SQLite lists it; a process that reloads for some
+        other write in between sees rowids its SQLite view does not hold yet, and drops them. A crash
+        between the two commits leaves tantivy ahead of SQLite, repaired at the next open."""
         if self._lexical is None:
             return
         self._lexical.replace({document_id: self._lexical_rows(document_id)})
-        self._db.execute("INSERT INTO meta(key, value) VALUES ('lexical_commit', '1') ON CONFLICT(key)"
-                         " DO UPDATE SET value = CAST(value AS INTEGER) + 1")
-        self._generation += 1
 
     def _reconcile_lexical(self) -> bool:
         """Make the tantivy index hold exactly SQLite's chunks, per document: repairs a crash between
         the two commits, and builds the index the first time an existing store is opened with it.
-        False when it could not (another process holds the writer): FTS5 answers until it can."""
+        False when it could not (another process is writing, or building it too): FTS5 answers until it can.
+
+        In two passes: the bulk without SQLite's write lock (a first build can take minutes, and other
+        writers would time out), then what is still out of line with the lock held, so that no writer
+        is between its two commits then (the first pass may have undone such a writer's tantivy write)."""
         assert self._lexical is not None
-        want = dict(self._db.execute("SELECT document_id, count(*) FROM chunks GROUP BY document_id").fetchall())
-        held = self._lexical.held()
-        stale = [d for d in held if d not in want] + [d for d, n in want.items() if held.get(d) != n]
+        stale = self._lexical_stale()
         if not stale:
             return True
-        log.info("tantivy lexical index: bringing %d documents in line with SQLite", len(stale))
         try:
+            log.info("tantivy lexical index: bringing %d documents in line with SQLite", len(stale))
             self._lexical.replace({doc_id: self._lexical_rows(doc_id) for doc_id in stale})
-        except ValueError as e:  # another process holds the writer: it is writing, or building it too
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                if stale := self._lexical_stale():
+                    self._lexical.replace({doc_id: self._lexical_rows(doc_id) for doc_id in stale})
+            finally:
+                self._db.execute("ROLLBACK")
+        except (ValueError, sqlite3.OperationalError) as e:
+            # another process holds tantivy's writer (building it too) or SQLite's (writing): its commit
+            # moves data_version, and the check runs again then
             log.warning("tantivy lexical index not in line with SQLite yet (%s); searching FTS5 meanwhile", e)
             return False
         return True
+
+    def _lexical_stale(self) -> list[str]:
+        """Documents whose chunks tantivy does not hold exactly as SQLite does."""
+        assert self._lexical is not None
+        want = dict(self._db.execute("SELECT document_id, count(*) FROM chunks GROUP BY document_id").fetchall())
+        held = self._lexical.held()
+        return [d for d in held if d not in want] + [d for d, n in want.items() if held.get(d) != n]
 
     # --- reading ------------------------------------------------------------------------
     def documents(self) -> list[Document]:

@@ -110,6 +110,12 @@ class TantivyLexical:
         self._df: dict[tuple[str, ...], int] = {}  # words -> chunks that hold them, until the next reload
 
     # --- writing ------------------------------------------------------------------------
+    @staticmethod
+    def prepare(bodies: list[str]) -> None:
+        """Learn the FTS5 terms of these bodies' words now, so that replace() only looks them up."""
+        for body in bodies:
+            stemmed(body)
+
     def replace(self, documents: dict[str, list[tuple[int, str, str | None, int | None, str | None, str]]]) -> None:
         """Make each document's chunks exactly its rows (rowid, document_id, company, fiscal_year,
         doc_type, body), all in one commit; no rows deletes the document."""
