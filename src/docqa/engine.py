@@ -157,12 +157,27 @@ class Engine:
 
     def load_model_in_background(self) -> bool:
         """Servers: start loading the sentence model now, and answer without it until it is loaded.
-        False when nothing here needs the model (no quote re-ranking, no dense index)."""
+        False when nothing here needs the model (no quote re-ranking, no dense index). The answering
+        code is readied beside it (warm_up_in_background)."""
+        self.warm_up_in_background()
         if not self.settings.dense and not self.settings.quote_by_meaning:
             return False
         self.wait_for_model = False
         load_in_background(self.settings.embedder, self.settings.embed_max_tokens, self.settings.model_threads or None)
         return True
+
+    def warm_up_in_background(self) -> None:
+        """Servers: ready what the first question would otherwise wait for (the answerers' modules
+        and their patterns, the planner's table of the index's company names, the lexical index),
+        on a thread, so that the first figure question of a new server costs what the next does."""
+        def warm() -> None:
+            try:
+                self.asker()
+                self.searcher().search("total revenue", self.documents(), k=1, mode="lexical")
+            except Exception:  # a warm-up that fails leaves the first question to do the work
+                log.debug("warm-up failed", exc_info=True)
+
+        threading.Thread(target=warm, name="docqa-warm-up", daemon=True).start()
 
     # --- ingest --------------------------------------------------------------------------
     def ingest(
