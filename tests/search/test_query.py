@@ -173,3 +173,13 @@ def test_held_names_follow_the_documents():
     assert detect_companies("Costco revenue FY2023", [*DOCS, renamed]) == []
     assert detect_companies("KIRK revenue", [*DOCS, renamed]) == ["Kirkland Corporation"]
     assert detect_companies("COST revenue", [*DOCS, renamed]) == []
+
+
+def test_the_questions_first_word_is_not_part_of_a_name():
+    from docqa.search.query import common_word, name_like_phrases
+
+    phrases = [p.text for p in name_like_phrases("Was Block's cash from operations larger than its net income?", common_word)]
+    assert phrases == ["Block"]
+    assert [p.text for p in name_like_phrases("Did Home Depot report a loss?", common_word)] == ["Home Depot"]
+    # Inside a sentence a capitalised run keeps its words.
+    assert [p.text for p in name_like_phrases("What was Tesla's revenue?", common_word)] == ["Tesla"]

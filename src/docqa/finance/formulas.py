@@ -11,6 +11,8 @@ decimal places", "in units of percents") and ``render`` writes it that way.
 
 from __future__ import annotations
 
+import math
+
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
@@ -88,11 +90,13 @@ def _avg_text(prior: float, current: float) -> str:
 
 # ---------------------------------------------------------------------------------- margins
 def ratio_of(key: str, name: str, numerator: float, denominator_name: str, denominator: float,
-             kind: ResultKind = "percent") -> FormulaResult:
-    """Any "x / y" figure, e.g. a cost as a share of revenue."""
+             kind: ResultKind = "percent", numerator_text: str | None = None) -> FormulaResult:
+    """Any "x / y" figure, e.g. a cost as a share of revenue. ``numerator_text``: the numerator's
+    own arithmetic ("(9,963 + 140,676)"), so that every figure shown is a printed one."""
     value = _div(numerator, denominator, denominator_name)
     return _result(key, kind, value, f"{name} / {denominator_name}",
-                   f"{fmt_number(numerator)} / {fmt_number(denominator)}", {name: numerator, denominator_name: denominator})
+                   f"{numerator_text or fmt_number(numerator)} / {fmt_number(denominator)}",
+                   {name: numerator, denominator_name: denominator})
 
 
 def margin(part: float, revenue: float, name: str = "amount") -> FormulaResult:
@@ -203,21 +207,21 @@ def total_debt(*parts: float) -> FormulaResult:
                    {f"part{i}": p for i, p in enumerate(parts)})
 
 
-def debt_to_equity(debt: float, equity: float) -> FormulaResult:
-    return ratio_of("debt_to_equity", "total debt", debt, "shareholders' equity", equity, "ratio")
+def debt_to_equity(debt: float, equity: float, debt_text: str | None = None) -> FormulaResult:
+    return ratio_of("debt_to_equity", "total debt", debt, "shareholders' equity", equity, "ratio", debt_text)
 
 
-def debt_to_assets(debt: float, total_assets: float) -> FormulaResult:
-    return ratio_of("debt_to_assets", "total debt", debt, "total assets", total_assets, "ratio")
+def debt_to_assets(debt: float, total_assets: float, debt_text: str | None = None) -> FormulaResult:
+    return ratio_of("debt_to_assets", "total debt", debt, "total assets", total_assets, "ratio", debt_text)
 
 
 def liabilities_to_equity(total_liabilities: float, equity: float) -> FormulaResult:
     return ratio_of("liabilities_to_equity", "total liabilities", total_liabilities, "shareholders' equity", equity, "ratio")
 
 
-def net_debt(debt: float, cash: float) -> FormulaResult:
-    return _result("net_debt", "currency", debt - cash, "total debt - cash", f"{fmt_number(debt)} - {fmt_number(cash)}",
-                   {"debt": debt, "cash": cash})
+def net_debt(debt: float, cash: float, debt_text: str | None = None) -> FormulaResult:
+    return _result("net_debt", "currency", debt - cash, "total debt - cash",
+                   f"{debt_text or fmt_number(debt)} - {fmt_number(cash)}", {"debt": debt, "cash": cash})
 
 
 def interest_coverage(operating_income: float, interest_expense: float) -> FormulaResult:
@@ -336,6 +340,12 @@ def _debt(v: Values) -> float:
     return sum(abs(v.get(k, 0.0)) for k in _DEBT_LINES)
 
 
+def _debt_text(v: Values) -> str:
+    """The debt lines read, as the sum a formula shows: "(9,963 + 140,676)"."""
+    parts = [fmt_number(abs(v[k])) for k in _DEBT_LINES if v.get(k)]
+    return f"({' + '.join(parts)})" if len(parts) > 1 else fmt_number(_debt(v))
+
+
 # Formula key (as in lexicon.yaml) -> how to compute it from this year's and last year's values
 # by metric key. Averages of year-end balances read ``prior``; everything else reads ``current``.
 _BY_KEY: dict[str, Callable[[Values, Values], FormulaResult]] = {
@@ -348,10 +358,10 @@ _BY_KEY: dict[str, Callable[[Values, Values], FormulaResult]] = {
     "quick_ratio": lambda c, p: quick_ratio(c["cash_and_equivalents"], c.get("marketable_securities", 0.0),
                                             c["accounts_receivable"], c["current_liabilities"]),
     "working_capital": lambda c, p: working_capital(c["current_assets"], c["current_liabilities"]),
-    "debt_to_equity": lambda c, p: debt_to_equity(_debt(c), c["total_equity"]),
+    "debt_to_equity": lambda c, p: debt_to_equity(_debt(c), c["total_equity"], _debt_text(c)),
     "total_debt": lambda c, p: total_debt(*[c[k] for k in _DEBT_LINES if k in c]),
-    "net_debt": lambda c, p: net_debt(_debt(c), c["cash_and_equivalents"]),
-    "debt_to_assets": lambda c, p: debt_to_assets(_debt(c), c["total_assets"]),
+    "net_debt": lambda c, p: net_debt(_debt(c), c["cash_and_equivalents"], _debt_text(c)),
+    "debt_to_assets": lambda c, p: debt_to_assets(_debt(c), c["total_assets"], _debt_text(c)),
     "liabilities_to_equity": lambda c, p: liabilities_to_equity(c["total_liabilities"], c["total_equity"]),
     "asset_turnover": lambda c, p: asset_turnover(c["revenue"], p["total_assets"], c["total_assets"]),
     "fixed_asset_turnover": lambda c, p: fixed_asset_turnover(c["revenue"], p["ppe_net"], c["ppe_net"]),
@@ -473,9 +483,13 @@ def render(value: float, kind: ResultKind | Literal["per_share", "shares"], fmt:
         decimals = 1 if fmt.decimals is None else fmt.decimals
         return f"{value * 100:,.{decimals}f}%"
     if kind == "currency":
-        target = fmt.scale or unit
+        # A table that states no unit: its figure is shown as printed, never in the scale asked
+        # ("(7,222)" is not "$7,222 million" because the question wanted millions).
+        target = (fmt.scale or unit) if unit is not None else None
         amount = convert(value, unit, target)
         decimals = fmt.decimals if fmt.decimals is not None else (2 if target == "billions" else 0 if float(amount).is_integer() else 2)
+        if amount and round(abs(amount), decimals) == 0:
+            decimals = min(6, -math.floor(math.log10(abs(amount))))  # $0.002 million, not $0.00 million
         suffix = f" {target[:-1]}" if target and target != "units" else ""
         sign = "-" if amount < 0 else ""
         return f"{sign}${abs(amount):,.{decimals}f}{suffix}"

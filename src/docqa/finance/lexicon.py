@@ -154,7 +154,7 @@ class Lexicon(BaseModel):
         last = self._last_match
         if last is not None and last[0] == question:
             return list(last[1])
-        toks = tokens(question)
+        toks = [t for t in tokens(question) if t.stem not in _FILLERS]
         index = self._phrase_index()
         candidates: list[tuple[int, int, str, str, str]] = []  # (start_tok, end_tok, kind, key, phrase)
         for i in range(len(toks)):
@@ -227,6 +227,11 @@ class Lexicon(BaseModel):
         return self._index
 
 
+# Possessives between the words of a measure ("repurchasing its own shares", "paid to their
+# shareholders") name whose it is, not which measure: skipped in questions and phrases alike.
+_FILLERS = frozenset(stems("its their own our"))
+
+
 def _build_index(lexicon: Lexicon) -> _PhraseIndex:
     phrases: dict[tuple[str, ...], list[tuple[str, str, str]]] = {}
     for kind, entries in (("metric", lexicon.metrics), ("formula", lexicon.formulas)):
@@ -234,7 +239,7 @@ def _build_index(lexicon: Lexicon) -> _PhraseIndex:
             # A metric nobody asks for by name is an input of routes only ("net sales", the base
             # of a gross margin): its label would shadow the metric questions mean by it.
             for phrase in (*entry.asks, entry.label) if entry.asks else ():
-                key = stems(phrase)
+                key = tuple(w for w in stems(phrase) if w not in _FILLERS)
                 if not key:
                     continue
                 bucket = phrases.setdefault(key, [])

@@ -56,7 +56,8 @@ _UNIT = re.compile(
     r"(?:\bin\b|\$|\(|dollars\s+in|amounts\s+in|figures\s+in)\s*(?:u\.?\s?s\.?\s*)?(?:dollars\s*)?"
     r"(millions|thousands|billions)\b|\b(millions|thousands|billions)\s+of\s+(?:u\.?\s?s\.?\s+)?dollars\b|"
     r"\(\s*\$?\s*(000)'?s?\s*\)|\bin\s+\$?(000)'?s\b|"
-    r"\(\s*(?:in\s+)?(?:us\s*)?\$\s*(million|thousand|billion)\b",   # Amcor's "($ million)"
+    r"\(\s*(?:in\s+)?(?:us\s*)?\$\s*(million|thousand|billion)\b|"   # Amcor's "($ million)"
+    r"(?:\b[A-Z]{1,3}\$|\$|£|€|¥|\bRMB|\bHKD|\bUSD|\bAUD|\bGBP|\bEUR)\s*['’]\s*(000)(?!\d)",  # "HK$’000", "£'000", "RMB'000"
     re.I,
 )
 # "In 000s", "HK$'000", "(000's)": the table's unit set in its header line, not a figure in it.

@@ -204,7 +204,10 @@ def column_period(column: Column, calendar: FiscalCalendar | None = None, quarte
 _PARENT_ONLY = re.compile(
     r"\b(?:company|parent(?:\s+(?:company|entity))?)(?:['’]s)?\s+(?:statements?\s+of|balance\s+sheets?|income\s+statements?|"
     r"only)\b|\bparent\s+entity\b|\bparent\s+company\s+(?:financial|information)|"
-    r"\bfinancial\s+information\s+of\s+(?:the\s+)?(?:registrant|parent)\b", re.I)
+    r"\bfinancial\s+information\s+of\s+(?:the\s+)?(?:registrant|parent)\b|"
+    # SEC Schedule I, "Condensed Financial Information of PG&E Corporation (“Parent”)": the
+    # parent's own statements, named by the term the schedule defines.
+    r"\(\s*[\"'“”‘’]?\s*(?:parent|registrant)\s*[\"'“”‘’]?\s*\)", re.I)
 _CONSOLIDATED = re.compile(r"\b(?:consolidated|group)\b", re.I)
 
 

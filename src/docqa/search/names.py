@@ -135,6 +135,10 @@ _VERB_AFTER = re.compile(r"^\s+(?:report|record|spend|spent|operate|earn|generat
                          r"make|made|sell|sold|issue|incur|post|own|employ|file)\w*\b", re.I)
 
 
+_OPENING_WORD = re.compile(r"^(?:what|which|who|how|why|when|where|is|are|was|were|did|does|do|has|have|had|can|could|"
+                           r"would|should|will)\s+(?=[A-Z])", re.I)
+
+
 @dataclass(frozen=True)
 class NameLike:
     text: str
@@ -147,8 +151,12 @@ def name_like_phrases(question: str, is_common: Callable[[str], bool]) -> list[N
     ordinary or financial words ("GAAP", "EBITDA", "Q3", "Net Income") are not names."""
     out = []
     for m in _CAPITALISED.finditer(question):
-        text = m.group(0).rstrip(".-")
-        before, after = question[:m.start()], question[m.end():]
+        text, start = m.group(0).rstrip(".-"), m.start()
+        opening = _OPENING_WORD.match(text)
+        if opening and _at_sentence_start(question[:start]):
+            # "Was Block's ...": the question's first word is capitalised by grammar, not by a name.
+            text, start = text[opening.end():], start + opening.end()
+        before, after = question[:start], question[m.end():]
         possessive = bool(_POSSESSIVE_AFTER.match(after))
         cued = bool(_CUE_BEFORE.search(before)) and (possessive or bool(_VERB_AFTER.match(after))
                                                      or bool(re.match(r"^\s*(?:in|for|during)\s+(?:fy|fiscal|q\d|\d{4})", after, re.I)))
@@ -157,8 +165,13 @@ def name_like_phrases(question: str, is_common: Callable[[str], bool]) -> list[N
         words = [w for w in re.findall(r"[A-Za-z][A-Za-z&.\-]*", text)]
         if not words or all(is_common(w) for w in words):
             continue
-        out.append(NameLike(text, m.start()))
+        out.append(NameLike(text, start))
     return out
+
+
+def _at_sentence_start(before: str) -> bool:
+    before = before.rstrip(" \t\n\"'(“")
+    return not before or before.endswith((".", "?", "!", ":"))
 
 
 CLOSE = 60.0  # rapidfuzz ratio (0-100) at which a held name reads as near the one asked

@@ -71,9 +71,35 @@ def parse_threshold(question: str) -> Threshold | None:
     return Threshold(above, level, "", words)
 
 
+# "larger than its net income", "exceed capital expenditures": one measure against another (a
+# number after the words is a threshold instead: parse_threshold).
+_NOT_A_LEVEL = r"(?!(?:roughly\s+|about\s+|approximately\s+|around\s+)?[$€£¥]?\s*\d)"
+_COMPARED = re.compile(
+    rf"\b(?:(?P<above>larger|greater|higher|bigger|more)|(?P<below>lower|smaller|less|fewer))\s+than\s+{_NOT_A_LEVEL}"
+    rf"|\b(?P<exceeds>exceed(?:s|ed)?|outpac(?:e|es|ed)|surpass(?:es|ed)?)\s+{_NOT_A_LEVEL}", re.I)
+
+
+@dataclass(frozen=True)
+class Compared:
+    """The two sides of "was A larger than B": the question's words before and after the comparison."""
+
+    left: str
+    right: str
+    above: bool          # asks whether the left side is the larger
+
+
+def compared(question: str) -> Compared | None:
+    first = question.split("?")[0]
+    m = _COMPARED.search(first)
+    if m is None:
+        return None
+    return Compared(first[:m.start()], first[m.end():], m.group("below") is None)
+
+
 def judgement(question: str) -> str | None:
     """What a yes/no question about a metric asks: "up", "down", "positive", "negative",
-    "healthy", "exists", "stable", "threshold", "capital_intensive" or "high_growth"."""
+    "healthy", "exists", "stable", "threshold", "compare" (one measure against another; up or down
+    when the other side names no measure), "capital_intensive" or "high_growth"."""
     if not YES_NO.match(question):
         return None
     first = question.split("?")[0]
@@ -85,6 +111,8 @@ def judgement(question: str) -> str | None:
         return "stable"
     if parse_threshold(first) is not None:
         return "threshold"
+    if compared(first) is not None:
+        return "compare"
     sign = _SIGN.search(first)
     if sign:
         return sign.group(1).lower()

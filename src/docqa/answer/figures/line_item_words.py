@@ -102,6 +102,10 @@ def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str]) -> list
             and s not in _QUESTION_WORDS and s not in SCAFFOLD]
 
 
+# ... and the verbs a question asks an amount with ("how much did it spend repurchasing shares",
+# "pay in dividends"): they precede the line item without narrowing it.
 _QUESTION_WORDS = frozenset(stems(
     "amount value level figure number line item reported gaap much many bring brought in during "
-    "holders holder per share"))
+    "holders holder per share "
+    "spend spent spending pay paid paying earn earned generate generated record recorded incur incurred "
+    "make made return returned distribute distributed invest invested"))

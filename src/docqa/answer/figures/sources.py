@@ -39,8 +39,12 @@ class Source:
 
     def column(self, table: StatementTable, period: Period, stock: bool | None) -> Column | None:
         if period.quarter is None and not self.quarterly:
-            # An annual report: the year's column as the statement reader dated it.
-            return table.column_for(period.fiscal_year)
+            # An annual report: the year's column as the statement reader dated it; never a
+            # quarter's (its quarterly-data note prints four columns per year).
+            column = table.column_for(period.fiscal_year)
+            if column is not None and (column.period in ("quarter", "ytd") or (column.months or 12) < 12):
+                return None
+            return column
         return table.column_for_period(period, self.calendar, self.fiscal_quarter, stock)
 
 

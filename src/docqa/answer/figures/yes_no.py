@@ -1,12 +1,13 @@
-"""Yes/no about a measure: its direction, sign, level, stability, a threshold, or what it marks."""
+"""Yes/no about a measure: its direction, sign, level, stability, a threshold, another measure, or what it marks."""
 
 from __future__ import annotations
 
-from docqa.answer.figures.asked import Asked
+from docqa.answer.figures.asked import Asked, asked_measures
 from docqa.answer.figures.drafts import judged_draft
 from docqa.answer.figures.evaluated import Evaluated, Measure, growth_expression, show, wrap
 from docqa.answer.figures.judgement import (CAPITAL_INTENSIVE, CAPITAL_INTENSIVE_WORDS, DOWN, HEALTHY_FLOOR,
-                                            HIGH_GROWTH, HIGH_GROWTH_WORDS, UP, band_asked, parse_threshold)
+                                            HIGH_GROWTH, HIGH_GROWTH_WORDS, UP, band_asked, compared,
+                                            parse_threshold)
 from docqa.answer.figures.measures import Combined, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.sources import Source
 from docqa.finance import formulas as F
@@ -24,6 +25,12 @@ def yes_no(judged: str, question: str, asked: Asked, sources: list[Source], peri
     if judged == "high_growth":
         # A high-growth company is one whose sales grow fast, whatever else the question names.
         return _high_growth(MetricMeasure(lexicon.metric("revenue")), sources, last)
+    if judged == "compare":
+        draft = _compare(question, sources, last)
+        if draft is not None:
+            return draft
+        # "Was revenue higher than the year before?": one measure, against itself over time.
+        judged = "up" if compared(question).above else "down"  # type: ignore[union-attr]
     for measure in asked.measures:
         draft = _judge(judged, question, measure, sources, periods)
         if draft is not None:
@@ -78,6 +85,35 @@ def _judge(judged: str, question: str, measure: Measure, sources: list[Source], 
     text = (f"{'Yes' if answer else 'No'}. {label} {verb} from {then} "
             f"in {first.label} to {shown} in {last.label}.")
     return judged_draft([before, now], text)
+
+
+def _compare(question: str, sources: list[Source], period: Period) -> Draft | None:
+    """"Was cash from operations larger than net income?": each side's measure for the period,
+    compared in the same units. None when a side names no measure, or they are not alike."""
+    sides = compared(question)
+    if sides is None:
+        return None
+    left = asked_measures(sides.left).measures
+    right = asked_measures(sides.right).measures
+    if not left or not right:
+        return None
+    a = next((v for m in left if (v := m.evaluate(sources, period)) is not None), None)
+    b = next((v for m in right if (v := m.evaluate(sources, period)) is not None), None)
+    if a is None or b is None or a.kind != b.kind or a.label == b.label:
+        return None
+    x, y = _in_units(a), _in_units(b)
+    answer = x > y if sides.above else x < y
+    relation = "larger than" if x > y else "smaller than" if x < y else "equal to"
+    text = (f"{'Yes' if answer else 'No'}. {a.label} for {period.label} ({show(a.value, a.kind, a.unit)}) was "
+            f"{relation} {b.label[:1].lower() + b.label[1:]} ({show(b.value, b.kind, b.unit)}).")
+    return judged_draft([a, b], text)
+
+
+def _in_units(value: Evaluated) -> float:
+    """An amount in currency units (its table's scale applied), so two tables' figures compare."""
+    if value.kind != "currency" or not value.used:
+        return value.value
+    return value.value * (value.used[0].table.scale or 1.0)
 
 
 def _threshold(question: str, measure: Measure, sources: list[Source], periods: list[Period]) -> Draft | None:

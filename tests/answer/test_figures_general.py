@@ -1,0 +1,63 @@
+"""Figure questions in the forms analysts ask them, over the bundled samples (Adobe 2022, Amazon
+2017, Netflix 2017): one measure against another, the verb a question asks an amount with, a debt
+line printed as a bare "Debt" under its section, and a year never read off a quarter's column."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import ROOT, cut_pages
+
+
+def _quotes(answer) -> str:
+    return " | ".join(c.quote for c in answer.citations)
+
+
+def test_one_measure_against_another(lexical_engine):
+    # Adobe FY2022: cash from operations 7,838 against net income 4,756.
+    answer = lexical_engine.ask("Was Adobe's cash from operations larger than its net income in FY2022?")
+    assert answer.found and answer.text.startswith("Yes.")
+    assert "7,838" in answer.text and "4,756" in answer.text
+    assert "operating activities" in _quotes(answer).lower() and "net income" in _quotes(answer).lower()
+    # The other way round, and with the other verb: the left side is the one compared.
+    no = lexical_engine.ask("Were Adobe's total liabilities greater than its total assets in FY2022?")
+    assert no.found and no.text.startswith("No.")
+    # Amazon 2017: purchases of property and equipment 11,955 against D&A 11,478.
+    exceeds = lexical_engine.ask("Did Amazon's capital expenditures exceed its depreciation and amortization in 2017?")
+    assert exceeds.found and exceeds.text.startswith("Yes.") and "11,955" in exceeds.text
+
+
+def test_higher_than_the_year_before_is_the_measure_over_time(lexical_engine):
+    answer = lexical_engine.ask("Was Netflix's revenue higher than the prior year in 2017?")
+    assert answer.found and answer.text.startswith("Yes.")
+    assert "11,692,713" in answer.text and "8,830,669" in answer.text
+
+
+def test_the_verb_of_the_question_does_not_narrow_the_line_item(lexical_engine):
+    answer = lexical_engine.ask("How much did Adobe spend repurchasing its own shares in FY2022?")
+    assert answer.found and "6,550" in answer.text
+    assert "Repurchases of common stock" in _quotes(answer)
+
+
+def test_bare_debt_rows_read_by_their_sections(lexical_engine):
+    # Adobe's balance sheet prints "Debt 500" under current liabilities and "Debt 3,629" below them.
+    answer = lexical_engine.ask("What was Adobe's total debt at the end of FY2022?")
+    assert answer.found and "4,129" in answer.text
+    assert answer.verification == "verified"
+
+
+def test_a_year_is_never_read_off_a_quarterly_data_note(tmp_path):
+    """General Mills prints gross margin per quarter in Note 19 (columns First Quarter ... Fourth
+    Quarter, each over fiscal 2022 and 2021) and none on its income statement: the year's gross
+    profit is net sales less cost of sales, not the first quarter's 1,597.4."""
+    from docqa import Engine
+
+    source = ROOT.parent / "shared" / "data" / "pdfs" / "GENERALMILLS_2022_10K.pdf"
+    if not source.exists():
+        pytest.skip(f"{source} not available on this machine")
+    pdf = cut_pages(source, (1, 2, 3, 45, 47, 88), tmp_path / "GENERALMILLS_2022_10K.pdf")
+    with Engine.open(tmp_path / "index", dense=False) as engine:
+        engine.ingest([pdf])
+        answer = engine.ask("What was General Mills's gross profit in FY2022?")
+    assert answer.found and "6,402.2" in answer.text
+    assert "1,597.4" not in answer.text

@@ -1,0 +1,53 @@
+"""Statement rows read right on practice-set filings nobody tuned on: SEC Schedule I (the parent's
+own statements) is no consolidated figure, a debt line "classified as current" is no long-term debt,
+and a label that merely holds a form's words ("available-for-sale") is not that line item."""
+
+from __future__ import annotations
+
+from docqa.finance.formulas import Format, compute, render
+from docqa.finance.statements import find_line_items, read_tables
+from docqa.finance.tables import parent_only, without_parent_only
+
+from .conftest import practice_page
+
+PGE = "PG_E_2022_10K.pdf"
+
+
+def test_schedule_one_is_the_parents_own_statements():
+    # "Schedule I — Condensed Financial Information of PG&E Corporation (“Parent”)"
+    parent = read_tables(practice_page(PGE, 217))
+    consolidated = read_tables(practice_page(PGE, 101))
+    assert parent and all(parent_only(t) for t in parent if t.statement is not None)
+    assert not any(parent_only(t) for t in consolidated)
+    kept = without_parent_only(consolidated + parent)
+    assert all(t.page != 217 for t in kept if t.statement is not None)
+
+
+def test_debt_classified_as_current_is_not_long_term_debt():
+    tables = read_tables(practice_page(PGE, 101))
+    long_term = find_line_items(tables, "long_term_debt")
+    assert long_term and long_term[0].row.label.startswith("Long-term debt (includes")
+    assert all("classified as current" not in m.row.label for m in long_term)
+    current = find_line_items(tables, "current_portion_long_term_debt")
+    assert current and "classified as current" in current[0].row.label
+
+
+def test_words_of_a_form_scattered_in_a_label_are_not_that_line():
+    # Other comprehensive income: "Net unrealized losses on available-for-sale securities" holds
+    # "net" and "sale" but is no net sales line.
+    tables = read_tables(practice_page(PGE, 99))
+    assert all("available-for-sale" not in m.row.label for m in find_line_items(tables, "revenue"))
+
+
+def test_amounts_of_a_table_with_no_unit_are_shown_as_printed():
+    assert render(7222, "currency", Format(scale="millions"), None) == "$7,222"
+    assert render(1577, "currency", Format(scale="billions"), "millions") == "$1.58 billion"
+    # A small amount asked in a larger scale keeps a digit instead of reading as nothing.
+    assert render(2, "currency", Format(scale="millions"), "thousands") == "$0.002 million"
+
+
+def test_a_debt_ratio_shows_the_debt_lines_it_adds():
+    result = compute("debt_to_equity", {"short_term_debt": 9963, "long_term_debt": 140676, "total_equity": 92463})
+    assert "(9,963 + 140,676) / 92,463" in result.formula
+    single = compute("debt_to_equity", {"long_term_debt": 15429, "total_equity": 9266})
+    assert "15,429 / 9,266" in single.formula
