@@ -61,3 +61,16 @@ def test_a_year_is_never_read_off_a_quarterly_data_note(tmp_path):
         answer = engine.ask("What was General Mills's gross profit in FY2022?")
     assert answer.found and "6,402.2" in answer.text
     assert "1,597.4" not in answer.text
+
+
+def test_a_tax_benefit_makes_the_effective_rate_negative(lexical_engine):
+    # Netflix 2017: "Provision for (benefit from) income taxes (73,608)" on pre-tax income 485,321.
+    answer = lexical_engine.ask("What was Netflix's effective tax rate in FY2017?")
+    assert answer.found and "-15.2%" in answer.text
+    assert answer.verification == "verified"
+
+
+def test_an_expense_printed_subtractive_is_answered_as_its_size(lexical_engine):
+    # Amazon 2017: "Provision for income taxes (769)", a cost shown as a deduction.
+    answer = lexical_engine.ask("What was Amazon's income tax expense in 2017?")
+    assert answer.found and "$769 million" in answer.text and "as printed: (769)" in answer.text

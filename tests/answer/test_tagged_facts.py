@@ -92,12 +92,14 @@ def test_the_answer_shows_the_tagged_concept(acme):
     assert figure.concept == "us-gaap:Revenues, FY2023, USD"
 
 
-def test_the_printed_sign_is_kept(acme):
-    # "(600)": the concept's value is positive (a cost); formulas read the statement's signs
+def test_a_cost_printed_subtractive_is_its_size(acme):
+    # "(600)" on the statement, a positive concept value (a cost): the answer is the cost, 600, and
+    # shows the cell as printed.
     engine, _ = acme
     answer = engine.ask("What was ACME's cost of revenue in FY2023?")
     (figure,) = answer.figures
-    assert figure.value == -600 and figure.concept == "us-gaap:CostOfRevenue, FY2023, USD"
+    assert figure.value == 600 and figure.concept == "us-gaap:CostOfRevenue, FY2023, USD"
+    assert figure.text == "(600)" and "as printed: (600)" in answer.text
     assert answer.verification == "verified", answer.text
 
 

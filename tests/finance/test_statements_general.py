@@ -51,3 +51,13 @@ def test_a_debt_ratio_shows_the_debt_lines_it_adds():
     assert "(9,963 + 140,676) / 92,463" in result.formula
     single = compute("debt_to_equity", {"long_term_debt": 15429, "total_equity": 9266})
     assert "15,429 / 9,266" in single.formula
+
+
+def test_a_tax_benefit_is_read_from_the_label_that_names_it():
+    from docqa.finance.text import expense_amount
+
+    assert expense_amount("Income tax provision (benefit)", -1338) == -1338          # a benefit
+    assert expense_amount("Benefit (provision) for income taxes", -697068) == 697068  # a provision
+    assert expense_amount("Benefit (provision) for income taxes", 191572) == -191572
+    assert expense_amount("Provision for income taxes", -2374) == 2374                # printed subtractive
+    assert expense_amount("Income tax benefit", 500) == -500

@@ -143,7 +143,8 @@ def capex_to_revenue(capex: float, revenue: float) -> FormulaResult:
 
 
 def effective_tax_rate(income_tax: float, pretax_income: float) -> FormulaResult:
-    return ratio_of("effective_tax_rate_calc", "income tax expense", abs(income_tax), "income before income taxes", pretax_income)
+    # The tax as its label signs it (a benefit is negative: finance.text.expense_amount).
+    return ratio_of("effective_tax_rate_calc", "income tax expense", income_tax, "income before income taxes", pretax_income)
 
 
 # ---------------------------------------------------------------------------------- change

@@ -37,6 +37,10 @@ class Metric(_Entry):
     statement: StatementKind | None = None
     kind: ValueKind = "currency"
     outflow: bool = False  # printed negative on the cash-flow statement; quoted as a positive amount
+    # An expense, printed subtractive by some filers ("(2,374)") and with its benefit by others
+    # ("provision (benefit)"): read as its size, signed by the label (finance.text.expense_amount),
+    # so a tax benefit is a negative tax expense and a bracketed cost a positive one.
+    signed_by_label: bool = False
     prints: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     prefer: tuple[str, ...] = ()

@@ -83,10 +83,13 @@ def _best(row: Row, prints: list[tuple[tuple[str, ...], str]], excludes: list[tu
         # "Capital expenditures, net of construction payable": the words before the first comma
         # or parenthesis often are the line item; the rest qualifies it.
         candidates.append((head, HEAD_FACTOR))
-    if row.section and (not label or set(label) <= _GENERIC or row.kind in ("per_share", "shares") or len(label) == 1):
+    one_word = len(label) == 1 and any(label[0] in form for form, _ in prints)
+    if row.section and (not label or set(label) <= _GENERIC or row.kind in ("per_share", "shares") or one_word):
         # "Basic" means nothing without its heading ("Earnings per share:"), a per-share row is
-        # per share because of its heading, and a one-word row ("Debt" under "Current liabilities:")
-        # is the heading's; other labels must stand on their own, or headings would leak into every row.
+        # per share because of its heading, and a one-word row that is a word of the item ("Debt"
+        # under "Current liabilities:") is the heading's kind of it ("Unbilled" under "Accounts
+        # receivable" is a part, not the whole); other labels must stand on their own, or headings
+        # would leak into every row.
         candidates.append((stems(row.section) + label, SECTION_FACTOR))
     best: tuple[float, str] | None = None
     for text, factor in candidates:
@@ -165,11 +168,12 @@ def _similarity(label: tuple[str, ...], form: tuple[str, ...]) -> float:
         before = next(i for i in range(len(label)) if label[i:i + len(form)] == form)
         narrowing = sum(1 for w in label[:before] if w not in _NEUTRAL_BEFORE)
         return 0.76 - cost * extra - NARROWING_COST * narrowing
-    if len(form) >= 2 and label[-1] == form[-1] and _subsequence(label, form):
+    if len(form) >= 2 and label[0] == form[0] and label[-1] == form[-1] and _subsequence(label, form):
         # Words inserted inside the form are usually the company's name ("Earnings per share
-        # attributable to 3M common shareholders — diluted"): a mild cost each. The form's last
-        # word ends the label: "Net unrealized losses on available-for-sale securities" holds
-        # "net ... sale", and is no sales line.
+        # attributable to 3M common shareholders — diluted"): a mild cost each. The form's first
+        # and last words begin and end the label: "Net unrealized losses on available-for-sale
+        # securities" holds "net ... sale", and is no sales line; "... attributable to shares to be
+        # repurchased" is no share repurchase.
         return 0.7 - 0.02 * extra
     return 0.0
 

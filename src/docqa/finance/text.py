@@ -103,3 +103,28 @@ def holds(text: tuple[str, ...], part: tuple[str, ...]) -> bool:
 def phrase_key(text: str) -> str:
     """A canonical string for a phrase: its stems joined by spaces."""
     return " ".join(stems(text))
+
+
+_BENEFIT = re.compile(r"\bbenefits?\b", re.I)
+_EXPENSE = re.compile(r"\b(?:provisions?|expenses?|charges?)\b", re.I)
+
+
+def expense_amount(label: str, value: float) -> float:
+    """An expense as its row's label reads the printed sign. A label naming both senses ("Income
+    tax provision (benefit)", "Benefit (provision) for income taxes") gives a positive figure the
+    first sense and a bracketed one the second; a label naming only the expense is printed
+    subtractive as often as not, so its size is the expense; one naming only a benefit is one."""
+    benefit, expense = _BENEFIT.search(label), _EXPENSE.search(label)
+    if benefit and expense:
+        return value if expense.start() < benefit.start() else -value
+    return -abs(value) if benefit else abs(value)
+
+
+_EXPENSE_ROW = re.compile(r"^\s*(?:total\s+)?(?:costs?|expenses?)\b|\bexpenses?\s*$", re.I)
+_INCOME_WORDS = re.compile(r"\b(?:income|gains?|benefits?|profits?|revenues?|earnings|credits?)\b", re.I)
+
+
+def reads_as_expense(label: str) -> bool:
+    """A row that is a cost by its own words ("Cost of products", "Marketing expenses") and names
+    no income beside it ("Other income (expense)" is either): its bracketed figure is its size."""
+    return bool(_EXPENSE_ROW.search(label)) and not _INCOME_WORDS.search(label)

@@ -10,6 +10,7 @@ from docqa.finance.lexicon import Metric
 from docqa.finance.lineitems import find_line_items
 from docqa.finance.periods import Period
 from docqa.finance.tables import Cell, Row, StatementTable, TaggedFact
+from docqa.finance.text import expense_amount
 from docqa.types import Citation, Figure, StatementKind
 
 
@@ -117,7 +118,8 @@ def locate(metric: Metric, sources: list[Source], period: Period | int) -> Locat
             cell = match.row.cell(column.index) if column is not None else None
             if cell is None or cell.value is None:
                 continue
-            value = abs(cell.value) if metric.outflow else cell.value
+            value = (abs(cell.value) if metric.outflow
+                     else expense_amount(match.row.label, cell.value) if metric.signed_by_label else cell.value)
             return Located.at(source, metric, value, cell, match.row, match.table, period)
     return None
 

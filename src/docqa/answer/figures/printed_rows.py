@@ -12,7 +12,7 @@ from docqa.answer.figures.sources import all_tables
 from docqa.finance.lexicon import Metric
 from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows
 from docqa.finance.tables import Row, StatementTable
-from docqa.finance.text import clean_label, holds, stems
+from docqa.finance.text import clean_label, expense_amount, holds, reads_as_expense, stems
 from docqa.types import StatementKind
 
 
@@ -27,6 +27,14 @@ def printed_metric(row: Row, table: StatementTable) -> Metric:
 
 
 _GENERIC_LABEL = frozenset(stems("total net other basic diluted amount"))
+_PRIMARY = (StatementKind.BALANCE, StatementKind.INCOME, StatementKind.CASH_FLOW)
+
+
+def _other_kind_of_statement(metric: Metric, table: StatementTable) -> bool:
+    """A balance read off a flow statement, or a flow off the balance sheet: another measure."""
+    if metric.statement not in _PRIMARY or table.statement not in _PRIMARY:
+        return False
+    return (metric.statement == StatementKind.BALANCE) != (table.statement == StatementKind.BALANCE)
 # A row standing in for a lexicon line item may add no more than about one word in four to what
 # was asked ("Mortgage banking revenue, net" is not revenue): rowlookup's score for that.
 STAND_IN_SCORE = 0.85
@@ -56,9 +64,11 @@ class RowMeasure(Measure):
         for source in sources:
             for match in find_rows(all_tables(source), self.phrase, min_score=min_score):
                 table, row = match.table, match.row
-                label = stems(row.label)
-                if any(holds(label, v) for v in vetoes):
-                    continue
+                label, heading = stems(row.label), stems(row.section or "")
+                if any(holds(label, v) or holds(heading, v) for v in vetoes):
+                    continue  # "Interest cost" under "Change in Projected Benefit Obligation:" is no interest expense
+                if self.stands_for is not None and _other_kind_of_statement(self.stands_for, table):
+                    continue  # a balance's row on the cash-flow statement is its change, and so on
                 stock = True if table.statement == StatementKind.BALANCE else None
                 column = source.column(table, period, stock)
                 same = [c for c in table.period_columns() if column is not None and c.fiscal_year == column.fiscal_year
@@ -70,7 +80,12 @@ class RowMeasure(Measure):
                     continue
                 metric = printed_metric(row, table)
                 outflow = table.statement in (StatementKind.CASH_FLOW, StatementKind.BALANCE) and row.kind == "currency"
-                value = abs(cell.value) if outflow else cell.value
+                if self.stands_for is not None and self.stands_for.signed_by_label:
+                    value = expense_amount(row.label, cell.value)
+                elif outflow or (table.statement == StatementKind.INCOME and reads_as_expense(row.label)):
+                    value = abs(cell.value)  # printed subtractive: quoted as the amount it is
+                else:
+                    value = cell.value
                 found = Located.at(source, metric, value, cell, row, table, period)
                 kind = read_kind(row.kind)
                 if self.question and not kind_answers(self.question, Evaluated("", value, kind, [], "", "", False, period)):
