@@ -74,3 +74,27 @@ def test_an_expense_printed_subtractive_is_answered_as_its_size(lexical_engine):
     # Amazon 2017: "Provision for income taxes (769)", a cost shown as a deduction.
     answer = lexical_engine.ask("What was Amazon's income tax expense in 2017?")
     assert answer.found and "$769 million" in answer.text and "as printed: (769)" in answer.text
+
+
+def test_a_loss_asked_is_the_sign_of_the_line_not_whether_it_is_printed(lexical_engine):
+    # Every filing prints a bottom line: "did it report a net loss" asks its sign.
+    no = lexical_engine.ask("Did Adobe report a net loss for fiscal 2022?")
+    assert no.found and no.text.startswith("No.") and "4,756" in no.text
+    yes = lexical_engine.ask("Was Netflix profitable in 2017?")
+    assert yes.found and yes.text.startswith("Yes.") and "558,929" in yes.text
+    # A qualified loss is its own line item, and sentences about other losses do not answer it.
+    operating = lexical_engine.ask("Did Amazon report an operating loss in 2017?")
+    assert operating.found and operating.text.startswith("No.") and "4,106" in operating.text
+    assert operating.answerer == "figures"
+
+
+def test_sign_questions_are_told_apart_from_losses_on_something():
+    from docqa.answer.figures.judgement import bottom_line_asked, judgement, sign_asked
+
+    assert judgement("Did 3M report a net loss for fiscal 2022?") == "negative"
+    assert judgement("Was Amazon profitable in 2019?") == "positive"
+    assert judgement("Did AMD report an operating loss in 2015?") == "negative"
+    assert bottom_line_asked("Did 3M report a net loss for fiscal 2022?")
+    assert not bottom_line_asked("Did AMD report an operating loss in 2015?") and sign_asked("Did AMD report an operating loss in 2015?")
+    assert not sign_asked("Did JPMorgan incur any losses on loans?")
+    assert judgement("Was Block's cash from operations larger than its net income?") == "compare"

@@ -61,3 +61,10 @@ def test_a_tax_benefit_is_read_from_the_label_that_names_it():
     assert expense_amount("Benefit (provision) for income taxes", 191572) == -191572
     assert expense_amount("Provision for income taxes", -2374) == 2374                # printed subtractive
     assert expense_amount("Income tax benefit", 500) == -500
+
+
+def test_profit_and_total_comprehensive_income_is_the_bottom_line():
+    # A UK single statement with no other comprehensive income names its bottom line both ways.
+    tables = read_tables(practice_page("ac9aa244462c80705c3ff046542c02c459989742.pdf", 77))   # Mercia Asset Management
+    matches = find_line_items(tables, "net_income")
+    assert matches and matches[0].row.label == "Profit and total comprehensive income for the year"

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from docqa.answer.disclosure import asks_event
+from docqa.answer.figures.judgement import sign_asked
 from docqa.answer.intent import asks_verdict, asks_why
 from docqa.answer.verify import Grounding, numbers_in, verify
 from docqa.finance.lexicon import load_lexicon
@@ -108,7 +109,10 @@ class Asker:
             draft = answerer.answer(asked, evidence, plan, self.store)
             if draft is not None:
                 drafts.append(draft)
-        event = self.disclosure_answerer is not None and asks_event(question)
+        # "Did X report an operating loss?" is the statement's sign: a sentence about some loss
+        # (a segment's, a risk's) does not answer it.
+        signed = sign_asked(question)
+        event = self.disclosure_answerer is not None and asks_event(question) and not signed
         if event:
             # An event asked of the filing ("did X report a goodwill impairment") is answered by
             # what the filing says; the figures answerer would answer the balance instead.
@@ -126,7 +130,7 @@ class Asker:
             best = self._verified(draft, question, pages, grounding, progress)
             if best.found:
                 break
-        if (best is None or not best.found) and self.disclosure_answerer is not None and not event:
+        if (best is None or not best.found) and self.disclosure_answerer is not None and not event and not signed:
             draft = self.disclosure_answerer.answer(asked, evidence, plan, self.store)
             if draft is not None:
                 candidate = self._verified(draft, question, pages, grounding, progress)

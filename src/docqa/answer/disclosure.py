@@ -252,6 +252,20 @@ def _topic(raw: str, base: str, company_words: set[str] | None) -> Topic_ | None
                                   topic.key))
                 matched_topics.append(topic)
                 break
+    # A statement line item named in words ("a net loss", "operating income") is one phrase, its
+    # words together: "net increase in the expected credit loss" does not speak to a net loss.
+    for m in load_lexicon().match(raw):
+        phrase = tuple(_content(_stems(m.text)))
+        n = len(phrase)
+        if n < 2:
+            continue
+        for i in range(len(topic_stems)):
+            window = [j for j in range(i, len(topic_stems)) if topic_stems[j] not in _STOP][:n]
+            if len(window) == n and tuple(topic_stems[j] for j in window) == phrase and not any(used[j] for j in window):
+                for j in window:
+                    used[j] = True
+                slots.append(Slot(m.text, (phrase,), (m.text,)))
+                break
     implied = {k for t in matched_topics for k in t.implies}
     optional = [slot for slot in slots if slot.key in implied]  # not needed, but a sentence naming them reads better
     slots = [slot for slot in slots if slot.key not in implied]

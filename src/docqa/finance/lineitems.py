@@ -67,9 +67,16 @@ def find_line_items(tables: list[StatementTable], metric: Metric | str) -> list[
     return found
 
 
+# "Profit and total comprehensive income for the year": a statement with no other comprehensive
+# income names its bottom line both ways (IFRS, UK); the first name is the line item.
+_AND_COMPREHENSIVE = re.compile(
+    r"\s+and\s+total\s+comprehensive\s+(?:\(?(?:income|loss|profit|expense)\)?\s*/?\s*)+", re.I)
+
+
 def _best(row: Row, prints: list[tuple[tuple[str, ...], str]], excludes: list[tuple[str, ...]]) -> tuple[float, str] | None:
-    label = stems(row.label)
-    unsigned = without_sign_alternatives(row.label)
+    text = _AND_COMPREHENSIVE.sub(" ", row.label)
+    label = stems(text)
+    unsigned = without_sign_alternatives(text)
     parts = _HEAD.split(unsigned, 1)
     head = stems(parts[0])
     candidates = [(label, 1.0)]

@@ -9,9 +9,9 @@ from docqa.answer.figures.asked_kind import kind_answers
 from docqa.answer.figures.composition import ASKS_FIGURE, compose_measures, names_no_line_item
 from docqa.answer.figures.drafts import ANSWERER, value_draft
 from docqa.answer.figures.evaluated import Evaluated, show, wrap
-from docqa.answer.figures.judgement import YES_NO, judgement
+from docqa.answer.figures.judgement import YES_NO, bottom_line_asked, judgement
 from docqa.answer.figures.line_item_words import company_name_words
-from docqa.answer.figures.measures import FormulaMeasure
+from docqa.answer.figures.measures import FormulaMeasure, MetricMeasure
 from docqa.answer.figures.over_time import over_time
 from docqa.answer.figures.ranking import asks_which, listed_activities, most_named, which_is_most
 from docqa.answer.figures.reporting_currency import in_reporting_currency
@@ -47,18 +47,22 @@ class FiguresAnswerer:
         line = line_asked(question)
         composition = C.compose(question)
         free = names_no_line_item(matches) and ASKS_FIGURE.match(question) is not None and not asks_why(question)
-        if not matches and pick is None and line is None and composition is None and not free:
+        if not matches and pick is None and line is None and composition is None and not free \
+                and not bottom_line_asked(question):
             return None
         asked = asked_measures(question, matches)
         judged = judgement(question)
-        if (not asked.measures and judged not in ("capital_intensive", "high_growth") and pick is None and line is None
-                and composition is None and not free):
+        bottom_line = bottom_line_asked(question)
+        if (not asked.measures and judged not in ("capital_intensive", "high_growth") and not bottom_line and pick is None
+                and line is None and composition is None and not free):
             return None
         sources = filing_sources(evidence, store)
         if not sources:
             return None
         company_words = company_name_words(store, sources, plan)
         compose_measures(question, asked, matches, composition, company_words)
+        if not asked.measures and bottom_line and judged in ("positive", "negative"):
+            asked.measures = [MetricMeasure(lexicon.metric("net_income"))]  # profitable: the bottom line
         if not asked.measures and not (judged or pick is not None or line is not None):
             return None
         periods = _periods_asked(question, evidence, plan, sources, store)

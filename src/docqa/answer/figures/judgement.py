@@ -9,6 +9,13 @@ YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|has|have|had|was|were|can|will)\
 UP = re.compile(r"\b(improv\w*|increas\w*|grow\w*|grew|rise|rising|rose|higher|expand\w*|accelerat\w*)\b", re.I)
 DOWN = re.compile(r"\b(declin\w*|decreas\w*|drop\w*|fall\w*|fell|lower|shrink\w*|contract\w*|deteriorat\w*)\b", re.I)
 _SIGN = re.compile(r"\b(positive|negative)\b", re.I)
+_LOSS_ASKED = re.compile(
+    r"\b(?:report|record|incur|post|suffer|ha(?:ve|d|s)|make|made|generat|show|turn)\w*\s+(?:an?\s+|any\s+)?"
+    r"(?:(?:net|operating|pre-?tax|overall|annual)\s+)?(?:loss(?:es)?|deficit)\b"
+    r"(?!\s+(?:on|from|of|related|due|associated|relating)\b)|\bloss-making\b|\bunprofitable\b", re.I)
+_PROFIT_ASKED = re.compile(
+    r"\bprofitable\b|\b(?:report|record|post|ha(?:ve|d|s)|make|made|generat|turn|earn)\w*\s+(?:an?\s+|any\s+)?"
+    r"(?:(?:net|operating|pre-?tax|overall|annual)\s+)?profits?\b", re.I)
 _HEALTHY = re.compile(r"\b(healthy|strong|sound|adequate|comfortable|good)\b", re.I)
 _EXISTS = re.compile(r"^\s*(?:has|have|had|did|does|do)\b.*\b(pa(?:y|id)|report\w*|record\w*|incur\w*|any)\b", re.I)
 _CAPITAL_INTENSIVE = re.compile(r"\bcapital[\s-]+intensive\b|\bcapital[\s-]+intensity\b", re.I)
@@ -96,6 +103,22 @@ def compared(question: str) -> Compared | None:
     return Compared(first[:m.start()], first[m.end():], m.group("below") is None)
 
 
+def sign_asked(question: str) -> bool:
+    """"Did X report a net loss / an operating loss?", "Was X profitable?": a line item's sign,
+    which its statement shows; sentences about losses (a segment's, a risk's) do not answer it."""
+    first = question.split("?")[0]
+    return bool(YES_NO.match(question)) and bool(_LOSS_ASKED.search(first) or _PROFIT_ASKED.search(first))
+
+
+def bottom_line_asked(question: str) -> bool:
+    """"Was X profitable?", "Did X report a net loss?": the sign of the bottom line, even when no
+    line item is named."""
+    first = question.split("?")[0]
+    m = _LOSS_ASKED.search(first) or _PROFIT_ASKED.search(first)
+    # "an operating loss", "a pre-tax profit" name their own line item; "a (net) loss" the bottom line.
+    return bool(YES_NO.match(question)) and m is not None and not re.search(r"\b(?:operating|pre-?tax)\b", m.group(0), re.I)
+
+
 def judgement(question: str) -> str | None:
     """What a yes/no question about a metric asks: "up", "down", "positive", "negative",
     "healthy", "exists", "stable", "threshold", "compare" (one measure against another; up or down
@@ -116,6 +139,11 @@ def judgement(question: str) -> str | None:
     sign = _SIGN.search(first)
     if sign:
         return sign.group(1).lower()
+    # "Did X report a net loss?" asks the bottom line's sign, not whether one was printed.
+    if _LOSS_ASKED.search(first):
+        return "negative"
+    if _PROFIT_ASKED.search(first):
+        return "positive"
     up, down = UP.search(first), DOWN.search(first)
     if up and (not down or up.start() < down.start()):
         return "up"
