@@ -26,11 +26,14 @@ def yes_no(judged: str, question: str, asked: Asked, sources: list[Source], peri
         # A high-growth company is one whose sales grow fast, whatever else the question names.
         return _high_growth(MetricMeasure(lexicon.metric("revenue")), sources, last)
     if judged == "compare":
-        draft = _compare(question, sources, last)
-        if draft is not None:
-            return draft
+        sides = compared(question)
+        assert sides is not None
+        if asked_measures(sides.right).measures:
+            # Another measure is the other side: both are read, or there is no answer (the
+            # direction of one of them is not what was asked).
+            return _compare(question, sources, last)
         # "Was revenue higher than the year before?": one measure, against itself over time.
-        judged = "up" if compared(question).above else "down"  # type: ignore[union-attr]
+        judged = "up" if sides.above else "down"
     for measure in asked.measures:
         draft = _judge(judged, question, measure, sources, periods)
         if draft is not None:
