@@ -37,6 +37,16 @@ TEMPLATES = {
     "yn_grow": "Did {c}'s revenue grow in fiscal {y} compared with the prior year?",
     "yn_loss": "Did {c} report a net loss for fiscal {y}?",
     "yn_cfo": "Was {c}'s cash from operations larger than its net income in FY{y}?",
+    # the same measures in the forms analysts add: a unit, a rounding, a statement, a span of years
+    "rev_bn": "What is {c}'s FY{y} total revenue in USD billions?",
+    "ni_k": "What was {c}'s FY{y} net income attributable to shareholders? Answer in USD thousands.",
+    "ca_bs": "Based on the balance sheet, what were {c}'s total current assets as of the end of FY{y}?",
+    "quick": "What is {c}'s FY{y} quick ratio? Round to two decimal places.",
+    "dso": "What is the FY{y} days sales outstanding for {c}?",
+    "invturn": "What is {c}'s FY{y} inventory turnover ratio?",
+    "cagr": "What is {c}'s two-year revenue CAGR from FY{y2} to FY{y}?",
+    "ebitda": "What is {c}'s FY{y} EBITDA (operating income plus depreciation and amortization)?",
+    "cfo_chg": "By what percentage did {c}'s cash from operations change in FY{y} compared with FY{y1}?",
 }
 
 
@@ -69,7 +79,8 @@ def main() -> None:
     with args.out.open("w") as out:
         for filing in filings(args.corpus, args.latest_10k):
             for key in keys:
-                question = TEMPLATES[key].format(c=filing["company"], y=filing["period"])
+                year = filing["period"]
+                question = TEMPLATES[key].format(c=filing["company"], y=year, y1=year - 1, y2=year - 2)
                 answer = engine.ask(question)
                 asked[key] += 1
                 found[key] += answer.found

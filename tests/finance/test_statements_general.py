@@ -68,3 +68,16 @@ def test_profit_and_total_comprehensive_income_is_the_bottom_line():
     tables = read_tables(practice_page("ac9aa244462c80705c3ff046542c02c459989742.pdf", 77))   # Mercia Asset Management
     matches = find_line_items(tables, "net_income")
     assert matches and matches[0].row.label == "Profit and total comprehensive income for the year"
+
+
+def test_a_closed_groups_balance_sheet_is_not_the_filers():
+    # Amcor's "Deed of Cross Guarantee / Consolidated Balance Sheets" (p. 107) consolidates only the
+    # closed group: its "Receivables, net 342" is not the group's trade receivables of 1,875 (p. 52).
+    from .conftest import shared_page
+
+    closed = read_tables(shared_page("AMCOR_2023_10K.pdf", 107))
+    group = read_tables(shared_page("AMCOR_2023_10K.pdf", 52))
+    assert closed and all(parent_only(t) for t in closed if t.statement is not None)
+    assert not any(parent_only(t) for t in group)
+    kept = without_parent_only(group + closed)
+    assert {t.page for t in kept if t.statement is not None} == {52}

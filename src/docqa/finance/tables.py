@@ -209,14 +209,22 @@ _PARENT_ONLY = re.compile(
     # parent's own statements, named by the term the schedule defines.
     r"\(\s*[\"'“”‘’]?\s*(?:parent|registrant)\s*[\"'“”‘’]?\s*\)", re.I)
 _CONSOLIDATED = re.compile(r"\b(?:consolidated|group)\b", re.I)
+# A part of the group consolidated on its own: an Australian deed of cross guarantee's closed group,
+# a debt's guarantor or obligor group, condensed consolidating columns. "Consolidated" in their
+# titles does not make them the filer's statements.
+_PART_OF_GROUP = re.compile(r"\bdeed\s+of\s+cross\s+guarantee\b|\bclosed\s+group\b|\b(?:guarantor|obligor)\s+"
+                            r"(?:group|subsidiaries|entities)\b|\bcondensed\s+consolidating\b", re.I)
 
 
 def parent_only(table: StatementTable) -> bool:
-    return bool(_PARENT_ONLY.search(table.title)) and not _CONSOLIDATED.search(table.title)
+    """The statements of the parent alone, or of a part of the group (see _PART_OF_GROUP)."""
+    return bool(_PART_OF_GROUP.search(table.title)) or (
+        bool(_PARENT_ONLY.search(table.title)) and not _CONSOLIDATED.search(table.title))
 
 
 def without_parent_only(tables: list[StatementTable]) -> list[StatementTable]:
-    """The tables, less the parent company's own statements when the group's are among them."""
-    if not any(_CONSOLIDATED.search(t.title) and t.statement is not None for t in tables):
+    """The tables, less the parent company's own statements (or a part of the group's) when the
+    group's are among them."""
+    if not any(_CONSOLIDATED.search(t.title) and t.statement is not None and not parent_only(t) for t in tables):
         return tables
     return [t for t in tables if not parent_only(t)]
