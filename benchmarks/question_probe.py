@@ -47,6 +47,12 @@ TEMPLATES = {
     "cagr": "What is {c}'s two-year revenue CAGR from FY{y2} to FY{y}?",
     "ebitda": "What is {c}'s FY{y} EBITDA (operating income plus depreciation and amortization)?",
     "cfo_chg": "By what percentage did {c}'s cash from operations change in FY{y} compared with FY{y1}?",
+    # yes/no forms: existence, direction, level, sign
+    "yn_div": "Did {c} pay dividends in fiscal {y}?",
+    "yn_assets": "Did {c}'s total assets increase in fiscal {y}?",
+    "yn_cr": "Was {c}'s current ratio above 1 at the end of fiscal {y}?",
+    "yn_fcf": "Did {c} have positive free cash flow in fiscal {y}?",
+    "yn_gm": "Did {c}'s gross margin improve in FY{y}?",
 }
 
 

@@ -98,3 +98,10 @@ def test_sign_questions_are_told_apart_from_losses_on_something():
     assert not bottom_line_asked("Did AMD report an operating loss in 2015?") and sign_asked("Did AMD report an operating loss in 2015?")
     assert not sign_asked("Did JPMorgan incur any losses on loans?")
     assert judgement("Was Block's cash from operations larger than its net income?") == "compare"
+
+
+def test_a_line_asked_of_is_read_from_the_statement_an_event_from_the_text():
+    from docqa.answer.ask import _topic_is_a_line
+
+    assert _topic_is_a_line("Did Microsoft Corporation pay dividends in fiscal 2022?")
+    assert not _topic_is_a_line("Did Kraft Heinz report a goodwill impairment in its 2019 10-K?")

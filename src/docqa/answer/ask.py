@@ -13,8 +13,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from docqa.answer.disclosure import asks_event
-from docqa.answer.figures.judgement import sign_asked
+from docqa.answer.disclosure import asks_event, parse_topic
+from docqa.answer.figures.judgement import judgement, sign_asked
 from docqa.answer.intent import asks_verdict, asks_why
 from docqa.answer.verify import Grounding, numbers_in, verify
 from docqa.finance.lexicon import load_lexicon
@@ -112,7 +112,10 @@ class Asker:
         # "Did X report an operating loss?" is the statement's sign: a sentence about some loss
         # (a segment's, a risk's) does not answer it.
         signed = sign_asked(question)
-        event = self.disclosure_answerer is not None and asks_event(question) and not signed
+        # "Did X pay dividends in 2022?" names a statement line: its printed figure answers first
+        # ("a goodwill impairment" is an event that a goodwill balance does not answer).
+        on_a_line = signed or (judgement(question) == "exists" and _topic_is_a_line(question))
+        event = self.disclosure_answerer is not None and asks_event(question) and not on_a_line
         if event:
             # An event asked of the filing ("did X report a goodwill impairment") is answered by
             # what the filing says; the figures answerer would answer the balance instead.
@@ -445,3 +448,17 @@ def missing_subject(question: str, plan: QueryPlan, documents: list[Document], f
                 return (f"the index holds no filing of {company} covering {wanted}; "
                         f"it holds fiscal years {', '.join(map(str, years))}")
     return None
+
+
+_TOPIC_FILLER = frozenset("a an the any of to on in its their".split())
+
+
+def _topic_is_a_line(question: str) -> bool:
+    """The thing asked is wholly a line item the lexicon names ("dividends"), not an event that
+    merely names one ("a goodwill impairment")."""
+    topic = parse_topic(question)
+    if topic is None:
+        return False
+    words = [w.lower() for w in re.findall(r"[A-Za-z]+", topic.text) if w.lower() not in _TOPIC_FILLER]
+    covered = {w.lower() for m in load_lexicon().match(topic.text) for w in re.findall(r"[A-Za-z]+", m.text)}
+    return bool(words) and all(w in covered for w in words)

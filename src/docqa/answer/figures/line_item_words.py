@@ -108,4 +108,6 @@ _QUESTION_WORDS = frozenset(stems(
     "amount value level figure number line item reported gaap much many bring brought in during "
     "holders holder per share "
     "spend spent spending pay paid paying earn earned generate generated record recorded incur incurred "
-    "make made return returned distribute distributed invest invested"))
+    "make made return returned distribute distributed invest invested "
+    # legal forms and group words of a company's name ("Microsoft Corporation pay dividends")
+    "inc incorporated corporation corp co company ltd limited plc llc lp group holdings"))
