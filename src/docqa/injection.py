@@ -54,11 +54,20 @@ _DETECTOR = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.I | re.M)
 _SPACE = re.compile(r"\s+")
 
 
+# Where Unicode's format (Cf) and control (Cc) characters are; a superset, so that text without
+# any (nearly all of it) skips the per-character check (tests/test_injection.py holds it to Unicode).
+FORMAT_OR_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e"
+    "\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]")
+
+
 def _clean(text: str) -> str:
     # Fold compatibility forms (full-width letters, ligatures) and drop zero-width and control
     # characters, which an injection may sprinkle between letters to slip past a pattern.
     text = unicodedata.normalize("NFKC", text)
-    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cf", "Cc") or ch in "\n\t")
+    if FORMAT_OR_CONTROL.search(text):
+        text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cf", "Cc") or ch in "\n\t")
     return _SPACE.sub(" ", text.replace("\u2019", "'"))
 
 

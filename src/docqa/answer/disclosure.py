@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from docqa.answer.extractive import units
 from docqa.finance.lexicon import load_lexicon
@@ -119,6 +120,7 @@ _IMMATERIAL = re.compile(
 _BOILERPLATE = re.compile(r"forward[\s-]looking\s+statements?|safe\s+harbor|cautionary\s+(?:note|statement)", re.I)
 
 
+@lru_cache(maxsize=65536)  # every word of every page of a filing, for each yes/no question about it
 def _stem(word: str) -> str:
     """A light stemmer: "restructuring" and "restructure", "impaired" and "impairment" meet."""
     w = word.lower().replace("’", "'")

@@ -63,7 +63,7 @@ def asked_fact(question: str) -> str | None:
 
 
 def _lines(page: StoredPage) -> list[str]:
-    return [line.text.strip() for line in page.lines if line.text.strip()]
+    return [row.strip() for row in page.text.split("\n") if row.strip()]
 
 
 def _cover_value(pages: list[StoredPage], label: re.Pattern, need: re.Pattern | None) -> Fact | None:

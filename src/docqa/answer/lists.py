@@ -76,7 +76,7 @@ class ListAnswerer:
         for doc in docs[:MAX_DOCUMENTS]:
             doc_id = doc.id
             for page in store.pages(doc_id):
-                text = " ".join(line.text.strip() for line in page.lines if line.text.strip())
+                text = " ".join(row.strip() for row in page.text.split("\n") if row.strip())
                 for sentence in _SENTENCE.split(text):
                     if len(sentence) > MAX_SENTENCE or not _enumerates(sentence, noun):
                         continue

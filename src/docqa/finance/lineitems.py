@@ -41,7 +41,7 @@ def find_line_items(tables: list[StatementTable], metric: Metric | str) -> list[
     """Rows that report ``metric``, best first (ties: earlier table, higher row)."""
     if isinstance(metric, str):
         metric = load_lexicon().metric(metric)
-    prints = [(_form(p), p) for p in metric.prints]
+    prints = [(form, p, frozenset(form) - {OPEN}) for p in metric.prints for form in (_form(p),)]
     excludes = [stems(e) for e in metric.exclude if stems(e)]
     prefers = [stems(p) for p in metric.prefer if stems(p)]
     found: list[LineItemMatch] = []
@@ -73,7 +73,8 @@ _AND_COMPREHENSIVE = re.compile(
     r"\s+and\s+total\s+comprehensive\s+(?:\(?(?:income|loss|profit|expense)\)?\s*/?\s*)+", re.I)
 
 
-def _best(row: Row, prints: list[tuple[tuple[str, ...], str]], excludes: list[tuple[str, ...]]) -> tuple[float, str] | None:
+def _best(row: Row, prints: list[tuple[tuple[str, ...], str, frozenset[str]]],
+          excludes: list[tuple[str, ...]]) -> tuple[float, str] | None:
     text = _AND_COMPREHENSIVE.sub(" ", row.label)
     label = stems(text)
     unsigned = without_sign_alternatives(text)
@@ -90,7 +91,7 @@ def _best(row: Row, prints: list[tuple[tuple[str, ...], str]], excludes: list[tu
         # "Capital expenditures, net of construction payable": the words before the first comma
         # or parenthesis often are the line item; the rest qualifies it.
         candidates.append((head, HEAD_FACTOR))
-    one_word = len(label) == 1 and any(label[0] in form for form, _ in prints)
+    one_word = len(label) == 1 and any(label[0] in form for form, _, _ in prints)
     if row.section and (not label or set(label) <= _GENERIC or row.kind in ("per_share", "shares") or one_word):
         # "Basic" means nothing without its heading ("Earnings per share:"), a per-share row is
         # per share because of its heading, and a one-word row that is a word of the item ("Debt"
@@ -102,7 +103,10 @@ def _best(row: Row, prints: list[tuple[tuple[str, ...], str]], excludes: list[tu
     for text, factor in candidates:
         if not text or any(_contains(text, e) for e in excludes):
             continue
-        for rank, (form, phrase) in enumerate(prints):
+        have = set(text)
+        for rank, (form, phrase, needs) in enumerate(prints):
+            if not needs <= have:
+                continue  # every way a form matches needs all its words in the label
             score = _similarity(text, form)
             if score <= 0:
                 continue

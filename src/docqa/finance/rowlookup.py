@@ -152,6 +152,8 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
     if not label:
         return 0.0
     label_set = set(label)
+    if not any(_has(label_set, w) for w in hard):
+        return 0.0  # the label itself must name something asked ("King", "Goodwill")
     context = set(normalized(stems(row.section or ""))) | set(normalized(stems(table.title or "")))
     context |= _header_words(table)  # a segment's name may head the column ("2019 King")
     found = 0.0
@@ -163,8 +165,6 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
     recall = found / len(hard)
     if recall < MIN_RECALL * CONTEXT_FACTOR ** len(hard) and recall < MIN_RECALL:
         return 0.0
-    if not any(_has(label_set, w) for w in hard):
-        return 0.0  # the label itself must name something asked ("King", "Goodwill")
     asked = set(hard) | set(soft)
     extra = [s for s in label if s not in LABEL_NEUTRAL and not any(_has({s}, w) for w in asked)
              and not _has(set(asked), s)]

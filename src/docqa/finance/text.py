@@ -72,6 +72,7 @@ _SIGN_ALTERNATIVE = re.compile(
     r"credit|used\s+in|provided\s+by)\)", re.I)
 
 
+@lru_cache(maxsize=65536)  # row labels again, for every phrase asked
 def without_sign_alternatives(label: str) -> str:
     return _SIGN_ALTERNATIVE.sub("", label)
 
@@ -79,6 +80,7 @@ def without_sign_alternatives(label: str) -> str:
 _SPACED_LEADER = re.compile(r"(?:\s*\.){3,}\s*$")  # "NET INTEREST INCOME . . . . ." (leader dots set one by one)
 
 
+@lru_cache(maxsize=65536)
 def clean_label(label: str) -> str:
     """Drop footnote markers that filings glue to labels ("Revenues(1)", "operations1", "Other*")
     and the leader dots that run from a label to its figures."""
@@ -97,7 +99,16 @@ def stems(text: str) -> tuple[str, ...]:
 def holds(text: tuple[str, ...], part: tuple[str, ...]) -> bool:
     """Does the stem sequence ``text`` hold ``part`` as a run of consecutive stems?"""
     n = len(part)
-    return n > 0 and any(text[i : i + n] == part for i in range(len(text) - n + 1))
+    if not n:
+        return False
+    first, at = part[0], -1
+    while True:  # jump between occurrences of the first stem (this runs for every row and form)
+        try:
+            at = text.index(first, at + 1)
+        except ValueError:
+            return False
+        if text[at : at + n] == part:
+            return True
 
 
 def phrase_key(text: str) -> str:

@@ -7,10 +7,12 @@ is one transaction: after a crash a document is either wholly present or absent.
 
 from __future__ import annotations
 
-from typing import Iterable, Protocol, runtime_checkable
+import json
+from collections.abc import Sequence
+from typing import Callable, Iterable, Protocol, TypeVar, overload, runtime_checkable
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, field_serializer
 
 from docqa.text import index_text
 from docqa.types import BBox, Chunk, Document, Frozen, Job, PageInfo, QuestionRecord, SearchFilters
@@ -22,20 +24,145 @@ class StoredLine(Frozen):
     is_table: bool = False
 
 
+class StoredLines(Sequence[StoredLine]):
+    """A page's rows as the store holds them (``[[text, bbox, is_table], ...]`` JSON), decoded on first
+    use. A figure question reads the text of every page of a filing but the rows and boxes of the few
+    it cites; building a model per row of every page was a third of a first question's CPU."""
+
+    __slots__ = ("_raw", "_lines", "_text")
+
+    def __init__(self, raw: str) -> None:
+        self._raw = raw
+        self._lines: tuple[StoredLine, ...] | None = None
+        self._text: str | None = None
+
+    def _decoded(self) -> tuple[StoredLine, ...]:
+        if self._lines is None:
+            self._lines = tuple(StoredLine(text=t, bbox=tuple(b), is_table=bool(tb)) for t, b, tb in json.loads(self._raw))
+        return self._lines
+
+    @property
+    def text(self) -> str:
+        """The rows' text joined by newlines, without building the rows."""
+        if self._text is None:
+            rows = self._lines if self._lines is not None else json.loads(self._raw)
+            self._text = "\n".join(row.text if isinstance(row, StoredLine) else row[0] for row in rows)
+        return self._text
+
+    @overload
+    def __getitem__(self, i: int) -> StoredLine: ...
+    @overload
+    def __getitem__(self, i: slice) -> tuple[StoredLine, ...]: ...
+    def __getitem__(self, i):
+        return self._decoded()[i]
+
+    def __len__(self) -> int:
+        return len(self._decoded())
+
+    def __iter__(self):
+        return iter(self._decoded())
+
+    def __eq__(self, other: object) -> bool:
+        return tuple(self) == tuple(other) if isinstance(other, Sequence) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._decoded())
+
+    def __repr__(self) -> str:
+        return f"StoredLines({len(self)} rows)"
+
+
+T = TypeVar("T")
+
+
+class StoredTables(Sequence[dict]):
+    """A page's tables as the store holds them (JSON), decoded on first use, and what a reader
+    parses them into kept with the page: the store's page cache then keeps the parsed tables too
+    (a figure question validated every statement table again on every question)."""
+
+    __slots__ = ("_raw", "_tables", "_parsed")
+
+    def __init__(self, raw: str | None) -> None:
+        self._raw = raw if raw and raw != "[]" else None
+        self._tables: list[dict] | None = None if self._raw else []
+        self._parsed: tuple[Callable, list] | None = None
+
+    def _decoded(self) -> list[dict]:
+        if self._tables is None:
+            self._tables = json.loads(self._raw or "[]")
+        return self._tables
+
+    def parsed(self, parse: Callable[[dict], T]) -> list[T]:
+        if self._parsed is None or self._parsed[0] != parse:
+            self._parsed = (parse, [parse(t) for t in self._decoded()])
+        return list(self._parsed[1])
+
+    def __bool__(self) -> bool:
+        return self._raw is not None
+
+    @overload
+    def __getitem__(self, i: int) -> dict: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[dict]: ...
+    def __getitem__(self, i):
+        return self._decoded()[i]
+
+    def __len__(self) -> int:
+        return len(self._decoded())
+
+    def __iter__(self):
+        return iter(self._decoded())
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, Sequence) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"StoredTables({len(self)} tables)"
+
+
+def parsed_tables(page: "StoredPage", parse: Callable[[dict], T]) -> list[T]:
+    """``parse`` applied to each of the page's tables, kept with the page when the store read it."""
+    if isinstance(page.tables, StoredTables):
+        return page.tables.parsed(parse)
+    return [parse(t) for t in page.tables]
+
+
 class StoredPage(Frozen):
     document_id: str
     number: int
     width: float
     height: float
+    # A tuple, or StoredLines from a store that decodes them lazily (see ``StoredPage.from_store``).
     lines: tuple[StoredLine, ...] = ()
     info: PageInfo | None = None
-    tables: list[dict] = Field(default_factory=list)  # finance.statements tables as JSON
+    tables: list[dict] = Field(default_factory=list)  # finance.statements tables as JSON (or StoredTables)
     ocr: bool = False
     no_text: bool = False
 
     @property
     def text(self) -> str:
+        if isinstance(self.lines, StoredLines):
+            return self.lines.text
         return "\n".join(line.text for line in self.lines)
+
+    @field_serializer("lines")
+    def _rows_out(self, lines: Sequence[StoredLine]) -> list[dict]:
+        return [line.model_dump() for line in lines]
+
+    @field_serializer("tables")
+    def _tables_out(self, tables: Sequence[dict]) -> list[dict]:
+        return list(tables)
+
+    @classmethod
+    def from_store(cls, *, document_id: str, number: int, width: float, height: float, lines_json: str,
+                   info: PageInfo | None, tables_json: str | None, ocr: bool, no_text: bool) -> "StoredPage":
+        """A page read back from a store's own rows: trusted, so not validated, and its rows decoded
+        only when something reads them."""
+        return cls.model_construct(document_id=document_id, number=number, width=width, height=height,
+                                   lines=StoredLines(lines_json), info=info, tables=StoredTables(tables_json), ocr=ocr,
+                                   no_text=no_text)
 
 
 class EmbedderMismatch(RuntimeError):

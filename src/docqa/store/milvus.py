@@ -456,7 +456,7 @@ class MilvusStore:
                 "width": p.width, "height": p.height,
                 "lines": [[l.text, list(l.bbox), int(l.is_table)] for l in p.lines],
                 "info": p.info.model_dump(mode="json") if p.info else None,
-                "tables": p.tables, "ocr": p.ocr, "no_text": p.no_text,
+                "tables": list(p.tables), "ocr": p.ocr, "no_text": p.no_text,
             })
             for part, start in enumerate(range(0, len(data), MAX_VARCHAR)):
                 rows.append({"id": f"{document_id}/{p.number}/{part}", "document_id": document_id,

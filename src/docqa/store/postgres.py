@@ -31,7 +31,7 @@ from typing import Any, Iterable, Iterator
 
 import numpy as np
 
-from docqa.store.base import EmbedderMismatch, StoredLine, StoredPage, StoreUnavailable, filter_columns, indexed_body
+from docqa.store.base import EmbedderMismatch, StoredPage, StoreUnavailable, filter_columns, indexed_body
 from docqa.text import index_text
 from docqa.types import (
     Answer,
@@ -357,7 +357,7 @@ class PostgresStore:
                             document.id, p.number, p.width, p.height,
                             _jsonb([[l.text, list(l.bbox), int(l.is_table)] for l in p.lines]),
                             _jsonb(p.info.model_dump(mode="json")) if p.info else None,
-                            _jsonb(p.tables) if p.tables else None, p.ocr, p.no_text,
+                            _jsonb(list(p.tables)) if p.tables else None, p.ocr, p.no_text,
                         ))
                 with cur.copy(
                     f"COPY {SCHEMA}.chunks (id, document_id, document, page, ordinal, kind, text, bbox, section,"
@@ -457,7 +457,7 @@ class PostgresStore:
         by_id = {r[0]: _chunk(r) for r in rows}
         return [by_id[i] for i in ids if i in by_id]
 
-    _PAGE_COLS = "document_id, number, width, height, lines, info, tables, ocr, no_text"
+    _PAGE_COLS = "document_id, number, width, height, lines::text, info, tables::text, ocr, no_text"
 
     def page(self, document_id: str, number: int) -> StoredPage | None:
         with self._tx() as conn:
@@ -702,11 +702,10 @@ def _chunk(row) -> Chunk:
 
 
 def _page(row) -> StoredPage:
-    return StoredPage(
-        document_id=row[0], number=row[1], width=row[2], height=row[3],
-        lines=tuple(StoredLine(text=t, bbox=tuple(b), is_table=bool(tb)) for t, b, tb in row[4]),
+    return StoredPage.from_store(
+        document_id=row[0], number=row[1], width=row[2], height=row[3], lines_json=row[4],
         info=PageInfo.model_validate(row[5]) if row[5] else None,
-        tables=row[6] or [], ocr=row[7], no_text=row[8],
+        tables_json=row[6], ocr=row[7], no_text=row[8],
     )
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Iterable, Literal
 
 import numpy as np
 
-from docqa.store.base import EmbedderMismatch, StoredLine, StoredPage, filter_columns, indexed_body
+from docqa.store.base import EmbedderMismatch, StoredPage, filter_columns, indexed_body
 from docqa.types import (
     Answer, Chunk, DocType, Document, DocumentMeta, Job, PageInfo, QuestionRecord, SearchFilters, StatementKind,
 )
@@ -187,7 +187,7 @@ class SQLiteStore:
                             document.id, p.number, p.width, p.height,
                             json.dumps([[l.text, list(l.bbox), int(l.is_table)] for l in p.lines]),
                             p.info.model_dump_json() if p.info else None,
-                            json.dumps(p.tables) if p.tables else None,
+                            json.dumps(list(p.tables)) if p.tables else None,
                             int(p.ocr), int(p.no_text),
                         )
                         for p in pages
@@ -643,10 +643,8 @@ def _question(row: sqlite3.Row) -> QuestionRecord:
 
 
 def _page(row: sqlite3.Row) -> StoredPage:
-    return StoredPage(
+    return StoredPage.from_store(
         document_id=row["document_id"], number=row["number"], width=row["width"], height=row["height"],
-        lines=tuple(StoredLine(text=t, bbox=tuple(b), is_table=bool(tb)) for t, b, tb in json.loads(row["lines"])),
-        info=PageInfo.model_validate_json(row["info"]) if row["info"] else None,
-        tables=json.loads(row["tables"]) if row["tables"] else [],
-        ocr=bool(row["ocr"]), no_text=bool(row["no_text"]),
+        lines_json=row["lines"], info=PageInfo.model_validate_json(row["info"]) if row["info"] else None,
+        tables_json=row["tables"], ocr=bool(row["ocr"]), no_text=bool(row["no_text"]),
     )

@@ -13,7 +13,7 @@ from functools import cached_property
 from docqa.finance.periods import FiscalCalendar, Period
 from docqa.finance.tables import Column, StatementTable, without_parent_only
 from docqa.search.query import QueryPlan, canonical_companies, days_apart
-from docqa.store.base import Store, StoredPage
+from docqa.store.base import Store, StoredPage, parsed_tables
 from docqa.types import DocType, DocumentMeta, EvidencePage
 
 MAX_DOCUMENTS = 2     # the evidence's leading filings; beyond them the question is elsewhere
@@ -48,6 +48,10 @@ class Source:
         return table.column_for_period(period, self.calendar, self.fiscal_quarter, stock)
 
 
+def _tables(page: StoredPage) -> list[StatementTable]:
+    return parsed_tables(page, StatementTable.model_validate)
+
+
 def filing_sources(evidence: list[EvidencePage], store: Store) -> list[Source]:
     """Tables of the leading filings: their primary statements first, then the evidence pages."""
     order: list[tuple[str, str]] = []
@@ -63,7 +67,7 @@ def filing_sources(evidence: list[EvidencePage], store: Store) -> list[Source]:
         for n in statement_pages + evidence_pages:
             if n not in seen:
                 seen.append(n)
-        tables = [StatementTable.model_validate(t) for n in seen for t in pages[n].tables]
+        tables = [t for n in seen for t in _tables(pages[n])]
         if tables:
             doc = store.document(document_id)
             out.append(_source(document, document_id, tables, pages, doc.meta if doc else None))
@@ -87,8 +91,7 @@ def annual_report(store: Store, document_id: str, year: int | None) -> Source | 
     doc = min(annuals, key=lambda d: d.meta.fiscal_year - year) if year is not None else max(  # type: ignore[operator]
         annuals, key=lambda d: d.meta.fiscal_year or 0)
     pages = {p.number: p for p in store.pages(doc.id)}
-    tables = [StatementTable.model_validate(t) for n, p in sorted(pages.items()) if p.info and p.info.statement
-              for t in p.tables]
+    tables = [t for n, p in sorted(pages.items()) if p.info and p.info.statement for t in _tables(p)]
     if not tables:
         return None
     return _source(doc.file_name, doc.id, tables, pages, doc.meta)
@@ -140,7 +143,7 @@ def all_tables(source: Source) -> list[StatementTable]:
     cached = _TABLE_CACHE.get(source.document_id)
     if cached is None:
         seen = {(t.page, t.bbox) for t in source.tables}
-        rest = [StatementTable.model_validate(t) for n, p in sorted(source.pages.items()) for t in (p.tables or ())]
+        rest = [t for n, p in sorted(source.pages.items()) for t in _tables(p)]
         cached = [t for t in rest if (t.page, t.bbox) not in seen]
         if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
             _TABLE_CACHE.pop(next(iter(_TABLE_CACHE)))
