@@ -263,14 +263,24 @@ def _nice(pid: int) -> int:
         return 0
 
 
+def _children(pid: int) -> list[tuple[int, str]]:
+    out = subprocess.run(["ps", "-o", "pid=,args=", "--ppid", str(pid)], capture_output=True, text=True).stdout
+    rows = [line.strip().partition(" ") for line in out.splitlines() if line.strip()]
+    return [(int(child), args) for child, _, args in rows if "resource_tracker" not in args]
+
+
 def server_processes(root: int) -> dict[int, str]:
-    """The `docqa serve` process and its children by job: the indexing one runs at a lower priority."""
-    out = subprocess.run(["ps", "-o", "pid=,args=", "--ppid", str(root)], capture_output=True, text=True).stdout
+    """The `docqa serve` process and its descendants by job: the indexing one runs at a lower
+    priority; a process a worker started (its sentence model's) counts for that worker's job."""
     found = {root: "supervisor"}
-    for line in out.splitlines():
-        pid, _, args = line.strip().partition(" ")
-        if "resource_tracker" not in args:
-            found[int(pid)] = "indexing" if _nice(int(pid)) > _nice(root) else "answering"
+    for pid, _args in _children(root):
+        job = "indexing" if _nice(pid) > _nice(root) else "answering"
+        found[pid] = job
+        todo = [pid]
+        while todo:
+            for grandchild, _ in _children(todo.pop()):
+                found[grandchild] = job
+                todo.append(grandchild)
     return found
 
 

@@ -109,6 +109,29 @@ def test_a_possibility_is_not_an_event():
     assert mentioned.text.startswith("Yes")  # a mention is a mention
 
 
+@pytest.mark.parametrize("sentence", [
+    "Pursuant to the Loan Agreement, we are restricted from paying dividends on our common stock.",
+    "The payment of cash dividends on our common stock rests within the discretion of our board of directors.",
+    "In order to maintain the capital structure, the Group will balance its overall capital structure "
+    "through the payment of dividends and new share issues.",
+    "Dividend income is recognised in the income statement when the right to receive payment is established.",
+    "Our financing arrangements contain certain restrictions on our ability to pay dividends.",
+])
+def test_a_prospect_a_permission_or_a_policy_is_no_dividend_paid(sentence):
+    # A prospect, a restriction or a recognition policy: none says the company paid one.
+    _, answer = _ask("Did Example pay dividends in fiscal 2022?", ["Dividends\n" + sentence])
+    assert answer.found and answer.text.startswith("No"), answer.text
+    assert "only as a possibility or a policy" in answer.text
+
+
+def test_an_event_reported_with_what_it_will_bring_is_still_an_event():
+    pages = ["Dividends\nIn 2022 we paid cash dividends of $1.20 per share. The Board expects to review "
+             "the dividend each year, and future dividends will depend on our earnings."]
+    _, answer = _ask("Did Example pay dividends in fiscal 2022?", pages)
+    assert answer.text.startswith("Yes"), answer.text
+    assert "we paid cash dividends of $1.20 per share" in answer.citations[0].quote
+
+
 def test_a_quote_that_does_not_speak_to_the_topic_is_refused():
     # "goodwill" and "impairment" never in one sentence: neither line speaks to a goodwill impairment.
     pages = [

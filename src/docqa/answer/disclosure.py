@@ -47,7 +47,7 @@ _EVENT_VERBS = ("disclose", "announce", "report", "record", "recognize", "recogn
 # Verbs whose own meaning is part of what is asked ("approve the say-on-pay vote", "pay dividends").
 _ACTION_VERBS = frozenset(("approve", "pay", "declare", "authorize", "authorise", "settle", "launch", "introduce",
                            "complete", "initiate"))
-_VERB_FORMS_OF = {"pay": ("paid", "payment", "payments"), "approve": ("approval", "ratified", "adopted"),
+_VERB_FORMS_OF = {"pay": ("paid", "paying", "pays", "payment", "payments"), "approve": ("approval", "ratified", "adopted"),
                   "declare": ("declaration",), "settle": ("settlement",), "launch": ("introduced",),
                   "introduce": ("introduction", "launched"), "complete": ("completion", "closed"),
                   "initiate": ("initiated", "commenced"), "authorize": ("authorization", "approved"),
@@ -102,6 +102,18 @@ _SUPPOSED = re.compile(
     r"(?:is|are)\s+(?:tested|evaluated|assessed|reviewed)|generally|typically|from\s+time\s+to\s+time)\b",
     re.I,
 )
+# Words that make the matched words a prospect, a permission or a rule rather than something that
+# happened ("will balance ... through the payment of dividends", "restricted from paying
+# dividends", "rests within the discretion of our board"): looked for near the match only, since a
+# sentence that reports an event may go on to say what it will bring.
+_FRAMING = re.compile(
+    r"\b(?:will|expects?|expected|anticipates?|intends?|believes?|restrict\w*|prohibit\w*|ability|discretion|"
+    r"permit|permits|permitted|in\s+order\s+to|subject\s+to)\b")
+_FRAMING_BEFORE = 8   # words before the match, and after it, within its clauses
+_FRAMING_AFTER = 14
+# "Dividend income is recognised ... when the right to receive payment is established": an
+# accounting policy, in the present tense, says what is done whenever it happens, not that it did.
+_POLICY = re.compile(r"\b(?:is|are)\s+(?:recogni[sz]ed|recorded|measured|accrued)\b(?:\W+\w+){0,12}?\W+when\b", re.I)
 _PROCEDURE_WORDS = (
     "test", "tests", "testing", "analysis", "analyses", "assessment", "assessments", "review", "evaluation",
     "process", "policy", "policies", "model", "methodology", "considerations", "indicators", "triggers",
@@ -349,6 +361,30 @@ def _negated(words: list[str], positions: list[int]) -> bool:
     return any(w in _NEGATIONS for w in window)
 
 
+_CLAUSE_BREAK = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
+
+
+def _framed(sentence: str, words: list[str], positions: list[int]) -> bool:
+    """A framing word in the clauses of the matched words, a few words before them or after."""
+    clause_of = _clause_numbers(sentence)
+    if len(clause_of) != len(words):
+        clause_of = [0] * len(words)
+    lo, hi = min(positions), max(positions)
+    clauses = {clause_of[p] for p in positions}
+    near = [w for i, w in enumerate(words[max(0, lo - _FRAMING_BEFORE): hi + _FRAMING_AFTER + 1], start=max(0, lo - _FRAMING_BEFORE))
+            if clause_of[i] in clauses or lo <= i <= hi]
+    return _FRAMING.search(" ".join(near)) is not None
+
+
+def _clause_numbers(sentence: str) -> list[int]:
+    """For each word of ``_words(sentence)``, the number of the clause it is in (commas, semicolons,
+    brackets and dashes end a clause)."""
+    out: list[int] = []
+    for k, part in enumerate(_CLAUSE_BREAK.split(sentence)):
+        out.extend([k] * len(_words(part)))
+    return out
+
+
 def _excerpt(sentence: str, words_at: list[int]) -> str:
     """The sentence, or the stretch of its words around the match when it is long."""
     if len(sentence) <= MAX_QUOTE_CHARS:
@@ -367,7 +403,9 @@ def _excerpt(sentence: str, words_at: list[int]) -> str:
 def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Found]:
     found: list[Found] = []
     # Cheap page filter: every slot needs one of its phrases' first stems somewhere on the page.
-    firsts = [{p[0][:6] for p in slot.phrases} for slot in topic.slots]
+    # The printed forms too: an irregular form ("paid") holds no stem's start ("pay").
+    firsts = [{p[0][:6] for p in slot.phrases} | {f.split()[0][:6].lower() for f in slot.shown if f.split()}
+              for slot in topic.slots]
     for page in pages:
         text = page.text
         low = text.lower()
@@ -386,7 +424,8 @@ def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Fou
             quote = _excerpt(sentence, _whitespace_positions(sentence, at))
             negated = _negated(words, at)
             # "our goodwill impairment test", "restructuring accounting policy": a procedure, not an event.
-            supposed = bool(_SUPPOSED.search(quote)) or (max(at) + 1 < len(stems) and stems[max(at) + 1] in _PROCEDURE)
+            supposed = (bool(_SUPPOSED.search(quote)) or (max(at) + 1 < len(stems) and stems[max(at) + 1] in _PROCEDURE)
+                        or _framed(sentence, words, at) or bool(_POLICY.search(quote)))
             score = (len(set(at)) + 2.0 * bool(_STATED.search(quote)) + 1.0 * bool(_AMOUNT.search(quote))
                      + (1.0 if _stem(topic.verb) in stems else 0.0) - 0.1 * (max(at) - min(at))
                      + 1.5 * sum(_match(stems, [slot]) is not None for slot in topic.optional)

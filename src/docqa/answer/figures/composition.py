@@ -15,7 +15,8 @@ from docqa.answer.figures.line_item_words import leaf_text, qualifiers
 from docqa.answer.figures.measures import Either, ExprMeasure, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.printed_rows import RowMeasure
 from docqa.finance import compose as C
-from docqa.finance.lexicon import MetricMatch
+from docqa.finance.lexicon import Metric, MetricMatch
+from docqa.finance.text import stems
 
 ASKS_FIGURE = re.compile(
     r"^\s*(?:(?:in|from|according\s+to|per|based\s+on|using)\b[^,?]{0,120},\s*)?(?:what|how\s+much|how\s+many)\b"
@@ -78,8 +79,15 @@ def compose_measures(question: str, asked: Asked, matches: list[MetricMatch], co
                 # The words around the line item qualify it: the total is a neighbour, not the answer.
                 kept.append(RowMeasure(subject, asked=subject, question=question))
                 continue
-            kept.append(Either(measure, RowMeasure(subject, asked=subject, question=question, stands_for=measure.metric))
-                        if subject else measure)
+            chosen: Measure = (Either(measure, RowMeasure(subject, asked=subject, question=question,
+                                                          stands_for=measure.metric)) if subject else measure)
+            if m is not None and not _a_printed_form(measure.metric, m.text):
+                # "Boeing's cost of services": words the lexicon takes for the item (its COGS) may
+                # name a row of their own, printed beside the item's other parts ("Cost of
+                # products"); a row printed as the words are is what was asked.
+                chosen = Either(RowMeasure(m.text, asked=m.text, question=question, stands_for=measure.metric,
+                                           exact=True), chosen)
+            kept.append(chosen)
         else:
             kept.append(measure)
     if named:
@@ -91,7 +99,12 @@ def compose_measures(question: str, asked: Asked, matches: list[MetricMatch], co
         asked.measures = [RowMeasure(subject, asked=subject, question=question)]
 
 
+def _a_printed_form(metric: Metric, words: str) -> bool:
+    asked = stems(words)
+    return any(stems(p) in (asked, ("total", *asked)) for p in metric.prints)
+
+
 def _metric_key(measure: Measure) -> str | None:
     if isinstance(measure, Either):
-        measure = measure.first
+        return _metric_key(measure.first) or _metric_key(measure.then)
     return measure.metric.key if isinstance(measure, MetricMeasure) else None

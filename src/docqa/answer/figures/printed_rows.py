@@ -38,6 +38,7 @@ def _other_kind_of_statement(metric: Metric, table: StatementTable) -> bool:
 # A row standing in for a lexicon line item may add no more than about one word in four to what
 # was asked ("Mortgage banking revenue, net" is not revenue): rowlookup's score for that.
 STAND_IN_SCORE = 0.85
+EXACT_SCORE = 0.99  # every word of the label asked, and nothing else (rowlookup.score_row)
 
 
 @dataclass
@@ -52,6 +53,7 @@ class RowMeasure(Measure):
     # row the lexicon knows): a row the item's own exclusions veto ("Other revenue", "Revenue
     # reserves" for revenue) is another measure, and the label must name the item closely.
     stands_for: Metric | None = None
+    exact: bool = False            # only a row printed as the words are (EXACT_SCORE)
 
     @property
     def label(self) -> str:  # type: ignore[override]
@@ -60,7 +62,7 @@ class RowMeasure(Measure):
 
     def evaluate(self, sources, period):
         vetoes = [v for v in (stems(e) for e in self.stands_for.exclude) if v] if self.stands_for else []
-        min_score = STAND_IN_SCORE if self.stands_for else MIN_SCORE
+        min_score = EXACT_SCORE if self.exact else STAND_IN_SCORE if self.stands_for else MIN_SCORE
         for source in sources:
             for match in find_rows(all_tables(source), self.phrase, min_score=min_score):
                 table, row = match.table, match.row
