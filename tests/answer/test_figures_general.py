@@ -105,3 +105,22 @@ def test_a_line_asked_of_is_read_from_the_statement_an_event_from_the_text():
 
     assert _topic_is_a_line("Did Microsoft Corporation pay dividends in fiscal 2022?")
     assert not _topic_is_a_line("Did Kraft Heinz report a goodwill impairment in its 2019 10-K?")
+
+
+def test_words_that_name_a_printed_row_read_that_row_not_the_item_they_stand_for(tmp_path):
+    """"Cost of services" is, for the lexicon, a way to ask for the cost of revenue; Boeing prints
+    it as a line of its own beside "Cost of products" (and "Cost of sales" 63,106 in MD&A)."""
+    from docqa import Engine
+
+    source = ROOT.parent / "shared" / "data" / "pdfs" / "BOEING_2022_10K.pdf"
+    if not source.exists():
+        pytest.skip(f"{source} not available on this machine")
+    pdf = cut_pages(source, (1, 2, 3, 28, 55), tmp_path / "BOEING_2022_10K.pdf")
+    with Engine.open(tmp_path / "index", dense=False) as engine:
+        engine.ingest([pdf])
+        services = engine.ask("What was Boeing's cost of services in 2022?")
+        change = engine.ask("Did Boeing's cost of services grow in 2022?")
+        sales = engine.ask("What was Boeing's cost of sales in 2022?")
+    assert services.found and "9,109" in services.text and "Cost of services" in services.text
+    assert change.found and change.text.startswith("No.") and "9,283" in change.text and "9,109" in change.text
+    assert sales.found and "63,106" in sales.text  # words the filing does not print alone: the item

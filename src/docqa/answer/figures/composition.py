@@ -13,7 +13,7 @@ from docqa.answer.figures.asked import Asked
 from docqa.answer.figures.evaluated import Measure
 from docqa.answer.figures.line_item_words import leaf_text, qualifiers
 from docqa.answer.figures.measures import Either, ExprMeasure, FormulaMeasure, MetricMeasure
-from docqa.answer.figures.printed_rows import RowMeasure
+from docqa.answer.figures.printed_rows import PrintedAsAsked, RowMeasure
 from docqa.finance import compose as C
 from docqa.finance.lexicon import Metric, MetricMatch
 from docqa.finance.text import stems
@@ -85,8 +85,8 @@ def compose_measures(question: str, asked: Asked, matches: list[MetricMatch], co
                 # "Boeing's cost of services": words the lexicon takes for the item (its COGS) may
                 # name a row of their own, printed beside the item's other parts ("Cost of
                 # products"); a row printed as the words are is what was asked.
-                chosen = Either(RowMeasure(m.text, asked=m.text, question=question, stands_for=measure.metric,
-                                           exact=True), chosen)
+                chosen = PrintedAsAsked(RowMeasure(m.text, asked=m.text, question=question,
+                                                   stands_for=measure.metric, exact=True), chosen)
             kept.append(chosen)
         else:
             kept.append(measure)
@@ -105,6 +105,8 @@ def _a_printed_form(metric: Metric, words: str) -> bool:
 
 
 def _metric_key(measure: Measure) -> str | None:
+    if isinstance(measure, PrintedAsAsked):
+        return _metric_key(measure.otherwise)
     if isinstance(measure, Either):
-        return _metric_key(measure.first) or _metric_key(measure.then)
+        return _metric_key(measure.first)
     return measure.metric.key if isinstance(measure, MetricMeasure) else None

@@ -95,7 +95,7 @@ def locate(metric: Metric, sources: list[Source], period: Period | int) -> Locat
     """The metric's value for a period: the best-matching row with a cell in that period's column."""
     if isinstance(period, int):
         period = Period(period)
-    stock = metric.statement == StatementKind.BALANCE if metric.statement is not None else None
+    stock = is_stock(metric)
     for source in sources:
         matches = find_line_items(source.tables, metric)
         if metric.statement is not None:
@@ -109,10 +109,7 @@ def locate(metric: Metric, sources: list[Source], period: Period | int) -> Locat
             matches.sort(key=lambda m: 0 if kind(m.table) == metric.statement
                          else 1 if kind(m.table) is not None else 2)
         for match in matches:
-            if stock is not None and match.table.statement in _FLOWS_OR_STOCKS and (
-                    (match.table.statement == StatementKind.BALANCE) != stock) and "end of" not in match.row.label.lower():
-                # A balance is not read off a flow statement (its row there is a change; "cash at
-                # end of year" excepted), nor a flow off a balance sheet.
+            if another_kind_of_figure(stock, match.table, match.row.label):
                 continue
             column = source.column(match.table, period, stock)
             cell = match.row.cell(column.index) if column is not None else None
@@ -125,6 +122,18 @@ def locate(metric: Metric, sources: list[Source], period: Period | int) -> Locat
 
 
 _FLOWS_OR_STOCKS = (StatementKind.BALANCE, StatementKind.INCOME, StatementKind.CASH_FLOW, StatementKind.COMPREHENSIVE)
+
+
+def is_stock(metric: Metric) -> bool | None:
+    """A balance (True), a flow (False), or either (None: the lexicon names no statement)."""
+    return metric.statement == StatementKind.BALANCE if metric.statement is not None else None
+
+
+def another_kind_of_figure(stock: bool | None, table: StatementTable, label: str) -> bool:
+    """A balance read off a flow statement (its row there is a change; "cash at end of year"
+    excepted), or a flow off the balance sheet: another measure."""
+    return (stock is not None and table.statement in _FLOWS_OR_STOCKS
+            and (table.statement == StatementKind.BALANCE) != stock and "end of" not in label.lower())
 
 
 def _days_apart(a: str, b: str) -> int:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from docqa.answer.figures.asked_kind import COUNT, kind_answers
 from docqa.answer.figures.evaluated import Evaluated, Measure, read_kind
-from docqa.answer.figures.located import Located
+from docqa.answer.figures.located import Located, another_kind_of_figure, is_stock
 from docqa.answer.figures.sources import all_tables
 from docqa.finance.lexicon import Metric
 from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows
@@ -27,14 +27,6 @@ def printed_metric(row: Row, table: StatementTable) -> Metric:
 
 
 _GENERIC_LABEL = frozenset(stems("total net other basic diluted amount"))
-_PRIMARY = (StatementKind.BALANCE, StatementKind.INCOME, StatementKind.CASH_FLOW)
-
-
-def _other_kind_of_statement(metric: Metric, table: StatementTable) -> bool:
-    """A balance read off a flow statement, or a flow off the balance sheet: another measure."""
-    if metric.statement not in _PRIMARY or table.statement not in _PRIMARY:
-        return False
-    return (metric.statement == StatementKind.BALANCE) != (table.statement == StatementKind.BALANCE)
 # A row standing in for a lexicon line item may add no more than about one word in four to what
 # was asked ("Mortgage banking revenue, net" is not revenue): rowlookup's score for that.
 STAND_IN_SCORE = 0.85
@@ -69,7 +61,7 @@ class RowMeasure(Measure):
                 label, heading = stems(row.label), stems(row.section or "")
                 if any(holds(label, v) or holds(heading, v) for v in vetoes):
                     continue  # "Interest cost" under "Change in Projected Benefit Obligation:" is no interest expense
-                if self.stands_for is not None and _other_kind_of_statement(self.stands_for, table):
+                if self.stands_for is not None and another_kind_of_figure(is_stock(self.stands_for), table, row.label):
                     continue  # a balance's row on the cash-flow statement is its change, and so on
                 stock = True if table.statement == StatementKind.BALANCE else None
                 column = source.column(table, period, stock)
@@ -96,3 +88,26 @@ class RowMeasure(Measure):
                     kind = "count"  # "how many stores": units, not dollars
                 return Evaluated.printed(found, kind)
         return None
+
+
+@dataclass
+class PrintedAsAsked(Measure):
+    """The row printed exactly as the question's words, when the filing prints one; else the
+    lexicon's item those words stand for ("cost of services": Boeing prints it beside "Cost of
+    products"; a services company's only cost line). Decided once for the filings, not per
+    period, so that a change or a comparison never mixes the row with the item."""
+
+    exact: RowMeasure
+    otherwise: Measure
+    _chosen: Measure | None = None
+
+    @property
+    def label(self) -> str:  # type: ignore[override]
+        return (self._chosen or self.otherwise).label
+
+    def evaluate(self, sources, period):
+        if self._chosen is None:
+            prints = any(find_rows(all_tables(source), self.exact.phrase, min_score=EXACT_SCORE) for source in sources)
+            self._chosen = self.exact if prints else self.otherwise
+        return self._chosen.evaluate(sources, period)
+
