@@ -53,6 +53,20 @@ TEMPLATES = {
     "yn_cr": "Was {c}'s current ratio above 1 at the end of fiscal {y}?",
     "yn_fcf": "Did {c} have positive free cash flow in fiscal {y}?",
     "yn_gm": "Did {c}'s gross margin improve in FY{y}?",
+    # more line items and ratios, in the words analysts use for them
+    "cash": "How much cash and cash equivalents did {c} hold at the end of FY{y}?",
+    "liab": "What were {c}'s total liabilities at the end of fiscal {y}?",
+    "equity": "What was {c}'s total shareholders' equity at the end of FY{y}?",
+    "cfi": "What was {c}'s net cash used in investing activities in FY{y}?",
+    "rd_pct": "What percentage of {c}'s FY{y} revenue was spent on research and development?",
+    "icr": "What was {c}'s interest coverage ratio in FY{y}?",
+    "payout": "What was {c}'s dividend payout ratio in FY{y}?",
+    "netdebt": "What was {c}'s net debt at the end of FY{y}?",
+    "eps_basic": "What were {c}'s basic earnings per share in FY{y}?",
+    "opex": "What were {c}'s total operating expenses in FY{y}?",
+    "npm": "What was {c}'s net profit margin in FY{y}?",
+    "yn_debt": "Did {c}'s total debt decrease in FY{y}?",
+    "yn_buyback": "Did {c} buy back any of its shares in FY{y}?",
 }
 
 

@@ -81,3 +81,21 @@ def test_a_closed_groups_balance_sheet_is_not_the_filers():
     assert not any(parent_only(t) for t in group)
     kept = without_parent_only(group + closed)
     assert {t.page for t in kept if t.statement is not None} == {52}
+
+
+def test_a_column_whose_year_heading_was_lost_is_the_filings_own_year():
+    # McDonald's 2022 cash flow statement: the "2022" heading sits apart from its column, which is
+    # read with no header beside "2021" and "2020". Only the filing's own year fills such a gap: a
+    # blank column beside a filing's years is as often a notes column.
+    from docqa.finance.tables import with_own_year_filled
+
+    tables = read_tables(practice_page("MCDONALDS_2022_10K.pdf", 39))
+    flows = next(t for t in tables if t.statement is not None)
+    assert flows.column_for(2022) is None and flows.column_for(2021) is not None
+    filled = with_own_year_filled(flows, 2022)
+    column = filled.column_for(2022)
+    assert column is not None and column.index == 0 and column.period == "year"
+    operations = next(r for r in filled.rows if r.label == "Cash provided by operations")
+    assert operations.cell(column.index).value == 7386.7
+    assert with_own_year_filled(flows, 2023) is flows  # not the filing's year: left as read
+    assert with_own_year_filled(filled, 2022) is filled

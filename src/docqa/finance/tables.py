@@ -228,3 +228,26 @@ def without_parent_only(tables: list[StatementTable]) -> list[StatementTable]:
     if not any(_CONSOLIDATED.search(t.title) and t.statement is not None and not parent_only(t) for t in tables):
         return tables
     return [t for t in tables if not parent_only(t)]
+
+
+def with_own_year_filled(table: StatementTable, year: int | None) -> StatementTable:
+    """A statement of the filing's year ``year`` whose first (or last) column lost its header
+    while the others are consecutive earlier years of one kind ("", 2021, 2020: McDonald's 2022
+    cash flows, the year heading set apart from the column): that column is the filing's year.
+    Only then: a blank column beside other years is as often a notes column or a label's tail."""
+    if year is None:
+        return table
+    periods = [c for c in table.columns if not c.derived]
+    blank = [c for c in periods if c.fiscal_year is None and c.period_end is None and not c.header.strip()]
+    dated = sorted((c for c in periods if c.fiscal_year is not None), key=lambda c: c.index)
+    if len(blank) != 1 or len(dated) < 2 or len({c.period for c in dated}) != 1:
+        return table
+    years = [c.fiscal_year for c in dated]
+    if year in years or any(b - a != -1 for a, b in zip(years, years[1:])) or years[0] != year - 1:
+        return table
+    gap = blank[0]
+    if gap.index != dated[0].index - 1:
+        return table
+    filled = gap.model_copy(update={"fiscal_year": year, "period": dated[0].period, "months": dated[0].months})
+    return table.model_copy(update={"columns": tuple(filled if c is gap else c for c in table.columns)})
+

@@ -107,7 +107,10 @@ class PrintedAsAsked(Measure):
 
     def evaluate(self, sources, period):
         if self._chosen is None:
-            prints = any(find_rows(all_tables(source), self.exact.phrase, min_score=EXACT_SCORE) for source in sources)
-            self._chosen = self.exact if prints else self.otherwise
+            # A row so labelled that gives no figure for the period (a heading, an equity
+            # statement's column) does not make the words that row's.
+            found = self.exact.evaluate(sources, period)
+            self._chosen = self.exact if found is not None else self.otherwise
+            return found if found is not None else self.otherwise.evaluate(sources, period)
         return self._chosen.evaluate(sources, period)
 

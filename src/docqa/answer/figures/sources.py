@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from docqa.finance.periods import FiscalCalendar, Period
-from docqa.finance.tables import Column, StatementTable, without_parent_only
+from docqa.finance.tables import Column, StatementTable, with_own_year_filled, without_parent_only
 from docqa.search.query import QueryPlan, canonical_companies, days_apart
 from docqa.store.base import Store, StoredPage, parsed_tables
 from docqa.types import DocType, DocumentMeta, EvidencePage
@@ -126,6 +126,8 @@ def _source(document: str, document_id: str, tables: list[StatementTable], pages
                 calendar = FiscalCalendar.from_period_end(anchor, meta.fiscal_year, quarter)
             except ValueError:
                 calendar = None
+    if not quarterly and meta is not None:
+        tables = [with_own_year_filled(t, meta.fiscal_year) for t in tables]
     return Source(document, document_id, without_parent_only(tables), pages, calendar, quarterly, quarter,
                   meta.fiscal_year if meta is not None else None)
 
@@ -144,6 +146,8 @@ def all_tables(source: Source) -> list[StatementTable]:
     if cached is None:
         seen = {(t.page, t.bbox) for t in source.tables}
         rest = [t for n, p in sorted(source.pages.items()) for t in _tables(p)]
+        if not source.quarterly:
+            rest = [with_own_year_filled(t, source.fiscal_year) for t in rest]
         cached = [t for t in rest if (t.page, t.bbox) not in seen]
         if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
             _TABLE_CACHE.pop(next(iter(_TABLE_CACHE)))
