@@ -124,3 +124,15 @@ def test_words_that_name_a_printed_row_read_that_row_not_the_item_they_stand_for
     assert services.found and "9,109" in services.text and "Cost of services" in services.text
     assert change.found and change.text.startswith("No.") and "9,283" in change.text and "9,109" in change.text
     assert sales.found and "63,106" in sales.text  # words the filing does not print alone: the item
+
+
+def test_an_amount_is_no_answer_to_what_share_of_a_whole_it_was():
+    from docqa.answer.figures.asked_kind import kind_answers
+    from docqa.answer.figures.evaluated import Evaluated
+    from docqa.finance.periods import Period
+
+    amount = Evaluated("Research and development", 308820.0, "currency", [], "", "", False, Period(2022))
+    share = Evaluated("R&D as a share of revenue", 0.3534, "percent", [], "", "", False, Period(2022))
+    asked = "What percentage of MongoDB's FY2022 revenue was spent on research and development?"
+    assert not kind_answers(asked, amount) and kind_answers(asked, share)
+    assert kind_answers("What was MongoDB's research and development expense in FY2022?", amount)

@@ -44,9 +44,14 @@ def test_comma_over_divides_what_came_before():
     ("What share of Amazon's total net sales did the AWS segment account for in 2019?", "the AWS segment",
      "Amazon's total net sales"),
     ("What percentage of Square's 2020 total net revenue came from bitcoin sales? One decimal.", "bitcoin sales",
-     "Square's 2020 total net revenue"),
+     "Square's total net revenue"),
     ("What was Boeing's capital expenditure as a percentage of total revenues in 2018?",
      "Boeing's capital expenditure", "total revenues"),
+    # what the part was used for is the verb's, not the line item's; the year is the question's
+    ("What percent of its revenue did AMD spend on research and development in 2022?",
+     "research and development", "its revenue"),
+    ("What percentage of MongoDB's FY2022 revenue was spent on research and development?",
+     "research and development", "MongoDB's revenue"),
 ])
 def test_shares(question, part, whole):
     c = compose(question)

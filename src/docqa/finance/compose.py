@@ -279,6 +279,10 @@ _END = re.compile(
     re.I,
 )
 _SHARE_OF = (
+    # "What percentage of its revenue did AMD spend on research and development?"
+    re.compile(r"\bwhat\s+(?:share|percent(?:age)?|portion|proportion|fraction|part)\s+of\s+(?P<whole>.+?)\s+"
+               r"(?:did|does|do)\s+.+?\s+(?:spend|invest|pay|allocate|devote)\s+(?:on|in|for|to)\s+"
+               r"(?P<part>.+?)(?=\s+(?:in|during|for)\s+(?:fiscal\s+|fy\s*|the\s+)?(?:19|20)\d\d|\?|$)", re.I),
     re.compile(r"\bwhat\s+(?:share|percent(?:age)?|portion|proportion|fraction|part)\s+of\s+(?P<whole>.+?)\s+"
                r"(?:did|does|do|was|were|is|are)\s+(?P<part>.+?)\s+(?:account(?:ed)?\s+for|represent(?:ed)?|make\s+up|"
                r"contribute[d]?|generate[d]?|come\s+from|constitute[d]?)\b", re.I),
@@ -302,10 +306,16 @@ _VERB = re.compile(r".*\b(?:did|does|do|was|were|is|are|what|how|many|much|point
 _CHANGE_TAIL = re.compile(r"\s+(?:change|grow|grew|increase|decrease|decline|rise|rose|fall|fell|move|moved)\w*\b", re.I)
 
 
+_PERIOD_WORDS = re.compile(r"\b(?:(?:fiscal|calendar)\s+(?:year\s+)?|fy\s*'?)?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b", re.I)
+# "(was) spent on research and development": the verb says how the part was used, not what it is.
+_PART_VERB = re.compile(r"^(?:spent|paid|used|invested|allocated|devoted|incurred)\s+(?:on|for|in|to)\s+", re.I)
+
+
 def _noun_phrase(text: str) -> str:
     """The words after the question's last verb: "how many points did net earnings" -> "net earnings"."""
     m = _VERB.match(text)
-    return text[m.end():] if m and text[m.end():].strip() else text
+    text = text[m.end():] if m and text[m.end():].strip() else text
+    return _PART_VERB.sub("", text.strip())
 
 
 def definition(question: str) -> tuple[str, str | None] | None:
@@ -332,6 +342,8 @@ def compose(question: str) -> Composition | None:
         m = pattern.search(question)
         if m:
             part, whole = _noun_phrase(m.group("part")), _CHANGE_TAIL.split(m.group("whole"))[0]
+            # "MongoDB's FY2022 revenue": the period is the question's, not a word of the line item.
+            part, whole = (" ".join(_PERIOD_WORDS.sub(" ", t).split()) for t in (part, whole))
             return Composition(BinOp("/", parse_words(part), parse_words(whole)), kind="percent",
                                label=f"{part.strip()} as a share of {whole.strip()}")
     for pattern in _RATIO_OF:

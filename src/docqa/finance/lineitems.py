@@ -179,9 +179,15 @@ def _similarity(label: tuple[str, ...], form: tuple[str, ...]) -> float:
         before = next(i for i in range(len(label)) if label[i:i + len(form)] == form)
         narrowing = sum(1 for w in label[:before] if w not in _NEUTRAL_BEFORE)
         return 0.76 - cost * extra - NARROWING_COST * narrowing
-    if len(form) >= 2 and label[0] == form[0] and label[-1] == form[-1] and _subsequence(label, form):
+    if len(form) >= 3 and label[0] == form[0] and label[-1] == form[-1] and _subsequence(label, form):
+        if form[0] == "total" and any(w not in form and w not in _NEUTRAL_BEFORE for w in label):
+            # "Total regulatory liabilities", "Total other long-term liabilities": a total of one
+            # kind, not the total asked (a company's name in it is a "*" form's).
+            return 0.0
         # Words inserted inside the form are usually the company's name ("Earnings per share
-        # attributable to 3M common shareholders — diluted"): a mild cost each. The form's first
+        # attributable to 3M common shareholders — diluted"): a mild cost each. Inside a form of
+        # two words they name a kind of it ("Operating overhead expense", "Operating, selling,
+        # general and administrative expenses" are no total operating expenses). The form's first
         # and last words begin and end the label: "Net unrealized losses on available-for-sale
         # securities" holds "net ... sale", and is no sales line; "... attributable to shares to be
         # repurchased" is no share repurchase.
