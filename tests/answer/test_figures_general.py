@@ -136,3 +136,21 @@ def test_an_amount_is_no_answer_to_what_share_of_a_whole_it_was():
     asked = "What percentage of MongoDB's FY2022 revenue was spent on research and development?"
     assert not kind_answers(asked, amount) and kind_answers(asked, share)
     assert kind_answers("What was MongoDB's research and development expense in FY2022?", amount)
+
+
+def test_a_quarters_return_is_stated_for_a_year_on_its_closing_balances(tmp_path):
+    """JPMorgan's second quarter of 2023: net income 14,472 over quarter-end equity 312,516, times
+    four (the 10-Q's balance sheet sets June 30 beside December 31, not beside the quarter a year
+    before, whose "total assets" another table prints)."""
+    from docqa import Engine
+
+    source = ROOT.parent / "shared" / "data" / "pdfs" / "JPMORGAN_2023Q2_10Q.pdf"
+    if not source.exists():
+        pytest.skip(f"{source} not available on this machine")
+    pdf = cut_pages(source, (1, 2, 3, 96, 98), tmp_path / "JPMORGAN_2023Q2_10Q.pdf")
+    with Engine.open(tmp_path / "index", dense=False) as engine:
+        engine.ingest([pdf])
+        roe = engine.ask("What was JPMorgan's return on equity for Q2 2023?")
+    assert roe.found and roe.verification == "verified", roe.text
+    assert "18.5%" in roe.text and "4 * (14,472 / 312,516)" in roe.text and "annualized" in roe.text
+    assert "quarter-end" in roe.text and "year-end" not in roe.text

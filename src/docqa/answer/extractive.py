@@ -24,7 +24,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
 MIN_COVERAGE = 0.34   # share of the question's content words (idf-weighted) the best unit must hold
 MAX_QUOTES = 3
 SEMANTIC_CANDIDATES = 20  # lexically closest lines re-ranked by meaning when a sentence model is at hand
-# (20 and 40 chose the same quotes for all 56 text answers of the eval files; half the model time)
+# (20 and 40 choose the same quotes for the eval files' text answers, benchmarks/quote_candidates.py; half the model time)
 MIN_WORDS = 4             # alphabetic words a line needs to be quotable
 PAYLOAD_SENTENCES = 1     # prose units after an injected instruction (one without its own claim) not quoted either
 MIN_SIMILARITY = 0.6      # a line this close in meaning answers even with few of the question's words

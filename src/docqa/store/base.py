@@ -24,7 +24,40 @@ class StoredLine(Frozen):
     is_table: bool = False
 
 
-class StoredLines(Sequence[StoredLine]):
+T = TypeVar("T")
+
+
+class _DecodedOnUse(Sequence[T]):
+    """A sequence kept as the JSON the store holds, decoded the first time it is read."""
+
+    __slots__ = ()
+
+    def _decoded(self) -> Sequence[T]:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[T]: ...
+    def __getitem__(self, i):
+        return self._decoded()[i]
+
+    def __len__(self) -> int:
+        return len(self._decoded())
+
+    def __iter__(self):
+        return iter(self._decoded())
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == list(other) if isinstance(other, Sequence) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({len(self)} items)"
+
+
+class StoredLines(_DecodedOnUse[StoredLine]):
     """A page's rows as the store holds them (``[[text, bbox, is_table], ...]`` JSON), decoded on first
     use. A figure question reads the text of every page of a filing but the rows and boxes of the few
     it cites; building a model per row of every page was a third of a first question's CPU."""
@@ -49,33 +82,8 @@ class StoredLines(Sequence[StoredLine]):
             self._text = "\n".join(row.text if isinstance(row, StoredLine) else row[0] for row in rows)
         return self._text
 
-    @overload
-    def __getitem__(self, i: int) -> StoredLine: ...
-    @overload
-    def __getitem__(self, i: slice) -> tuple[StoredLine, ...]: ...
-    def __getitem__(self, i):
-        return self._decoded()[i]
 
-    def __len__(self) -> int:
-        return len(self._decoded())
-
-    def __iter__(self):
-        return iter(self._decoded())
-
-    def __eq__(self, other: object) -> bool:
-        return tuple(self) == tuple(other) if isinstance(other, Sequence) else NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._decoded())
-
-    def __repr__(self) -> str:
-        return f"StoredLines({len(self)} rows)"
-
-
-T = TypeVar("T")
-
-
-class StoredTables(Sequence[dict]):
+class StoredTables(_DecodedOnUse[dict]):
     """A page's tables as the store holds them (JSON), decoded on first use, and what a reader
     parses them into kept with the page: the store's page cache then keeps the parsed tables too
     (a figure question validated every statement table again on every question)."""
@@ -99,27 +107,6 @@ class StoredTables(Sequence[dict]):
 
     def __bool__(self) -> bool:
         return self._raw is not None
-
-    @overload
-    def __getitem__(self, i: int) -> dict: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[dict]: ...
-    def __getitem__(self, i):
-        return self._decoded()[i]
-
-    def __len__(self) -> int:
-        return len(self._decoded())
-
-    def __iter__(self):
-        return iter(self._decoded())
-
-    def __eq__(self, other: object) -> bool:
-        return list(self) == list(other) if isinstance(other, Sequence) else NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"StoredTables({len(self)} tables)"
 
 
 def parsed_tables(page: "StoredPage", parse: Callable[[dict], T]) -> list[T]:

@@ -142,7 +142,8 @@ def _figure(question: str, asked: Asked, sources: list[Source], target: Period, 
         if value is not None and not kind_answers(question, value):
             continue  # a total where a per-share amount is asked, a percentage where a count is
         if value is not None:
-            alternative = measure.alternative() if isinstance(measure, FormulaMeasure) and C.convention(question) is None else None
+            alternative = (measure.alternative(target) if isinstance(measure, FormulaMeasure) and C.convention(question) is None
+                           else None)
             if alternative is not None:
                 other = alternative.measure.evaluate(sources, target)
                 if other is not None and other.kind == value.kind:

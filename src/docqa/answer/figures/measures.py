@@ -13,6 +13,7 @@ from docqa.finance import compose as C
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import FormulaDef, Metric, load_lexicon
 from docqa.finance.periods import Period
+from docqa.types import StatementKind
 
 
 @dataclass
@@ -60,15 +61,40 @@ class FormulaMeasure(Measure):
         label = self.formula.label + (" (year-end balances)" if self.year_end and "avg(" in self.formula.compose else "")
         return ExprMeasure(label, C.parse_formula(self.formula.compose), kind, year_end=self.year_end)
 
-    def alternative(self) -> Alternative | None:
-        """The other convention, stated in one clause beside the default."""
-        if not self.formula.alternative or self.year_end:
+    def alternative(self, period: Period | None = None) -> Alternative | None:
+        """The other convention, stated in one clause beside the default (none for a quarter
+        stated for a year: it would be the quarter's own)."""
+        if not self.formula.alternative or self.year_end or (period is not None and self.annualizing(period)):
             return None
         kind = self.formula.kind if self.formula.kind != "same" else None
         return Alternative(ExprMeasure(f"{self.formula.label} ({self.formula.alternative_label})",
                                        C.parse_formula(self.formula.alternative), kind), self.formula.alternative_label)
 
+    def annualizing(self, period: Period) -> float | None:
+        """A quarter's flow against balances (ROE, ROA, a turnover, days of sales) is stated for
+        a year, as filers and analysts state it: the quarter's flow times four. None when the
+        period is a year or the formula mixes no flow with a balance."""
+        if period.quarter is None:
+            return None
+        lexicon = load_lexicon()
+        kinds = [lexicon.metric(k).statement for k in self.formula.inputs if k != "subject"]
+        flows = {StatementKind.INCOME, StatementKind.CASH_FLOW}
+        if not kinds or not any(k in flows for k in kinds) or StatementKind.BALANCE not in kinds:
+            return None
+        return 4.0 if kinds[0] in flows else 0.25  # a flow over balances, or balances over a flow
+
     def evaluate(self, sources, period):
+        factor = self.annualizing(period)
+        if factor is None:
+            return self._evaluate(sources, period)
+        # A quarterly report's balance sheet sets the quarter's end beside the last year-end, not
+        # beside the same quarter a year before: a quarter's ratio is taken on its closing balances
+        # (the formula's year-end convention), then stated for a year.
+        closing = self.alternative()
+        value = (closing.measure.evaluate(sources, period) if closing is not None else None) or self._evaluate(sources, period)
+        return annualized(value, factor) if value is not None else None
+
+    def _evaluate(self, sources, period):
         composed = self.composed()
         if composed is not None:
             return composed.evaluate(sources, period)
@@ -105,6 +131,19 @@ class FormulaMeasure(Measure):
         used += [before[k] for k in self.formula.inputs
                  if k in prior and _uses_prior(result, prior[k], current.get(k))]
         return _from_result(self.formula.label, result, used, period)
+
+
+def annualized(value: Evaluated, factor: float) -> Evaluated:
+    """A quarter's ratio stated for a year: times four (a flow over balances), or divided by four
+    (balances over a flow: days of a quarter's sales), the factor written into the formula."""
+    if factor >= 1:
+        symbolic, expression = f"{factor:g} * ({value.symbolic})", f"{factor:g} * ({value.expression})"
+    else:
+        symbolic, expression = f"({value.symbolic}) / {1 / factor:g}", f"({value.expression}) / {1 / factor:g}"
+    label = value.label.replace("year-end", "quarter-end")  # the closing balances are the quarter's
+    return Evaluated(f"{label} (annualized)", value.value * factor, value.kind, value.used,
+                     symbolic + " [the quarter annualized]", expression, True, value.period, value.unit,
+                     value.titled, value.points)
 
 
 def _from_result(label: str, result: F.FormulaResult, used: list[Located], period: Period) -> Evaluated:
