@@ -27,6 +27,18 @@ def test_one_measure_against_another(lexical_engine):
     assert exceeds.found and exceeds.text.startswith("Yes.") and "11,955" in exceeds.text
 
 
+def test_a_comparison_whose_sides_cannot_be_read_is_not_answered_by_passages(lexical_engine):
+    # Netflix prints no line of its "streaming content obligation" for 2017 beside its net income:
+    # sentences that mention either side are no verdict on which is larger.
+    answer = lexical_engine.ask("Was Netflix's streaming content obligation larger than its net income in 2017?")
+    assert not answer.found and "both sides of the comparison" in answer.reason
+    # A side named with the period and a qualifier is still read as its row.
+    from docqa.answer.figures.yes_no import side_measures
+
+    (right,) = side_measures("its Digital Experience segment revenue in FY2022", frozenset({"adob"}))
+    assert "FY2022" not in right.phrase and "Digital Experience" in right.phrase
+
+
 def test_higher_than_the_year_before_is_the_measure_over_time(lexical_engine):
     answer = lexical_engine.ask("Was Netflix's revenue higher than the prior year in 2017?")
     assert answer.found and answer.text.startswith("Yes.")

@@ -148,6 +148,12 @@ class Asker:
                 candidate = candidate.model_copy(update={
                     "found": False, "text": "Not found in the documents.", "verification": "not_found", "citations": (),
                     "reason": missing})
+            elif candidate.found and candidate.verification == "passages" and judgement(question) == "compare":
+                # "Was cash from operations larger than net income?" is two figures set side by
+                # side; passages that mention either are no verdict.
+                candidate = candidate.model_copy(update={
+                    "found": False, "text": "Not found in the documents.", "verification": "not_found", "citations": (),
+                    "reason": "the filings' statements did not give both sides of the comparison for the period asked"})
             if candidate.found or best is None:
                 best = candidate
         if best.found and (mismatch := currency_mismatch(question, best, pages, documents)):

@@ -72,7 +72,7 @@ class FiguresAnswerer:
         if line is not None:
             return largest_line(line, sources, periods[-1])
         if judged is not None:
-            draft = yes_no(judged, question, asked, sources, periods)
+            draft = yes_no(judged, question, asked, sources, periods, company_words)
             if draft is not None:
                 return draft
         if YES_NO.match(question):

@@ -29,11 +29,20 @@ class MetricMeasure(Measure):
 
     def evaluate(self, sources, period):
         found = locate(self.metric, sources, period)
+        if found is not None and found.table.statement is None and self.metric.statement is not None:
+            # The item's own statement prints no such row, only a note does ("Total liabilities 24"
+            # of a held-for-sale group): the statement's parts, when a route gives them, come first.
+            routed = self._routed(sources, period)
+            if routed is not None:
+                return routed
         if found is not None:
             return Evaluated.printed(found, read_kind(self.metric.kind))
         parts = summed_parts(self.metric, sources, period)
         if parts is not None:
             return parts
+        return self._routed(sources, period)
+
+    def _routed(self, sources, period) -> Evaluated | None:
         for route in self.metric.routes:
             value = ExprMeasure(self.metric.label, C.parse_formula(route), amounts=True).evaluate(sources, period)
             if value is not None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
 from docqa.answer.figures.asked import Asked, asked_measures
+from docqa.answer.figures.composition import compose_measures
 from docqa.answer.figures.drafts import judged_draft
 from docqa.answer.figures.evaluated import Evaluated, Measure, growth_expression, show, wrap
 from docqa.answer.figures.judgement import (CAPITAL_INTENSIVE, CAPITAL_INTENSIVE_WORDS, DOWN, HEALTHY_FLOOR,
@@ -16,7 +19,8 @@ from docqa.finance.periods import Period
 from docqa.types import Draft
 
 
-def yes_no(judged: str, question: str, asked: Asked, sources: list[Source], periods: list[Period]) -> Draft | None:
+def yes_no(judged: str, question: str, asked: Asked, sources: list[Source], periods: list[Period],
+           company_words: frozenset[str] = frozenset()) -> Draft | None:
     """The verdict ``judged`` (see judgement()) on the first measure asked that reads for the periods."""
     lexicon = load_lexicon()
     last = periods[-1]
@@ -28,10 +32,10 @@ def yes_no(judged: str, question: str, asked: Asked, sources: list[Source], peri
     if judged == "compare":
         sides = compared(question)
         assert sides is not None
-        if asked_measures(sides.right).measures:
+        if side_measures(sides.right, company_words):
             # Another measure is the other side: both are read, or there is no answer (the
             # direction of one of them is not what was asked).
-            return _compare(question, sources, last)
+            return _compare(question, sources, last, company_words)
         # "Was revenue higher than the year before?": one measure, against itself over time.
         judged = "up" if sides.above else "down"
     for measure in asked.measures:
@@ -90,14 +94,28 @@ def _judge(judged: str, question: str, measure: Measure, sources: list[Source], 
     return judged_draft([before, now], text)
 
 
-def _compare(question: str, sources: list[Source], period: Period) -> Draft | None:
+def side_measures(words: str, company_words: frozenset[str]) -> list[Measure]:
+    """What one side of a comparison names, read as a figure question reads it: a line item the
+    lexicon knows, or the printed row its words name ("its Digital Experience segment revenue")."""
+    words = _PERIOD_TAIL.sub("", words)  # "... in FY2022": the question's period, not the line's words
+    asked = asked_measures(words)
+    compose_measures(words, asked, load_lexicon().match(words), None, company_words)
+    return asked.measures
+
+
+_PERIOD_TAIL = re.compile(
+    r"\s+(?:in|for|during|over|at\s+the\s+end\s+of|as\s+of|at)\s+(?:the\s+|its\s+)?(?:(?:fiscal|calendar)\s+(?:year\s+)?|fy\s*'?)?"
+    r"(?:19|20)?\d\d\b.*$", re.I)
+
+
+def _compare(question: str, sources: list[Source], period: Period, company_words: frozenset[str]) -> Draft | None:
     """"Was cash from operations larger than net income?": each side's measure for the period,
     compared in the same units. None when a side names no measure, or they are not alike."""
     sides = compared(question)
     if sides is None:
         return None
-    left = asked_measures(sides.left).measures
-    right = asked_measures(sides.right).measures
+    left = side_measures(sides.left, company_words)
+    right = side_measures(sides.right, company_words)
     if not left or not right:
         return None
     a = next((v for m in left if (v := m.evaluate(sources, period)) is not None), None)
