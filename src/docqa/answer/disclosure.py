@@ -109,6 +109,7 @@ _SUPPOSED = re.compile(
 _FRAMING = re.compile(
     r"\b(?:will|expects?|expected|anticipates?|intends?|believes?|restrict\w*|prohibit\w*|ability|discretion|"
     r"permit|permits|permitted|in\s+order\s+to|subject\s+to)\b")
+_EVENT_SPAN = 8       # words between an event's verb and its object ("paid ... dividends")
 _FRAMING_BEFORE = 8   # words before the match, and after it, within its clauses
 _FRAMING_AFTER = 14
 # "Dividend income is recognised ... when the right to receive payment is established": an
@@ -123,6 +124,10 @@ _STATED = re.compile(
     r"\b(?:recorded|recognized|recognised|incurred|announced|completed|approved|declared|paid|increased|raised|"
     r"acquired|filed|settled|launched|introduced|initiated|commenced|authorized|adopted|took|taken|reported|"
     r"entered\s+into|agreed\s+to|resulted\s+in|elected|appointed|named|implemented|repurchased|issued)\b", re.I)
+# "the votes were cast for the proposal", "the compensation was approved": a past passive.
+_PASSIVE_PAST = re.compile(
+    r"\b(?:was|were|has\s+been|have\s+been|had\s+been)\s+(?:\w+ly\s+)?(?:\w+ed|cast|held|made|paid|set|sold|spent|"
+    r"taken|given|done|won|lost|brought|bought|granted|issued|begun|undertaken)\b", re.I)
 _AMOUNT = re.compile(r"[$€£]\s?\d|\d\s?%|\b\d[\d,.]*\s+(?:million|billion|thousand)\b", re.I)
 # "Any material legal battles": the filing's own word that the matter is not material answers it.
 _MATERIAL_ASKED = frozenset("material materially significant significantly important major substantial".split())
@@ -355,6 +360,22 @@ def _match(sentence_stems: list[str], slots: list[Slot]) -> list[int] | None:
     return positions
 
 
+def _verb_far_from_object(stems: list[str], topic: Topic_) -> bool:
+    """"... opportunities to sell equity, ..., repurchase common stock, pay dividends": the asked
+    verb ("pay") must stand near the topic's first words, when the verb is one of the topic's slots."""
+    verb = next((slot for slot in topic.slots if slot.label == topic.verb), None)
+    objects = [slot for slot in topic.slots if slot is not verb]
+    if verb is None or not objects:
+        return False
+    def places(slot: Slot) -> list[int]:
+        return [i for i, stem in enumerate(stems) if any(stem == phrase[0] for phrase in slot.phrases)]
+
+    at_verb, at_object = places(verb), places(objects[0])
+    if not at_verb or not at_object:
+        return False
+    return min(abs(a - b) for a in at_verb for b in at_object) > _EVENT_SPAN
+
+
 def _negated(words: list[str], positions: list[int]) -> bool:
     lo, hi = min(positions), max(positions)
     window = words[max(0, lo - _NEGATION_BEFORE): hi + _NEGATION_AFTER + 1]
@@ -362,6 +383,16 @@ def _negated(words: list[str], positions: list[int]) -> bool:
 
 
 _CLAUSE_BREAK = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
+
+
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_ADDRESSED = re.compile(r"\byou(?:r)?\b", re.I)
+
+
+def _other_years(sentence: str, years: list[int]) -> bool:
+    """The sentence names years, none of them one asked about."""
+    named = {int(y) for y in _YEAR.findall(sentence)}
+    return bool(years) and bool(named) and not named & set(years)
 
 
 def _framed(sentence: str, words: list[str], positions: list[int]) -> bool:
@@ -418,8 +449,8 @@ def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Fou
             words = _words(sentence)
             stems = [_stem(w) for w in words]
             at = _match(stems, topic.slots)
-            if at is None:
-                continue
+            if at is None or (topic.event and _verb_far_from_object(stems, topic)):
+                continue  # a verb and its object a clause or two apart are no one statement
             # Map stem positions (over _words) to whitespace words of the sentence for the excerpt.
             quote = _excerpt(sentence, _whitespace_positions(sentence, at))
             negated = _negated(words, at)
@@ -430,7 +461,7 @@ def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Fou
                      + (1.0 if _stem(topic.verb) in stems else 0.0) - 0.1 * (max(at) - min(at))
                      + 1.5 * sum(_match(stems, [slot]) is not None for slot in topic.optional)
                      - 3.0 * supposed - 0.002 * len(quote))
-            stated = bool(_STATED.search(quote) or _AMOUNT.search(quote))
+            stated = bool(_STATED.search(quote) or _AMOUNT.search(quote) or _PASSIVE_PAST.search(quote))
             found.append(Found(document, page.number, quote, negated, supposed, score, stated,
                                bool(_IMMATERIAL.search(sentence))))
     return found
@@ -483,13 +514,23 @@ class DisclosureAnswerer:
         if not scope:
             return None
         said = [f for f in found if not f.negated and not (topic.event and f.supposed)]
+        if topic.event and not topic.state:
+            # That it happened, in the period asked: a past-tense verb or an amount ("we paid",
+            # "dividends paid (3,369)"), not an infinitive in a list of what the company may do
+            # ("opportunities to ... pay dividends"), nor a sentence dated only in other years
+            # (Netflix's 2015 stock dividend, asked of 2017), nor an agreement addressed to "you".
+            kept = [f for f in said if f.stated and not _other_years(f.sentence, plan.years) and not _ADDRESSED.search(f.sentence)]
+            supposed_too = [f for f in said if f not in kept]
+            said = kept
+        else:
+            supposed_too = []
         denied = [f for f in found if f.negated]
         if topic.material:
             # A matter of some weight is one the filing reports as happening, with a date or an amount;
             # "we are party to various claims ... not material" is the filing's own word against it.
             said = [f for f in said if f.stated and not f.immaterial]
             denied += [f for f in found if f.immaterial and f not in denied]
-        supposed = [f for f in found if not f.negated and f.supposed]
+        supposed = [f for f in found if not f.negated and f.supposed] + supposed_too
         if said:
             return self._yes(topic, said)
         if topic.state and not denied:
