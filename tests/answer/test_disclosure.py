@@ -119,6 +119,8 @@ def test_a_possibility_is_not_an_event():
     "through the payment of dividends and new share issues.",
     "Dividend income is recognised in the income statement when the right to receive payment is established.",
     "Our financing arrangements contain certain restrictions on our ability to pay dividends.",
+    "The Warrant Shares will be duly issued, fully paid and non-assessable and be entitled to all dividends "
+    "declared, paid or made thereon.",
 ])
 def test_a_prospect_a_permission_or_a_policy_is_no_dividend_paid(sentence):
     # A prospect, a restriction or a recognition policy: none says the company paid one.

@@ -107,7 +107,7 @@ _SUPPOSED = re.compile(
 # dividends", "rests within the discretion of our board"): looked for near the match only, since a
 # sentence that reports an event may go on to say what it will bring.
 _FRAMING = re.compile(
-    r"\b(?:will|expects?|expected|anticipates?|intends?|believes?|restrict\w*|prohibit\w*|ability|discretion|"
+    r"\b(?:will|expects?|expected|anticipates?|intends?|believes?|restrict\w*|prohibit\w*|ability|discretion|entitled|"
     r"permit|permits|permitted|in\s+order\s+to|subject\s+to)\b")
 _EVENT_SPAN = 8       # words between an event's verb and its object ("paid ... dividends")
 _FRAMING_BEFORE = 8   # words before the match, and after it, within its clauses
@@ -386,6 +386,8 @@ _CLAUSE_BREAK = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
 
 
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+# "fully paid and non-assessable shares", "paid-in capital": words of share capital, no payment.
+_SHARE_CAPITAL = re.compile(r"\bfully[\s-]+paid\b|\bpaid[\s-]+(?:in|up)\s+(?:share\s+)?capital\b|\bpaid[\s-]up\b", re.I)
 _ADDRESSED = re.compile(r"\byou(?:r)?\b", re.I)
 
 
@@ -446,7 +448,8 @@ def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Fou
         for sentence in units(ev):
             if _BOILERPLATE.search(sentence):
                 continue
-            words = _words(sentence)
+            # the same words, "paid" of share capital read as no payment (positions stay the sentence's)
+            words = _words(_SHARE_CAPITAL.sub(lambda m: re.sub(r"paid", "held", m.group(0), flags=re.I), sentence))
             stems = [_stem(w) for w in words]
             at = _match(stems, topic.slots)
             if at is None or (topic.event and _verb_far_from_object(stems, topic)):
