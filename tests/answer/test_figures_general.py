@@ -4,9 +4,25 @@ line printed as a bare "Debt" under its section, and a year never read off a qua
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import pytest
 
 from tests.conftest import ROOT, cut_pages
+
+
+@contextmanager
+def _filing_pages(tmp_path, name: str, pages: tuple[int, ...]):
+    """An engine over a few pages of a shared-data filing (skipped where the filing is absent)."""
+    from docqa import Engine
+
+    source = ROOT.parent / "shared" / "data" / "pdfs" / name
+    if not source.exists():
+        pytest.skip(f"{source} not available on this machine")
+    pdf = cut_pages(source, pages, tmp_path / name)
+    with Engine.open(tmp_path / "index", dense=False) as engine:
+        engine.ingest([pdf])
+        yield engine
 
 
 def _quotes(answer) -> str:
@@ -62,14 +78,7 @@ def test_a_year_is_never_read_off_a_quarterly_data_note(tmp_path):
     """General Mills prints gross margin per quarter in Note 19 (columns First Quarter ... Fourth
     Quarter, each over fiscal 2022 and 2021) and none on its income statement: the year's gross
     profit is net sales less cost of sales, not the first quarter's 1,597.4."""
-    from docqa import Engine
-
-    source = ROOT.parent / "shared" / "data" / "pdfs" / "GENERALMILLS_2022_10K.pdf"
-    if not source.exists():
-        pytest.skip(f"{source} not available on this machine")
-    pdf = cut_pages(source, (1, 2, 3, 45, 47, 88), tmp_path / "GENERALMILLS_2022_10K.pdf")
-    with Engine.open(tmp_path / "index", dense=False) as engine:
-        engine.ingest([pdf])
+    with _filing_pages(tmp_path, "GENERALMILLS_2022_10K.pdf", (1, 2, 3, 45, 47, 88)) as engine:
         answer = engine.ask("What was General Mills's gross profit in FY2022?")
     assert answer.found and "6,402.2" in answer.text
     assert "1,597.4" not in answer.text
@@ -122,14 +131,7 @@ def test_a_line_asked_of_is_read_from_the_statement_an_event_from_the_text():
 def test_words_that_name_a_printed_row_read_that_row_not_the_item_they_stand_for(tmp_path):
     """"Cost of services" is, for the lexicon, a way to ask for the cost of revenue; Boeing prints
     it as a line of its own beside "Cost of products" (and "Cost of sales" 63,106 in MD&A)."""
-    from docqa import Engine
-
-    source = ROOT.parent / "shared" / "data" / "pdfs" / "BOEING_2022_10K.pdf"
-    if not source.exists():
-        pytest.skip(f"{source} not available on this machine")
-    pdf = cut_pages(source, (1, 2, 3, 28, 55), tmp_path / "BOEING_2022_10K.pdf")
-    with Engine.open(tmp_path / "index", dense=False) as engine:
-        engine.ingest([pdf])
+    with _filing_pages(tmp_path, "BOEING_2022_10K.pdf", (1, 2, 3, 28, 55)) as engine:
         services = engine.ask("What was Boeing's cost of services in 2022?")
         change = engine.ask("Did Boeing's cost of services grow in 2022?")
         sales = engine.ask("What was Boeing's cost of sales in 2022?")
@@ -154,14 +156,7 @@ def test_a_quarters_return_is_stated_for_a_year_on_its_closing_balances(tmp_path
     """JPMorgan's second quarter of 2023: net income 14,472 over quarter-end equity 312,516, times
     four (the 10-Q's balance sheet sets June 30 beside December 31, not beside the quarter a year
     before, whose "total assets" another table prints)."""
-    from docqa import Engine
-
-    source = ROOT.parent / "shared" / "data" / "pdfs" / "JPMORGAN_2023Q2_10Q.pdf"
-    if not source.exists():
-        pytest.skip(f"{source} not available on this machine")
-    pdf = cut_pages(source, (1, 2, 3, 96, 98), tmp_path / "JPMORGAN_2023Q2_10Q.pdf")
-    with Engine.open(tmp_path / "index", dense=False) as engine:
-        engine.ingest([pdf])
+    with _filing_pages(tmp_path, "JPMORGAN_2023Q2_10Q.pdf", (1, 2, 3, 96, 98)) as engine:
         roe = engine.ask("What was JPMorgan's return on equity for Q2 2023?")
     assert roe.found and roe.verification == "verified", roe.text
     assert "18.5%" in roe.text and "4 * (14,472 / 312,516)" in roe.text and "annualized" in roe.text

@@ -367,6 +367,7 @@ def _verb_far_from_object(stems: list[str], topic: Topic_) -> bool:
     objects = [slot for slot in topic.slots if slot is not verb]
     if verb is None or not objects:
         return False
+
     def places(slot: Slot) -> list[int]:
         return [i for i, stem in enumerate(stems) if any(stem == phrase[0] for phrase in slot.phrases)]
 
@@ -383,8 +384,6 @@ def _negated(words: list[str], positions: list[int]) -> bool:
 
 
 _CLAUSE_BREAK = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
-
-
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 # "fully paid and non-assessable shares", "paid-in capital": words of share capital, no payment.
 _SHARE_CAPITAL = re.compile(r"\bfully[\s-]+paid\b|\bpaid[\s-]+(?:in|up)\s+(?:share\s+)?capital\b|\bpaid[\s-]up\b", re.I)

@@ -306,7 +306,15 @@ _VERB = re.compile(r".*\b(?:did|does|do|was|were|is|are|what|how|many|much|point
 _CHANGE_TAIL = re.compile(r"\s+(?:change|grow|grew|increase|decrease|decline|rise|rose|fall|fell|move|moved)\w*\b", re.I)
 
 
-_PERIOD_WORDS = re.compile(r"\b(?:(?:fiscal|calendar)\s+(?:year\s+)?|fy\s*'?)?(?:19|20)\d\d\b|\bfy\s*'?\d\d\b", re.I)
+_PERIOD_WORDS = re.compile(
+    r"(?:\s+(?:in|for|during|over|at\s+the\s+end\s+of|as\s+of|at)\s+(?:the\s+|its\s+)?)?"
+    r"\b(?:(?:(?:fiscal|calendar)\s+(?:year\s+)?|fy\s*'?)?(?:19|20)\d\d\b|fy\s*'?\d\d\b)", re.I)
+
+
+def without_period(text: str) -> str:
+    """"MongoDB's FY2022 revenue", "its segment revenue in FY2022": the period is the question's,
+    not a word of the line item."""
+    return " ".join(_PERIOD_WORDS.sub(" ", text).split())
 # "(was) spent on research and development": the verb says how the part was used, not what it is.
 _PART_VERB = re.compile(r"^(?:spent|paid|used|invested|allocated|devoted|incurred)\s+(?:on|for|in|to)\s+", re.I)
 
@@ -343,7 +351,7 @@ def compose(question: str) -> Composition | None:
         if m:
             part, whole = _noun_phrase(m.group("part")), _CHANGE_TAIL.split(m.group("whole"))[0]
             # "MongoDB's FY2022 revenue": the period is the question's, not a word of the line item.
-            part, whole = (" ".join(_PERIOD_WORDS.sub(" ", t).split()) for t in (part, whole))
+            part, whole = without_period(part), without_period(whole)
             return Composition(BinOp("/", parse_words(part), parse_words(whole)), kind="percent",
                                label=f"{part.strip()} as a share of {whole.strip()}")
     for pattern in _RATIO_OF:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from docqa.finance.lexicon import Metric, load_lexicon
 from docqa.finance.tables import Row, StatementTable
-from docqa.finance.text import holds as _contains, stems, without_sign_alternatives
+from docqa.finance.text import holds as _contains, narrower_total, stems, without_sign_alternatives
 
 PREFER_BONUS = 0.25
 STATEMENT_BONUS = 0.1
@@ -180,10 +180,8 @@ def _similarity(label: tuple[str, ...], form: tuple[str, ...]) -> float:
         narrowing = sum(1 for w in label[:before] if w not in _NEUTRAL_BEFORE)
         return 0.76 - cost * extra - NARROWING_COST * narrowing
     if len(form) >= 3 and label[0] == form[0] and label[-1] == form[-1] and _subsequence(label, form):
-        if form[0] == "total" and any(w not in form and w not in _NEUTRAL_BEFORE for w in label):
-            # "Total regulatory liabilities", "Total other long-term liabilities": a total of one
-            # kind, not the total asked (a company's name in it is a "*" form's).
-            return 0.0
+        if narrower_total(form, label, _NEUTRAL_BEFORE):
+            return 0.0  # a total of one kind, not the total asked (a company's name in it is a "*" form's)
         # Words inserted inside the form are usually the company's name ("Earnings per share
         # attributable to 3M common shareholders — diluted"): a mild cost each. Inside a form of
         # two words they name a kind of it ("Operating overhead expense", "Operating, selling,

@@ -111,6 +111,16 @@ def holds(text: tuple[str, ...], part: tuple[str, ...]) -> bool:
             return True
 
 
+def narrower_total(item: tuple[str, ...], label: tuple[str, ...], neutral: frozenset[str] = frozenset()) -> bool:
+    """"Total regulatory liabilities", "Total other long-term liabilities" for "total liabilities":
+    a label that begins and ends as the total does, with other words between, is a total of one
+    kind (stems in, ``neutral`` words such as "net" narrow nothing)."""
+    if len(item) < 2 or item[0] != "total" or label[:1] != ("total",) or label[-1:] != item[-1:]:
+        return False
+    rest = iter(label)
+    return all(word in rest for word in item) and any(w not in item and w not in neutral for w in label)
+
+
 def phrase_key(text: str) -> str:
     """A canonical string for a phrase: its stems joined by spaces."""
     return " ".join(stems(text))

@@ -12,17 +12,8 @@ from docqa.answer.figures.sources import all_tables
 from docqa.finance.lexicon import Metric
 from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows
 from docqa.finance.tables import Row, StatementTable
-from docqa.finance.text import clean_label, expense_amount, holds, reads_as_expense, stems
+from docqa.finance.text import clean_label, expense_amount, holds, narrower_total, reads_as_expense, stems
 from docqa.types import StatementKind
-
-
-def _a_narrower_total(asked: str, label: str) -> bool:
-    """"Total liabilities" asked, "Total other long-term liabilities" printed: words between the
-    label's "total" and the item's name narrow it to a part."""
-    want, have = stems(asked), stems(clean_label(label))
-    if want[:1] != ("total",) or have[:1] != ("total",) or len(want) < 2:
-        return False
-    return have[-len(want) + 1:] == want[1:] and len(have) > len(want)
 
 
 def printed_metric(row: Row, table: StatementTable) -> Metric:
@@ -70,7 +61,7 @@ class RowMeasure(Measure):
                 label, heading = stems(row.label), stems(row.section or "")
                 if any(holds(label, v) or holds(heading, v) for v in vetoes):
                     continue  # "Interest cost" under "Change in Projected Benefit Obligation:" is no interest expense
-                if self.stands_for is not None and _a_narrower_total(self.phrase, row.label):
+                if self.stands_for is not None and narrower_total(stems(self.phrase), stems(clean_label(row.label))):
                     continue  # "Total regulatory liabilities" is one kind of liability, not their total
                 if self.stands_for is not None and another_kind_of_figure(is_stock(self.stands_for), table, row.label):
                     continue  # a balance's row on the cash-flow statement is its change, and so on

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from docqa.answer.figures.asked import Asked, asked_measures
 from docqa.answer.figures.composition import compose_measures
 from docqa.answer.figures.drafts import judged_draft
@@ -13,6 +11,7 @@ from docqa.answer.figures.judgement import (CAPITAL_INTENSIVE, CAPITAL_INTENSIVE
                                             parse_threshold)
 from docqa.answer.figures.measures import Combined, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.sources import Source
+from docqa.finance import compose as C
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.periods import Period
@@ -97,15 +96,10 @@ def _judge(judged: str, question: str, measure: Measure, sources: list[Source], 
 def side_measures(words: str, company_words: frozenset[str]) -> list[Measure]:
     """What one side of a comparison names, read as a figure question reads it: a line item the
     lexicon knows, or the printed row its words name ("its Digital Experience segment revenue")."""
-    words = _PERIOD_TAIL.sub("", words)  # "... in FY2022": the question's period, not the line's words
+    words = C.without_period(words)
     asked = asked_measures(words)
     compose_measures(words, asked, load_lexicon().match(words), None, company_words)
     return asked.measures
-
-
-_PERIOD_TAIL = re.compile(
-    r"\s+(?:in|for|during|over|at\s+the\s+end\s+of|as\s+of|at)\s+(?:the\s+|its\s+)?(?:(?:fiscal|calendar)\s+(?:year\s+)?|fy\s*'?)?"
-    r"(?:19|20)?\d\d\b.*$", re.I)
 
 
 def _compare(question: str, sources: list[Source], period: Period, company_words: frozenset[str]) -> Draft | None:
