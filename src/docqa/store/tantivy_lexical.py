@@ -59,10 +59,14 @@ class _Fts5Words:
         words = text.split()
         with self._lock:
             known = self._known
-            new = [w for w in dict.fromkeys(words) if w not in known]
+            distinct = dict.fromkeys(words)
+            new = [w for w in distinct if w not in known]
             if new:
                 if len(known) + len(new) > STEM_CACHE:
-                    known.clear()
+                    # Full: start again from the words this text needs. Emptying it all dropped cached
+                    # words this text was about to read back (KeyError). A text with more distinct
+                    # words than the limit holds them all until the next text empties the cache again.
+                    self._known = known = {w: known[w] for w in distinct if w in known}
                 known.update(self._terms(new))
             return " ".join(t for t in (known[w] for w in words) if t)
 
