@@ -34,7 +34,7 @@ from typing import Callable
 
 from lxml import etree
 
-from docqa.ingest.ixbrl import Context, Fact, apply_cover, cover_meta, fact_value, unit_name
+from docqa.ingest.ixbrl import Context, Fact, apply_cover, cover_meta, make_fact, unit_name
 from docqa.ingest.parse import ParseError, drop_running_lines, is_numeric_cell
 from docqa.types import DocumentMeta, Line, Page, Word
 
@@ -390,22 +390,7 @@ class _Reader:
 
 
 def _make_fact(index: int, attrs: dict, text: str) -> Fact:
-    scale_raw = attrs.get("scale", "0") or "0"
-    try:
-        scale = int(scale_raw)
-    except ValueError:
-        scale = 0
-    decimals_raw = (attrs.get("decimals") or "").strip()
-    try:
-        decimals = None if decimals_raw.upper() in ("", "INF") else int(decimals_raw)
-    except ValueError:
-        decimals = None
-    negated = attrs.get("sign", "") == "-"
-    fmt = attrs.get("format")
-    value = fact_value(text, fmt, scale, negated, nil=attrs.get("nil", "").lower() == "true")
-    return Fact(index=index, concept=attrs.get("name", ""), context=attrs.get("contextref", ""),
-                unit_ref=attrs.get("unitref"), text=text, value=value, decimals=decimals, scale=scale,
-                negated=negated, format=fmt, id=attrs.get("id"))
+    return make_fact(index, attrs, text)  # the rules, and what a filing cannot print, are in ixbrl
 
 
 def _collapse(raw: str, marks: list[tuple[int, int, int]]) -> tuple[str, list[tuple[int, int, int]]]:

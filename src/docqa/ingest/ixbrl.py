@@ -4,6 +4,10 @@
 turn what a filing prints into values: the ``format`` transformations (``ixt:num-dot-decimal``,
 ``ixt:fixed-zero``, ``ixt-sec:numwordsen`` ...), ``scale`` (a power of ten), ``sign="-"``, and
 the cover facts into DocumentMeta (company, ticker, form, fiscal year and quarter, period end).
+
+A fact is data from the filer's software, not a number read off the page: a ``scale`` or value no
+filing prints (``scale="400"``, a 40-digit amount) makes the fact untrusted (``Fact.rejected``); the
+ingest drops it with a warning on the document, and its cell's printed figure stands.
 """
 
 from __future__ import annotations
@@ -11,10 +15,21 @@ from __future__ import annotations
 import re
 from collections import Counter
 from datetime import date
+from decimal import Decimal, InvalidOperation
 
 from pydantic import BaseModel, ConfigDict
 
 from docqa.types import BBox, DocType, DocumentMeta
+
+
+# The powers of ten a filing prints amounts in. EDGAR filings use -2 (percents as hundredths), 0, 3, 6
+# and 9; the Inline XBRL spec allows any integer, but 10^400 overflows a float and 10^30000000 takes
+# a minute of CPU to compute. Millionths (-6, parts per million) to trillions (12) leave room for
+# every unit a statement heading names.
+SCALES = range(-6, 13)
+# The largest magnitude a fact's value may have, in its unit. The largest totals filed on EDGAR
+# (balance sheets in Korean won or Indonesian rupiah) are near 10^15.
+MAX_VALUE = Decimal(10) ** 18
 
 
 class _Frozen(BaseModel):
@@ -50,13 +65,14 @@ class Fact(_Frozen):
     dimensions: tuple[tuple[str, str], ...] = ()
     page: int | None = None           # 1-based page where it is printed (None: hidden in ix:header)
     bbox: BBox | None = None          # the printed number's box on that page
+    rejected: str | None = None       # why the fact cannot be trusted (value is then None), e.g. scale="400"
 
     @property
     def printed(self) -> float | None:
         """The number as printed (before scale and sign): what a table cell shows, unsigned."""
-        if self.value is None:
+        if self.value is None or self.scale not in SCALES:
             return None
-        return abs(self.value) / (10 ** self.scale)
+        return unscaled(self.value, self.scale)
 
     @property
     def months(self) -> int | None:
@@ -79,31 +95,98 @@ _WORD_NUMBERS = {
 
 
 def fact_value(text: str, fmt: str | None, scale: int = 0, negated: bool = False, nil: bool = False) -> float | None:
-    """The value of an ``ix:nonFraction`` from its printed text and attributes; None when unreadable."""
+    """The value of an ``ix:nonFraction`` from its printed text and attributes; None when unreadable
+    or outside what a filing prints (a scale outside SCALES, a magnitude over MAX_VALUE)."""
     if nil:
         return None
+    number = printed_number(text, fmt)
+    return None if number is None else _scaled(number, scale, negated)
+
+
+def printed_number(text: str, fmt: str | None) -> Decimal | None:
+    """The unsigned number an ``ix:nonFraction`` prints, read by its ``format``; None when unreadable."""
     kind = (fmt or "").split(":")[-1].lower().replace("-", "")
     raw = text.strip().replace("\xa0", " ")
-    number: float | None
     if kind in ("fixedzero", "zerodash") or (not kind and re.fullmatch(r"[\u2014\u2013\-]+", raw or "-")):
-        number = 0.0
-    elif kind in ("numwordsen", "numword", "numwordsenen"):
-        number = _WORD_NUMBERS.get(raw.lower().strip(". "))
-        if number is None:
-            number = _digits(raw, comma_decimal=False)
-    elif kind in ("numcommadecimal", "numdotcomma", "numspacecomma", "numcomma"):
-        number = _digits(raw, comma_decimal=True)
-    else:
-        number = _digits(raw, comma_decimal=False)
-    if number is None:
+        return Decimal(0)
+    if kind in ("numwordsen", "numword", "numwordsenen"):
+        word = _WORD_NUMBERS.get(raw.lower().strip(". "))
+        return Decimal(str(word)) if word is not None else _digits(raw, comma_decimal=False)
+    if kind in ("numcommadecimal", "numdotcomma", "numspacecomma", "numcomma"):
+        return _digits(raw, comma_decimal=True)
+    return _digits(raw, comma_decimal=False)
+
+
+def _scaled(number: Decimal, scale: int, negated: bool) -> float | None:
+    # Decimal shifts the exponent (no power of ten is computed) and keeps 12.5 x 10^-2 exactly 0.125.
+    if scale not in SCALES:
         return None
-    value = number * (10 ** scale)
-    if scale < 0:
-        value = round(value, 12)
-    return -value if negated else value
+    value = number.scaleb(scale)
+    if not value.is_finite() or abs(value) > MAX_VALUE:
+        return None
+    return -float(value) if negated else float(value)
 
 
-def _digits(text: str, comma_decimal: bool) -> float | None:
+def unscaled(value: float, scale: int) -> float:
+    """``|value| / 10^scale`` without the float noise of a division (1234000000.0, 6 -> 1234.0)."""
+    return float(abs(Decimal(repr(value))).scaleb(-scale))
+
+
+def read_scale(raw: str | None) -> int | None:
+    """The ``scale`` attribute (absent: 0), or None when it is no integer in SCALES. The text is
+    matched before ``int()`` so a 10,000-digit attribute is never converted."""
+    text = (raw or "").strip() or "0"
+    if not re.fullmatch(r"[+-]?0*\d{1,2}", text):
+        return None
+    scale = int(text)
+    return scale if scale in SCALES else None
+
+
+def make_fact(index: int, attrs: dict, text: str) -> Fact:
+    """The :class:`Fact` of an ``ix:nonFraction`` (attribute names in lower case) and its printed
+    text; a fact whose scale or value no filing prints has ``rejected`` set and no value."""
+    raw_scale = attrs.get("scale")
+    scale = read_scale(raw_scale)
+    decimals_raw = (attrs.get("decimals") or "").strip()
+    try:
+        decimals = None if decimals_raw.upper() in ("", "INF") or len(decimals_raw) > 4 else int(decimals_raw)
+    except ValueError:
+        decimals = None
+    negated = attrs.get("sign", "") == "-"
+    fmt = attrs.get("format")
+    nil = attrs.get("nil", "").lower() == "true"
+    number = None if nil else printed_number(text, fmt)
+    value, rejected = None, None
+    if scale is None:
+        rejected = (f"scale=\"{_clip(raw_scale or '')}\" is not a power of ten a filing prints in "
+                    f"({SCALES[0]}..{SCALES[-1]})")
+    elif number is not None:
+        value = _scaled(number, scale, negated)
+        if value is None:
+            rejected = f"value {_clip(text)} x 10^{scale} is larger than any amount a filing prints"
+    return Fact(index=index, concept=attrs.get("name", ""), context=attrs.get("contextref", ""),
+                unit_ref=attrs.get("unitref"), text=text, value=value, decimals=decimals, scale=scale or 0,
+                negated=negated, format=fmt, id=attrs.get("id"), rejected=rejected)
+
+
+def trusted(facts: list[Fact]) -> tuple[list[Fact], str | None]:
+    """The facts that can be trusted, and a one-line warning for those that cannot (None: all can)."""
+    kept = [f for f in facts if f.rejected is None]
+    if len(kept) == len(facts):
+        return facts, None
+    bad = [f for f in facts if f.rejected is not None]
+    first = bad[0]
+    more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+    return kept, (f"{len(bad)} tagged inline XBRL fact(s) ignored, their printed figures used instead: "
+                  f"{first.concept or 'a fact'}: {first.rejected}{more}")
+
+
+def _clip(text: str, limit: int = 24) -> str:
+    text = re.sub(r"\s+", " ", text)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _digits(text: str, comma_decimal: bool) -> Decimal | None:
     if comma_decimal:
         text = text.replace(".", "").replace(" ", "").replace(",", ".")
     else:
@@ -111,7 +194,10 @@ def _digits(text: str, comma_decimal: bool) -> float | None:
     text = re.sub(r"[^\d.]", "", text)
     if not text or text == "." or text.count(".") > 1:
         return None
-    return float(text)
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        return None
 
 
 def unit_name(numerator: list[str], denominator: list[str]) -> str:
