@@ -46,7 +46,7 @@ class Settings(BaseSettings):
     # The SQLite store's lexical index: tantivy in a folder beside the file, or FTS5 inside it. FTS5 is
     # always written (tantivy is rebuilt from it at open when they differ, store/tantivy_lexical.py) and
     # is the fallback. tantivy ranks as FTS5 does (its IDF, its terms) at a quarter of the CPU, and its
-    # cost does not grow with the index the way FTS5's bm25() does (docs/benchmarks.md, issue 13).
+    # cost does not grow with the index the way FTS5's bm25() does (docs/benchmarks.md, Scale).
     lexical: Literal["fts5", "tantivy"] = Field("tantivy", description="SQLite store's lexical index: tantivy or fts5")
     candidates: int = 200      # chunks fetched per retriever before fusion
     rrf_k: int = 60
