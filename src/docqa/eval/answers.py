@@ -1,4 +1,4 @@
-"""Answer evaluation with the conventions of shared/data/README.md.
+"""Answer evaluation with FinanceBench's scoring conventions (docs/benchmarks.md, Evaluation data).
 
 * numeric: every number of the reference appears in the answer within 1 %, also across a unit
   shift ($1,577 million = $1.577 billion = 1577.00);
