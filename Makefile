@@ -34,12 +34,14 @@ test-deps:
 	@CI_ENV=$${CI_ENV:-/dev/null}; export CI_ENV; \
 	for step in .ci/setup.d/*.sh; do echo "== $$step"; bash "$$step" || exit 1; done
 
-# Retrieval (indexes the shared corpus first, lexically, if needed), then answers, on one index.
+# Retrieval (indexes the evaluation filings first, lexically, if needed), then answers, on one index.
+# EVAL_DATA: the evaluation data's folder (docs/benchmarks.md, "Evaluation data").
+EVAL_DATA  ?= ../shared/data
 EVAL_INDEX ?= .docqa-eval
 eval: install
-	$(PY) -m docqa.faces.cli eval retrieval --questions ../shared/data/questions/financebench.jsonl \
-		--pdfs ../shared/data/pdfs --index $(EVAL_INDEX)
-	$(PY) -m docqa.faces.cli eval answers --questions ../shared/data/questions/financebench.jsonl \
+	$(PY) -m docqa.faces.cli eval retrieval --questions $(EVAL_DATA)/questions/financebench.jsonl \
+		--pdfs $(EVAL_DATA)/pdfs --index $(EVAL_INDEX)
+	$(PY) -m docqa.faces.cli eval answers --questions $(EVAL_DATA)/questions/financebench.jsonl \
 		--questions eval/unanswerable.jsonl --index $(EVAL_INDEX)
 
 clean:
