@@ -54,6 +54,10 @@ def _user_error_line(exc: BaseException) -> str | None:
 
     if isinstance(exc, UserError):
         return str(exc)
+    if (full := _disk_full(exc)) is not None:
+        at = f" ({full.where})" if full.where else ""
+        return (f"no space left on the index's disk{at}: free some space there, or use an index on a disk with "
+                "room (--index or DOCQA_INDEX), then run the command again (files already indexed are skipped)")
     if isinstance(exc, AmbiguousDocument):
         return str(exc)
     if isinstance(exc, DocumentNotFound):
@@ -71,6 +75,18 @@ def _user_error_line(exc: BaseException) -> str | None:
     return None
 
 
+def _disk_full(exc: BaseException):
+    """The store's DiskFull, or SQLite saying so where the store does not (opening an index): not any
+    ENOSPC, since ``show --out`` on a full disk is about that file (and says so with its name)."""
+    import sqlite3
+
+    from docqa.store import DiskFull, disk_full
+
+    if isinstance(exc, DiskFull):
+        return exc
+    return disk_full(exc) if isinstance(exc, sqlite3.Error) else None
+
+
 class _Group(typer.core.TyperGroup):
     """Every command's user errors become one line on stderr and a non-zero exit (tracebacks only with --debug)."""
 
@@ -84,7 +100,8 @@ class _Group(typer.core.TyperGroup):
             if line is None or _DEBUG["on"]:
                 raise
             err.print(f"[red]error[/red] {line}", highlight=False, soft_wrap=True)
-            raise click.exceptions.Exit(EXIT_INPUT) from None
+            # a full disk is no mistake in the input: the work failed
+            raise click.exceptions.Exit(EXIT_ERROR if _disk_full(exc) is not None else EXIT_INPUT) from None
 
     def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
         if not standalone_mode:

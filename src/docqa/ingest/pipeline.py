@@ -21,7 +21,7 @@ from docqa.ingest import metadata
 from docqa.ingest.chunk import chunk_page, page_title
 from docqa.ingest.html import HTML_SUFFIXES, cover_over, is_html, parse_html, tables_with_facts
 from docqa.ingest.parse import ParseError, open_pdf, parse_pdf, why_no_text
-from docqa.store.base import Store, StoredLine, StoredPage
+from docqa.store.base import Store, StoredLine, StoredPage, disk_full
 from docqa.types import Chunk, Document, DocumentMeta, FileOutcome, IngestReport, Page, PageInfo
 
 log = logging.getLogger(__name__)
@@ -204,15 +204,31 @@ class Ingestor:
 
     def store_document(self, path: Path, sha: str, document, pages, chunks, vectors) -> FileOutcome | None:
         """Keep a checked copy of the file, then write the document in one transaction; a failed
-        outcome when the copy cannot be kept (nothing is written then)."""
+        outcome when the copy cannot be kept (nothing is written then); DiskFull when there is no room."""
+        kept = self.files_dir / kept_name(document.id, path)
         with self._timed("index"), gc_paused():
-            self.files_dir.mkdir(parents=True, exist_ok=True)
             try:
-                keep_copy(path, self.files_dir / kept_name(document.id, path), sha)
+                self.files_dir.mkdir(parents=True, exist_ok=True)
+                keep_copy(path, kept, sha)
             except (ParseError, OSError) as exc:
+                if (full := disk_full(exc, self.files_dir.parent)) is not None:
+                    raise full from exc  # every file after this one would meet it too: the batch stops
                 return FileOutcome(path=str(path), status="failed", reason=f"cannot keep a copy of the file: {exc}")
-            self.store.add_document(document, pages, chunks, vectors)
+            try:
+                self.store.add_document(document, pages, chunks, vectors)
+            except BaseException:
+                self._drop_copy(kept, document.id)
+                raise
         return None
+
+    def _drop_copy(self, kept: Path, document_id: str) -> None:
+        """A copy is kept for a stored document only: one whose write failed (a full disk) leaves none
+        behind, unless another process stored the same file meanwhile."""
+        try:
+            if self.store.document(document_id) is None:
+                kept.unlink(missing_ok=True)
+        except Exception as exc:  # the store cannot say (it is down): the copy stays, reused by the next try
+            log.warning("kept copy %s left in place: %s", kept.name, exc)
 
     def _build(self, path: Path, sha: str, name: str, progress: Progress | None):
         with gc_paused():

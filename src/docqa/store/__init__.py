@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from docqa.config import Settings
-from docqa.store.base import (AmbiguousDocument, DocumentNotFound, EmbedderMismatch, Store, StoredLine, StoredPage,
-                              StoreUnavailable)
+from docqa.store.base import (AmbiguousDocument, DiskFull, DocumentNotFound, EmbedderMismatch, Store, StoredLine,
+                              StoredPage, StoreUnavailable, disk_full)
 
 
 def open_store(settings: Settings) -> Store:
@@ -28,5 +28,5 @@ def open_store(settings: Settings) -> Store:
     return SQLiteStore(path, lexical=settings.lexical)
 
 
-__all__ = ["AmbiguousDocument", "DocumentNotFound", "EmbedderMismatch", "Store", "StoreUnavailable", "StoredLine",
-           "StoredPage", "open_store"]
+__all__ = ["AmbiguousDocument", "DiskFull", "DocumentNotFound", "EmbedderMismatch", "Store", "StoreUnavailable",
+           "StoredLine", "StoredPage", "disk_full", "open_store"]

@@ -7,8 +7,11 @@ is one transaction: after a crash a document is either wholly present or absent.
 
 from __future__ import annotations
 
+import errno
 import json
+import sqlite3
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Callable, Iterable, Protocol, TypeVar, overload, runtime_checkable
 
 import numpy as np
@@ -172,6 +175,47 @@ def filter_columns(filters: SearchFilters) -> list[tuple[str, list]]:
         ("c.doc_type", list(dict.fromkeys(k.value for d in filters.doc_types for k in d.family))),
     ]
     return [(column, values) for column, values in pairs if values]
+
+
+class DiskFull(OSError):
+    """No space left where the index is written (its folder's disk, or the database server's): the
+    write that met it was undone and left nothing behind. Freeing space and doing it again succeeds
+    (faces: HTTP 507). An OSError with errno ENOSPC, so code that handles a full disk already sees one."""
+
+    def __init__(self, where: str | Path | None = None):
+        self.where = str(where) if where is not None else None
+        super().__init__(errno.ENOSPC, "no space left on the index's disk")
+
+    def __str__(self) -> str:
+        at = f" ({self.where})" if self.where else ""
+        return (f"no space left on the index's disk{at}: free some space there, or point --index (DOCQA_INDEX) "
+                "at a disk with room, then run it again (files already indexed are skipped)")
+
+    def __reduce__(self):  # raised in worker processes too: pickles with its one argument
+        return type(self), (self.where,)
+
+
+# How each layer says its disk is full: SQLite's SQLITE_FULL, PostgreSQL's SQLSTATE 53100
+# (disk_full), and the OS's ENOSPC / EDQUOT, which tantivy (Rust) reports only in its message.
+_FULL_ERRNOS = {errno.ENOSPC, errno.EDQUOT}
+_FULL_WORDS = ("no space left on device", "disk quota exceeded", "database or disk is full")
+
+
+def disk_full(exc: BaseException, where: str | Path | None = None) -> DiskFull | None:
+    """``exc`` (or an error it was raised from) as DiskFull when it says the disk is full; else None."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, DiskFull):
+            return current
+        if ((isinstance(current, OSError) and current.errno in _FULL_ERRNOS)
+                or getattr(current, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL
+                or getattr(current, "sqlstate", None) == "53100"
+                or any(w in str(current).lower() for w in _FULL_WORDS)):
+            return DiskFull(where)
+        current = current.__cause__ or current.__context__
+    return None
 
 
 class StoreUnavailable(RuntimeError):

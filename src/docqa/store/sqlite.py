@@ -3,16 +3,17 @@ beside it or in FTS5 (setting ``lexical``), exact vector search in NumPy."""
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import threading
 import logging
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Literal
+from typing import TYPE_CHECKING, Callable, Iterable, Literal, TypeVar
 
 import numpy as np
 
-from docqa.store.base import EmbedderMismatch, StoredPage, filter_columns, indexed_body
+from docqa.store.base import EmbedderMismatch, StoredPage, disk_full, filter_columns, indexed_body
 from docqa.types import (
     Answer, Chunk, DocType, Document, DocumentMeta, Job, PageInfo, QuestionRecord, SearchFilters, StatementKind,
 )
@@ -93,6 +94,26 @@ CREATE TABLE IF NOT EXISTS questions (
 """
 
 
+W = TypeVar("W", bound=Callable)
+
+
+def _says_disk_full(write: W) -> W:
+    """A write that fails for want of space raises DiskFull (naming the index's folder) from SQLite's
+    or tantivy's own error, so every face can say so in words (the CLI's line, HTTP 507)."""
+
+    @functools.wraps(write)
+    def wrapper(self: "SQLiteStore", *args, **kwargs):
+        try:
+            return write(self, *args, **kwargs)
+        except Exception as exc:
+            full = disk_full(exc, self.path.parent)
+            if full is None or full is exc:
+                raise
+            raise full from exc
+
+    return wrapper  # type: ignore[return-value]
+
+
 class SQLiteStore:
     """Thread-safe by a lock: the web app and MCP server share one instance."""
 
@@ -141,6 +162,7 @@ class SQLiteStore:
         row = self._db.execute("SELECT value FROM meta WHERE key='embedder'").fetchone()
         return row["value"] if row else None
 
+    @_says_disk_full
     def bind_embedder(self, identity: str) -> None:
         with self._lock:
             current = self.embedder_identity()
@@ -153,6 +175,7 @@ class SQLiteStore:
                 )
 
     # --- writing ------------------------------------------------------------------------
+    @_says_disk_full
     def add_document(
         self,
         document: Document,
@@ -209,9 +232,20 @@ class SQLiteStore:
                 self._write_lexical(document.id)
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                self._rollback()
                 raise
             self._generation += 1
+
+    def _rollback(self) -> None:
+        """Undo the failed write's transaction, without hiding why it failed. SQLite has already rolled
+        it back itself after some errors (a full disk, out of memory): ROLLBACK then raised "no
+        transaction is active" in place of the error that says what happened."""
+        if not self._db.in_transaction:
+            return
+        try:
+            self._db.execute("ROLLBACK")
+        except sqlite3.Error as exc:  # the first error is the one raised; this one is only logged
+            log.warning("rolling back a failed write failed too: %s", exc)
 
     def _delete(self, document_id: str) -> bool:
         db = self._db
@@ -222,6 +256,7 @@ class SQLiteStore:
         db.execute("DELETE FROM pages WHERE document_id=?", (document_id,))
         return db.execute("DELETE FROM documents WHERE id=?", (document_id,)).rowcount > 0
 
+    @_says_disk_full
     def delete_document(self, document_id: str) -> bool:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
@@ -230,7 +265,7 @@ class SQLiteStore:
                 self._write_lexical(document_id)
                 self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._rollback()
                 raise
             self._generation += 1
             return removed
@@ -506,6 +541,7 @@ class SQLiteStore:
             return ids, matrix, meta
 
     # --- service state: ingest jobs ------------------------------------------------------
+    @_says_disk_full
     def put_job(self, job: Job) -> None:
         with self._lock:
             self._db.execute(
@@ -524,11 +560,13 @@ class SQLiteStore:
             rows = self._db.execute("SELECT body FROM jobs ORDER BY created_at, seq").fetchall()
         return [Job.model_validate_json(r["body"]) for r in rows]
 
+    @_says_disk_full
     def delete_job(self, job_id: str) -> bool:
         with self._lock:
             return self._db.execute("DELETE FROM jobs WHERE id=?", (job_id,)).rowcount > 0
 
     # --- service state: the question log ------------------------------------------------
+    @_says_disk_full
     def log_question(self, record: QuestionRecord) -> None:
         if not record.answer.id:
             raise ValueError("a logged answer needs an id")
@@ -556,12 +594,14 @@ class SQLiteStore:
             ).fetchall()
         return [_question(r) for r in rows]
 
+    @_says_disk_full
     def add_feedback(self, answer_id: str, helpful: bool, note: str | None = None) -> bool:
         with self._lock:
             return self._db.execute(
                 "UPDATE questions SET helpful=?, note=? WHERE answer_id=?", (int(bool(helpful)), note, answer_id)
             ).rowcount > 0
 
+    @_says_disk_full
     def delete_questions(self, answer_ids: list[str] | None = None) -> int:
         with self._lock:
             if answer_ids is None:
