@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 from pathlib import Path
 from typing import Optional
@@ -14,6 +15,7 @@ from rich.console import Console, ConsoleDimensions
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Column, Table
+from rich.text import Text
 
 from docqa.config import Settings
 from docqa.engine import Engine
@@ -29,8 +31,30 @@ EXIT_NOT_FOUND = 4     # ask: the filings do not support an answer
 PIPE_WIDTH = 10_000    # output to a pipe or file is not wrapped: one record per line, quotes whole
 
 
+# Control characters (Unicode Cc) but newline and tab: ESC, CSI (U+009B), BEL, backspace, carriage return...
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str, *, as_json: bool = False) -> str:
+    """``text`` as the CLI may print it: a filing's (or a file name's) control characters would reach
+    the terminal as commands (ESC [31m recolours it, ESC ]52 writes the clipboard, CR overwrites a
+    line), on a terminal or through a pipe into one. Every printed text passes here: plain text loses
+    them; JSON gets them as \\u escapes (the same string, still valid JSON, no raw byte)."""
+    if as_json:
+        return _CONTROL.sub(lambda m: f"\\u{ord(m[0]):04x}", text)
+    return _CONTROL.sub("", text)
+
+
+def _print_json(text: str) -> None:
+    print(printable(text, as_json=True))
+
+
 class _Console(Console):
-    """A rich Console that wraps only on a terminal: piped output keeps each line whole."""
+    """A rich Console that wraps only on a terminal (piped output keeps each line whole), and prints
+    every string it is given (a line, a table's cell) through ``printable``."""
+
+    def render_str(self, text: str, **options) -> Text:
+        return super().render_str(printable(text), **options)
 
     @property
     def size(self) -> ConsoleDimensions:
@@ -99,7 +123,7 @@ class _Group(typer.core.TyperGroup):
             line = _user_error_line(exc)
             if line is None or _DEBUG["on"]:
                 raise
-            err.print(f"[red]error[/red] {line}", highlight=False, soft_wrap=True)
+            err.print(f"[red]error[/red] {escape(line)}", highlight=False, soft_wrap=True)
             # a full disk is no mistake in the input: the work failed
             raise click.exceptions.Exit(EXIT_ERROR if _disk_full(exc) is not None else EXIT_INPUT) from None
 
@@ -185,7 +209,7 @@ class _Bar:
 
     def __call__(self, name: str, done: int, total: int) -> None:
         if name not in self.tasks:
-            self.tasks[name] = self.progress.add_task(name[:40], total=total, rate="-")
+            self.tasks[name] = self.progress.add_task(escape(printable(name[:40])), total=total, rate="-")
         task_id = self.tasks[name]
         self.progress.update(task_id, completed=done, total=total)
         task = self.progress.tasks[task_id]
@@ -222,21 +246,21 @@ def ingest(
                 report = engine.ingest_parallel(paths, workers=workers, cluster=cluster, progress=bar,
                                                 overrides=overrides)
             except ClusterUnavailable as exc:
-                err.print(f"[red]error[/red] {exc}")
+                err.print(f"[red]error[/red] {escape(str(exc))}")
                 raise typer.Exit(2)
         else:
             report = engine.ingest(paths, progress=bar, overrides=overrides)
     if as_json:
-        print(report.model_dump_json(indent=2))
+        _print_json(report.model_dump_json(indent=2))
     else:
         for f in report.files:
             style = {"indexed": "green", "skipped": "yellow", "failed": "red"}[f.status]
             detail = f"{f.pages} pages, {f.chunks} chunks" if f.status != "failed" else f.reason
             if f.status == "skipped":
                 detail = f.reason
-            console.print(f"[{style}]{f.status:8}[/{style}] {Path(f.path).name}: {detail}")
+            console.print(f"[{style}]{f.status:8}[/{style}] {escape(Path(f.path).name)}: {escape(str(detail))}")
             for w in f.warnings:
-                console.print(f"         [yellow]warning[/yellow] {w}")
+                console.print(f"         [yellow]warning[/yellow] {escape(w)}")
         console.print(
             f"{len(report.indexed)} indexed, {len(report.skipped)} unchanged, {len(report.failed)} failed"
         )
@@ -274,7 +298,8 @@ def fetch(
         where = "downloaded" if item.downloaded else "cached" if item.path else "failed"
         style = "red" if item.error else "green" if item.downloaded else "yellow"
         detail = f" ({item.error})" if item.error else ""
-        err.print(f"[{style}]{where:10}[/{style}] {f.form} {f.report_date or f.filing_date} {f.primary_document}{detail}",
+        err.print(f"[{style}]{where:10}[/{style}] "
+                  + escape(f"{f.form} {f.report_date or f.filing_date} {f.primary_document}{detail}"),
                   highlight=False)
 
     bar = _Bar()
@@ -282,21 +307,21 @@ def fetch(
         with bar.progress:
             report = engine.fetch(ticker, form, years, refresh=refresh, progress=bar, on_filing=fetched)
     except (EdgarError, ValueError) as exc:
-        err.print(f"[red]error[/red] {exc}")
+        err.print(f"[red]error[/red] {escape(str(exc))}")
         raise typer.Exit(2)
     if as_json:
-        print(report.model_dump_json(indent=2))
+        _print_json(report.model_dump_json(indent=2))
     else:
         for w in report.warnings:
-            console.print(f"[yellow]warning[/yellow] {w}")
+            console.print(f"[yellow]warning[/yellow] {escape(w)}")
         ingest = report.ingest
         for f in ingest.files if ingest else ():
             style = {"indexed": "green", "skipped": "yellow", "failed": "red"}[f.status]
             detail = f"{f.pages} pages, {f.chunks} chunks" if f.status == "indexed" else f.reason
-            console.print(f"[{style}]{f.status:8}[/{style}] {Path(f.path).name}: {detail}")
+            console.print(f"[{style}]{f.status:8}[/{style}] {escape(Path(f.path).name)}: {escape(str(detail))}")
         downloaded = sum(1 for f in report.filings if f.downloaded)
         failed = sum(1 for f in report.filings if f.error)
-        console.print(f"{report.company} (CIK {report.cik}): {len(report.filings)} filing(s), {downloaded} downloaded, "
+        console.print(f"{escape(str(report.company))} (CIK {report.cik}): {len(report.filings)} filing(s), {downloaded} downloaded, "
                       f"{len(report.filings) - downloaded - failed} from the cache, {failed} not fetched; "
                       f"{len(ingest.indexed) if ingest else 0} indexed, {len(ingest.skipped) if ingest else 0} "
                       f"already indexed; {report.requests} request(s) to the SEC")
@@ -322,7 +347,7 @@ def search(
     engine = _reader(index)
     result = engine.search_detailed(query, k=k, mode=mode, company=company, year=year, doc_type=doc_type, document=document)
     if as_json:
-        print(json.dumps({
+        _print_json(json.dumps({
             "query": query,
             "companies": result.plan.companies, "years": result.plan.years, "notes": result.plan.notes,
             "timings": result.timings, "hits": [h.model_dump(mode="json") for h in result.hits],
@@ -330,18 +355,19 @@ def search(
         return
     plan = result.plan
     console.print(
-        f"[dim]companies: {', '.join(plan.companies) or 'any'} · years: {', '.join(map(str, plan.years)) or 'any'}"
+        f"[dim]companies: {escape(', '.join(plan.companies)) or 'any'} · years: {', '.join(map(str, plan.years)) or 'any'}"
         f" · {result.timings['total_ms']:.0f} ms[/dim]"
     )
     for note in plan.notes:
-        console.print(f"[yellow]{note}[/yellow]")
+        console.print(f"[yellow]{escape(note)}[/yellow]")
     if not result.hits:
         console.print("no pages found")
     for rank, hit in enumerate(result.hits, 1):
         snippet = " ".join(hit.text.split())[:220]
         where = " · ".join(x for x in (hit.company, str(hit.year or ""), hit.statement.value if hit.statement else "", hit.section or "") if x)
-        console.print(f"[bold]{rank:2}. {hit.document} p.{hit.page}[/bold]  score {hit.score:.2f}  [dim]{where}[/dim]")
-        console.print(f"    {snippet}", highlight=False)
+        console.print(f"[bold]{rank:2}. {escape(hit.document)} p.{hit.page}[/bold]  score {hit.score:.2f}  "
+                      f"[dim]{escape(where)}[/dim]")
+        console.print(f"    {escape(snippet)}", highlight=False)
 
 
 @app.command()
@@ -350,7 +376,7 @@ def docs(index: Optional[Path] = IndexOpt, as_json: bool = typer.Option(False, "
     engine = _reader(index)
     documents = engine.documents()
     if as_json:
-        print(json.dumps([d.model_dump(mode="json") for d in documents], indent=2))
+        _print_json(json.dumps([d.model_dump(mode="json") for d in documents], indent=2))
         return
     plain = {} if console.is_terminal else {"box": None}  # a pipe gets plain columns, no box drawing
     table = Table(Column("file", no_wrap=True, overflow="fold"), "company", "type", "year", "Q", "pages", "chunks",
@@ -358,7 +384,7 @@ def docs(index: Optional[Path] = IndexOpt, as_json: bool = typer.Option(False, "
     for d in documents:
         m = d.meta
         table.add_row(
-            d.file_name, m.company or "?", m.doc_type.value if m.doc_type else "?", str(m.fiscal_year or "?"),
+            escape(d.file_name), escape(m.company or "?"), m.doc_type.value if m.doc_type else "?", str(m.fiscal_year or "?"),
             str(m.fiscal_quarter or ""), str(d.pages), str(d.chunks), "yes" if d.embedded else "no",
         )
     console.print(table)
@@ -379,13 +405,13 @@ def ask(
     try:
         answer = engine.ask(question, document=document, company=company, year=year, doc_type=doc_type)
     except ValueError as exc:  # an empty question, a doc_type that is none
-        err.print(f"[red]error[/red] {exc}")
+        err.print(f"[red]error[/red] {escape(str(exc))}")
         raise typer.Exit(2)
     if engine.settings.cli_log_questions:
         engine.log_answer(answer, {"document": document, "company": company, "year": year, "doc_type": doc_type},
                           origin="cli")
     if as_json:
-        print(answer.model_dump_json(indent=2))
+        _print_json(answer.model_dump_json(indent=2))
         raise typer.Exit(EXIT_OK if answer.found else EXIT_NOT_FOUND)
     from docqa.answer.wording import how_answered
 
@@ -394,20 +420,21 @@ def ask(
              "not_found": "[red]not found[/red]"}[answer.verification]
     line = (badge, how_answered(answer), f"{answer.timings.get('total_ms', 0):.0f} ms")
     console.print(" · ".join(x for x in line if x))
-    console.print(answer.text, highlight=False)
+    console.print(answer.text, highlight=False, markup=False)
     if not answer.found and answer.reason:
-        console.print(f"[dim]why: {answer.reason}[/dim]")
+        console.print(f"[dim]why: {escape(answer.reason)}[/dim]")
     if answer.notice:
-        console.print(f"[yellow]note:[/yellow] {answer.notice}", highlight=False)
+        console.print(f"[yellow]note:[/yellow] {escape(answer.notice)}", highlight=False)
     if answer.formula:
-        console.print(f"[bold]formula[/bold] {answer.formula}", highlight=False)
+        console.print(f"[bold]formula[/bold] {escape(answer.formula)}", highlight=False)
     for fig in answer.figures:
         where = f"{fig.document} p.{fig.page}" if fig.page else "computed"
-        tagged = f" [dim]{fig.concept}[/dim]" if fig.concept else ""
-        console.print(f"  [dim]figure[/dim] {fig.name}: {fig.text} ({fig.period or ''}) — {where}{tagged}", highlight=False)
+        tagged = f" [dim]{escape(fig.concept)}[/dim]" if fig.concept else ""
+        console.print(f"  [dim]figure[/dim] " + escape(f"{fig.name}: {fig.text} ({fig.period or ''}) — {where}") + tagged,
+                      highlight=False)
     for c in answer.citations:
         about = f"{escape(c.about)}: " if c.about else ""
-        console.print(f"  [bold]{c.document} p.{c.page}[/bold] {about}“{c.quote}”", highlight=False)
+        console.print(f"  [bold]{escape(c.document)} p.{c.page}[/bold] {about}“{escape(c.quote)}”", highlight=False)
     if answer.citations_dropped:
         console.print(f"[dim]{answer.citations_dropped} citation(s) dropped: not found on their pages[/dim]")
     if not answer.found:
@@ -424,11 +451,11 @@ def stats(
     """Exact page/word counts and term occurrences over a document's full text."""
     result = _reader(index).stats(document, term)
     if as_json:
-        print(result.model_dump_json(indent=2))
+        _print_json(result.model_dump_json(indent=2))
         return
-    console.print(f"{result.document}: {result.pages} pages, {result.words:,} words")
+    console.print(f"{escape(result.document)}: {result.pages} pages, {result.words:,} words")
     if term:
-        console.print(f"“{term}”: {result.count} occurrence(s) on pages {', '.join(map(str, result.pages_with_term)) or 'none'}")
+        console.print(f"“{escape(term)}”: {result.count} occurrence(s) on pages {', '.join(map(str, result.pages_with_term)) or 'none'}")
 
 
 @app.command()
@@ -446,14 +473,14 @@ def show(
     try:
         image = _reader(index).evidence_image(document, page, [quote] if quote else [])
     except PageTooLarge as exc:
-        err.print(f"[red]cannot render[/red] {exc}")
+        err.print(f"[red]cannot render[/red] {escape(str(exc))}")
         raise typer.Exit(1)
     out.write_bytes(image.png)
     if as_json:
-        print(json.dumps({"out": str(out), "bytes": len(image.png), "boxed": image.used,
+        _print_json(json.dumps({"out": str(out), "bytes": len(image.png), "boxed": image.used,
                           "boxes": [list(b) for b in image.boxes]}))
         return
-    console.print(f"wrote {out} ({len(image.png):,} bytes; boxed: {image.used}, {len(image.boxes)} box(es))")
+    console.print(f"wrote {escape(str(out))} ({len(image.png):,} bytes; boxed: {image.used}, {len(image.boxes)} box(es))")
 
 
 @app.command()
@@ -498,9 +525,9 @@ def export_log(
 
     n = export_jsonl(_reader(index), out)
     if as_json:
-        print(json.dumps({"out": str(out), "questions": n}))
+        _print_json(json.dumps({"out": str(out), "questions": n}))
         return
-    console.print(f"wrote {n} question(s) to {out}")
+    console.print(f"wrote {n} question(s) to {escape(str(out))}")
 
 
 @eval_app.command("retrieval")
