@@ -78,6 +78,11 @@ class Settings(BaseSettings):
     sec_requests_per_second: float = Field(10.0, gt=0, le=10, description="the SEC's fair-access limit is 10/s")
     sec_timeout_s: float = 30.0
     sec_listing_max_age_h: float = 24.0  # ticker map and filing lists are fetched again after this; filings never
+    # Caps on one download, read as it streams in: a listing (the ticker map, a filing list: EDGAR's are
+    # a few MB) and a filing's primary document (large 10-Ks are tens of MB). sec_timeout_s bounds each
+    # whole download (connecting, redirects, retries and the body), not each read.
+    sec_max_listing_mb: float = Field(20.0, gt=0, description="largest ticker map or filing list fetched, in MB")
+    sec_max_document_mb: float = Field(100.0, gt=0, description="largest filing document fetched, in MB")
 
     # --- serving ---
     host: str = "127.0.0.1"

@@ -13,6 +13,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Callable
 
 import pytest
 from typer.testing import CliRunner
@@ -32,6 +33,9 @@ class FakeEdgar:
     def __init__(self) -> None:
         self.requests: list[tuple[str, str | None, float]] = []  # (path, User-Agent, monotonic time)
         self.fail: dict[str, list[int]] = {}                       # path -> statuses to answer first
+        # path -> a function that answers that path itself (hostile answers: drips, redirects, floods)
+        self.routes: dict[str, Callable[[BaseHTTPRequestHandler], None]] = {}
+        self.fallback: Callable[[BaseHTTPRequestHandler], None] | None = None  # any other path, instead of 404
         documents = json.loads((FIXTURES / "documents.json").read_text())
         self.documents = {k: SHARED_HTML / v for k, v in documents.items() if not k.startswith("_")}
         fake = self
@@ -43,7 +47,11 @@ class FakeEdgar:
                     return self._send(403, b"Your Request Originates from an Undeclared Automated Tool")
                 if fake.fail.get(self.path):
                     return self._send(fake.fail[self.path].pop(0), b"slow down", {"Retry-After": "0"})
+                if self.path in fake.routes:
+                    return fake.routes[self.path](self)
                 body = fake.body(self.path)
+                if body is None and fake.fallback is not None:
+                    return fake.fallback(self)
                 self._send(200, body) if body is not None else self._send(404, b"Not Found")
 
             def _send(self, status: int, body: bytes, headers: dict | None = None) -> None:
@@ -287,20 +295,37 @@ def test_forms_and_years_arguments():
 def test_choose_by_fiscal_year():
     from docqa.sources.edgar import Filing
 
-    def filing(acc: str, form: str, filed: str, report: str) -> Filing:
-        return Filing(cik=1, accession=acc, form=form, filing_date=filed, report_date=report, primary_document="a.htm")
+    def filing(n: str, form: str, filed: str, report: str) -> Filing:
+        return Filing(cik=1, accession=f"0000000001-23-00000{n}", form=form, filing_date=filed, report_date=report,
+                      primary_document="a.htm")
 
     filings = [filing("3", "10-K", "2024-03-20", "2024-02-03"),   # ends in February 2024: FY2024
                filing("2", "10-K", "2023-02-20", "2022-01-01"),   # a 52/53-week year ending Jan 1: FY2021
                filing("1", "10-Q", "2023-06-01", "2023-04-29")]
-    assert [f.accession for f in choose(filings, ("10-K",), (2024, 2024))] == ["3"]
-    assert [f.accession for f in choose(filings, ("10-K",), (2021, 2021))] == ["2"]
-    assert [f.accession for f in choose(filings, ("10-K", "10-Q"), None)] == ["1", "3"]
+    last = lambda chosen: [f.accession[-1] for f in chosen]  # noqa: E731
+    assert last(choose(filings, ("10-K",), (2024, 2024))) == ["3"]
+    assert last(choose(filings, ("10-K",), (2021, 2021))) == ["2"]
+    assert last(choose(filings, ("10-K", "10-Q"), None)) == ["1", "3"]
+
+
+def test_a_filing_holds_only_values_of_edgars_shapes():
+    from pydantic import ValidationError
+
+    from docqa.sources.edgar import Filing
+
+    good = dict(cik=78003, accession="0000078003-23-000164", form="10-Q", filing_date="2023-08-09",
+                report_date="2023-07-02", primary_document="pfe-20230702.htm")
+    assert Filing(**good).fiscal_year == 2023
+    for field, bad in [("accession", "../../x"), ("accession", "0000078003-23-000164/.."), ("cik", 10 ** 10),
+                       ("form", "10-K/../x"), ("filing_date", "2023-02-30"), ("filing_date", 20230809),
+                       ("report_date", "20230702"), ("primary_document", ".."), ("primary_document", "a/b.htm")]:
+        with pytest.raises(ValidationError):
+            Filing(**{**good, field: bad})
 
 
 def test_a_document_over_the_size_limit_fails_alone(edgar, tmp_path):
     need_shared("pfe-10-q-2023-07-02.html")
-    report = fetch_filings(edgar.settings(tmp_path, max_upload_mb=1), "PFE", ["10-Q"])
+    report = fetch_filings(edgar.settings(tmp_path, sec_max_document_mb=1), "PFE", ["10-Q"])
     (only,) = report.filings
-    assert only.path is None and only.error == "larger than 1 MB (DOCQA_MAX_UPLOAD_MB)"
+    assert only.path is None and only.error == "larger than 1 MB (DOCQA_SEC_MAX_DOCUMENT_MB)"
     assert not (tmp_path / "edgar" / "filings" / "78003" / "000007800323000164").exists()
