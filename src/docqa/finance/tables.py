@@ -5,12 +5,14 @@ Pydantic models, so a page's tables are read once at ingest and stored as JSON.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from docqa.finance.periods import FiscalCalendar, Period, PeriodKind, header_quarter
+from docqa.ingest.ixbrl import SCALES, unscaled
 from docqa.types import BBox, StatementKind
 
 Unit = Literal["units", "thousands", "millions", "billions"]
@@ -38,8 +40,22 @@ class TaggedFact(_Frozen):
 
     @property
     def shown(self) -> float | None:
-        """The fact as its printed figure states it, before the sign: value / 10^scale, unsigned."""
-        return None if self.value is None else abs(self.value) / 10 ** (self.scale or 0)
+        """The fact as its printed figure states it, before the sign: value / 10^scale, unsigned; None
+        for a scale no filing prints (an index built before ingest rejected such facts)."""
+        scale = self.scale or 0
+        if self.value is None or scale not in SCALES or not math.isfinite(self.value):
+            return None
+        return unscaled(self.value, scale)
+
+    def agrees(self, unit: Unit | None, kind: RowKind) -> bool:
+        """Whether the fact's scale is the one its table prints: an amount tagged in thousands in a
+        table "(in millions)" is not what the cell says (the printed cell and unit win). Per-share
+        figures, share counts and percents have scales of their own; a table with no unit says none;
+        a zero ("—") is zero in any scale."""
+        if unit is None or kind != "currency" or not re.fullmatch(r"[A-Z]{3}", self.unit or "") or not self.value:
+            return True
+        scale = self.scale or 0
+        return scale in SCALES and UNIT_SCALE[unit] == 10.0 ** scale
 
 
 def _only_when_set():

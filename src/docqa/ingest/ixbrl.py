@@ -81,8 +81,8 @@ class Fact(_Frozen):
             return 0
         if not (self.start and self.end):
             return None
-        a, b = date.fromisoformat(self.start), date.fromisoformat(self.end)
-        return round((b - a).days / 30.44)
+        a, b = parse_date(self.start), parse_date(self.end)
+        return round((b - a).days / 30.44) if a and b else None  # "2023-02-30" is no date
 
 
 _WORD_NUMBERS = {
@@ -319,7 +319,7 @@ def cover_meta(cover: dict[str, list[str]], contexts: dict[str, Context], cover_
     if end is None:
         ctx = contexts.get(cover_ctx.get("dei:DocumentPeriodEndDate") or cover_ctx.get("dei:DocumentType", ""))
         if ctx is not None and ctx.end:
-            end = date.fromisoformat(ctx.end)
+            end = parse_date(ctx.end)  # None for a context's "2023-02-30"
     year_focus = first("DocumentFiscalYearFocus")
     fiscal_year = int(year_focus) if year_focus and re.fullmatch(r"\d{4}", year_focus) else None
     if fiscal_year is None and end is not None:

@@ -48,6 +48,8 @@ class Located:
         fact, concept = self.cell.fact, self.cell.concept
         if fact is None or concept is None or fact.shown is None or self.cell.value is None:
             return None
+        if not fact.agrees(self.table.unit, self.row.kind):
+            return None  # tagged in another scale than the table prints: the text and figure say the table's
         if abs(fact.shown - abs(self.cell.value)) > 1e-6 * max(1.0, fact.shown):
             return None  # not the printed number: the cell reading stands
         column = next((c for c in self.table.columns if c.index == self.cell.column), None)
