@@ -17,9 +17,11 @@ from typing import Callable, Iterable
 
 from docqa.embed import Embedder
 from docqa.finance.statements import read_tables
+from docqa.finance.tables import TaggedFact
 from docqa.ingest import metadata
 from docqa.ingest.chunk import chunk_page, page_title
-from docqa.ingest.html import HTML_SUFFIXES, cover_over, is_html, parse_html, tables_with_facts
+from docqa.ingest.html import HTML_SUFFIXES, ParsedHtml, cover_over, is_html, parse_html, tables_with_facts
+from docqa.ingest.ixbrl import trusted
 from docqa.ingest.parse import ParseError, open_pdf, parse_pdf, why_no_text
 from docqa.store.base import Store, StoredLine, StoredPage, disk_full
 from docqa.types import Chunk, Document, DocumentMeta, FileOutcome, IngestReport, Page, PageInfo
@@ -190,6 +192,9 @@ class Ingestor:
             document, pages, chunks, vectors, warnings = self._build(path, sha, name, progress)
         except ParseError as exc:
             return FileOutcome(path=str(path), status="failed", reason=failure_reason(path, str(exc)))
+        except Exception as exc:  # a file the parsers cannot follow fails alone, with a reason
+            log.warning("%s could not be read", path, exc_info=True)
+            return FileOutcome(path=str(path), status="failed", reason=failure_reason(path, unexpected(exc)))
         if looks_truncated(path):
             warnings = [*warnings, "the file looks truncated (no PDF end-of-file marker): pages may be missing"]
         if name != given:
@@ -256,6 +261,7 @@ class Ingestor:
             parsed = (parse_html(path, progress=parsed_pages) if is_html(path)
                       else parse_pdf(path, ocr=self.options.ocr, progress=parsed_pages))
         pages = parsed.pages
+        warnings = [*parsed.warnings, *_trusted_facts(parsed)]
         if len(pages) > self.options.max_pages:
             raise ParseError(
                 f"{len(pages)} pages is over the limit of {self.options.max_pages}; raise DOCQA_MAX_PAGES to index it"
@@ -275,6 +281,7 @@ class Ingestor:
                 chunks.extend(chunk_page(page, doc_id, name, meta, info, self.options.chunk_words))
         with self._timed("tables"):
             tables = {p.number: tables_with_facts(_tables(p), parsed, p.number) for p in pages}
+            warnings += _scales_as_printed(tables)
         stored = [_stored_page(doc_id, p, i, tables[p.number]) for p, i in zip(pages, infos)]
         vectors = None
         if self.embedder is not None and chunks:
@@ -298,7 +305,7 @@ class Ingestor:
             meta=meta, ocr_pages=parsed.ocr_pages, no_text_pages=parsed.no_text_pages,
             embedded=vectors is not None,
         )
-        return document, stored, chunks, vectors, parsed.warnings
+        return document, stored, chunks, vectors, warnings
 
     def _timed(self, stage: str):
         ingestor = self
@@ -318,6 +325,47 @@ def _override(detected: DocumentMeta, overrides: DocumentMeta | None) -> Documen
         return detected
     explicit = {k: v for k, v in overrides.model_dump(exclude_defaults=True).items() if v not in (None, ())}
     return detected.model_copy(update=explicit)
+
+
+def unexpected(exc: BaseException) -> str:
+    """A one-line reason for an error no check foresaw (the traceback goes to the log)."""
+    first = (str(exc).strip().splitlines() or [""])[0][:200]
+    return (f"the file could not be read ({type(exc).__name__}{': ' + first if first else ''}); "
+            "the other files are indexed; run with --debug for the details")
+
+
+def _trusted_facts(parsed: object) -> list[str]:
+    """An HTML filing's facts without those no filing prints (``ixbrl.trusted``); their warning."""
+    if not isinstance(parsed, ParsedHtml):
+        return []
+    parsed.facts, warning = trusted(parsed.facts)
+    return [warning] if warning else []
+
+
+def _scales_as_printed(tables: dict[int, list[dict]]) -> list[str]:
+    """Take off each cell the tagged fact whose scale is not the table's printed unit (an amount
+    tagged in thousands in a table "in millions"): the cell's printed figure and the table's unit
+    stand, so an answer's text and its figure say the same. One warning for them all."""
+    dropped: list[str] = []
+    for page, page_tables in tables.items():
+        for table in page_tables:
+            for row in table.get("rows", []):
+                cells = row.get("cells", [])
+                for k, cell in enumerate(cells):
+                    if _scale_disagrees(cell, table, row):
+                        dropped.append(f"{cell.get('concept')} tagged in 10^{cell['fact'].get('scale')} "
+                                       f"on page {page}, in a table in {table.get('unit')}")
+                        cells[k] = {key: v for key, v in cell.items() if key not in ("concept", "context", "fact")}
+    if not dropped:
+        return []
+    more = f" (and {len(dropped) - 1} more)" if len(dropped) > 1 else ""
+    return [f"{len(dropped)} tagged inline XBRL fact(s) ignored, their scale is not the table's printed unit: "
+            f"{dropped[0]}{more}; the printed figures are used"]
+
+
+def _scale_disagrees(cell: dict, table: dict, row: dict) -> bool:
+    fact = cell.get("fact")
+    return bool(fact) and not TaggedFact.model_validate(fact).agrees(table.get("unit"), row.get("kind", "currency"))
 
 
 def _stored_page(document_id: str, page: Page, info: PageInfo, tables: list[dict]) -> StoredPage:
