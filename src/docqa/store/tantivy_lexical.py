@@ -135,7 +135,10 @@ class TantivyLexical:
                     writer.add_document(doc)
             writer.commit()
         except BaseException:
-            writer.rollback()
+            try:
+                writer.rollback()
+            except ValueError:  # (a full disk fails this too): the first error is the one that says why
+                pass
             raise
         finally:
             writer.wait_merging_threads()
