@@ -11,16 +11,23 @@ import json
 import socket
 import threading
 import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Callable
 
 import pytest
 from typer.testing import CliRunner
 
 from docqa import Engine
 from docqa.config import Settings
-from docqa.sources.edgar import EdgarClient, EdgarError, choose, fetch_filings, parse_forms, parse_years
+from docqa.sources.edgar import (
+    EdgarClient,
+    EdgarError,
+    choose,
+    fetch_filings,
+    parse_forms,
+    parse_years,
+)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SHARED_HTML = Path(__file__).resolve().parents[3] / "shared" / "data" / "html"
@@ -302,7 +309,9 @@ def test_choose_by_fiscal_year():
     filings = [filing("3", "10-K", "2024-03-20", "2024-02-03"),   # ends in February 2024: FY2024
                filing("2", "10-K", "2023-02-20", "2022-01-01"),   # a 52/53-week year ending Jan 1: FY2021
                filing("1", "10-Q", "2023-06-01", "2023-04-29")]
-    last = lambda chosen: [f.accession[-1] for f in chosen]  # noqa: E731
+    def last(chosen: list[Filing]) -> list[str]:
+        return [f.accession[-1] for f in chosen]
+
     assert last(choose(filings, ("10-K",), (2024, 2024))) == ["3"]
     assert last(choose(filings, ("10-K",), (2021, 2021))) == ["2"]
     assert last(choose(filings, ("10-K", "10-Q"), None)) == ["1", "3"]
@@ -313,8 +322,8 @@ def test_a_filing_holds_only_values_of_edgars_shapes():
 
     from docqa.sources.edgar import Filing
 
-    good = dict(cik=78003, accession="0000078003-23-000164", form="10-Q", filing_date="2023-08-09",
-                report_date="2023-07-02", primary_document="pfe-20230702.htm")
+    good = {"cik": 78003, "accession": "0000078003-23-000164", "form": "10-Q", "filing_date": "2023-08-09",
+            "report_date": "2023-07-02", "primary_document": "pfe-20230702.htm"}
     assert Filing(**good).fiscal_year == 2023
     for field, bad in [("accession", "../../x"), ("accession", "0000078003-23-000164/.."), ("cik", 10 ** 10),
                        ("form", "10-K/../x"), ("filing_date", "2023-02-30"), ("filing_date", 20230809),
@@ -329,3 +338,17 @@ def test_a_document_over_the_size_limit_fails_alone(edgar, tmp_path):
     (only,) = report.filings
     assert only.path is None and only.error == "larger than 1 MB (DOCQA_SEC_MAX_DOCUMENT_MB)"
     assert not (tmp_path / "edgar" / "filings" / "78003" / "000007800323000164").exists()
+
+
+def test_forms_docqa_does_not_fetch_are_counted_not_warned_about():
+    """Real listings hold Form 4s whose primary document sits in a folder (xslF345X05/wk-form4.xml):
+    they are counted for the messages, never checked as a path, and raise no warning."""
+    from docqa.sources.edgar_listings import Columns, filings_of
+
+    block = Columns(accessionNumber=["0000078003-23-000200", "0000078003-23-000164", "0000078003-23-000100"],
+                    form=["4", "10-Q", "8-K"], filingDate=["2023-08-10", "2023-08-09", "2023-05-01"],
+                    reportDate=["2023-08-08", "2023-07-02", ""],
+                    primaryDocument=["xslF345X05/wk-form4_1.xml", "pfe-20230702.htm", ""])
+    filings, forms, warnings = filings_of(block, 78003, "CIK0000078003.json")
+    assert [f.primary_document for f in filings] == ["pfe-20230702.htm"]  # the 8-K has no document: left out
+    assert forms == {"4": 1, "10-Q": 1} and warnings == []

@@ -29,18 +29,37 @@ import re
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 import httpx
 from pydantic import BaseModel, ConfigDict
 
 from docqa.config import Settings
-from docqa.sources.edgar_http import Cap, EdgarError, EdgarHttp, RateLimiter, TooLarge, show, user_agent
+from docqa.sources.edgar_http import (
+    Cap,
+    EdgarError,
+    EdgarHttp,
+    RateLimiter,
+    TooLarge,
+    show,
+    user_agent,
+)
 from docqa.sources.edgar_listings import (
-    FORMS, Columns, Filing, Malformed, Page, Submissions, TickerMap, filings_of, page_name_ok, parse_page,
-    parse_submissions, parse_tickers,
+    FORMS,
+    Columns,
+    Filing,
+    Malformed,
+    Page,
+    Submissions,
+    TickerMap,
+    filings_of,
+    page_name_ok,
+    parse_page,
+    parse_submissions,
+    parse_tickers,
 )
 from docqa.types import IngestReport
 

@@ -12,7 +12,14 @@ from collections import Counter
 from datetime import date
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+)
 
 from docqa.ingest.ixbrl import fiscal_year_of
 from docqa.sources.edgar_http import show
@@ -34,7 +41,7 @@ def _calendar_date(text: str) -> str:
 def _cik(value: object) -> int:
     """A CIK as EDGAR writes it: a whole number of at most ten digits, or a string of them."""
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ValueError("a CIK is a number")
+        raise ValueError("a CIK is a number")  # noqa: TRY004 - pydantic turns only ValueError into a ValidationError
     text = str(value)
     if not re.fullmatch(r"[0-9]{1,10}", text) or int(text) == 0:
         raise ValueError("a CIK is 1-10 digits")
@@ -44,7 +51,8 @@ def _cik(value: object) -> int:
 Cik = Annotated[int, BeforeValidator(_cik)]
 Accession = Annotated[str, Field(pattern=r"^[0-9]{10}-[0-9]{2}-[0-9]{6}$")]
 # 10-K, 10-K/A, SC 13G/A, DEF 14A, ATS-N/MA: parts of letters and digits joined by one space, - or /
-FormName = Annotated[str, Field(max_length=40, pattern=r"^[A-Za-z0-9]+(?:[ /-][A-Za-z0-9]+)*$")]
+_FORM = re.compile(r"[A-Za-z0-9]+(?:[ /-][A-Za-z0-9]+)*", re.ASCII)
+FormName = Annotated[str, Field(max_length=40, pattern=rf"^{_FORM.pattern}$")]
 IsoDate = Annotated[str, Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$"), AfterValidator(_calendar_date)]
 FileName = Annotated[str, Field(pattern=rf"^{FILE_NAME.pattern}$")]
 
@@ -194,24 +202,30 @@ def _why_skipped(exc: ValidationError, values: dict[str, object]) -> str:
     return f"its {column} {show(values.get(field))} is not {shape}"
 
 
+def _rows(block: Columns):
+    """Each listed filing as {Filing field: value}; rows EDGAR leaves blank (no primary document: a
+    paper filing) are left out quietly, as EDGAR lists them."""
+    accession = block.accessionNumber or []
+    blank = [""] * len(accession)
+    columns = (accession, block.form or blank, block.filingDate or blank, block.reportDate or blank,
+               block.primaryDocument or blank, block.primaryDocDescription or blank)
+    for row in zip(*columns):
+        values = dict(zip(_COLUMNS, row))
+        if all(values[k] for k in ("accession", "form", "filing_date", "primary_document")):
+            values["report_date"] = values["report_date"] or None
+            values["description"] = "" if values["description"] is None else values["description"]
+            yield values
+
+
 def filings_of(block: Columns, cik: int, source: str) -> tuple[list[Filing], Counter[str], list[str]]:
     """The filings of the forms docqa fetches, the count of every form listed (for the messages), and
-    a warning for each filing skipped for a value of the wrong shape. Rows EDGAR leaves blank (no
-    primary document: a paper filing) are left out quietly, as before."""
-    accession = block.accessionNumber or []
-    column = lambda values: values or [""] * len(accession)  # noqa: E731
+    a warning for each filing skipped for a value of the wrong shape."""
     filings: list[Filing] = []
     forms: Counter[str] = Counter()
     problems: list[str] = []
-    for values in (dict(zip(_COLUMNS, row)) for row in zip(
-            accession, column(block.form), column(block.filingDate), column(block.reportDate),
-            column(block.primaryDocument), column(block.primaryDocDescription))):
-        if not all(values[k] for k in ("accession", "form", "filing_date", "primary_document")):
-            continue
-        values["report_date"] = values["report_date"] or None
-        values["description"] = "" if values["description"] is None else values["description"]
+    for values in _rows(block):
         form = values["form"]
-        if isinstance(form, str) and re.fullmatch(r"[A-Za-z0-9]+(?:[ /-][A-Za-z0-9]+)*", form) and not fetchable(form):
+        if isinstance(form, str) and _FORM.fullmatch(form) and not fetchable(form):
             forms[form] += 1  # a form docqa does not fetch (Form 4, S-1...): counted, not read further
             continue
         try:
