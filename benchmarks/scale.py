@@ -571,7 +571,7 @@ def report(plot: Path | None) -> None:
 def agreement(source: Path, questions_path: Path) -> None:
     """Copy a (lexical) SQLite index into PostgreSQL and compare lexical search on the same chunks:
     top-10 overlap with FTS5's BM25 and latency, over the FinanceBench questions."""
-    from docqa.search.query import plan_query
+    from docqa.plan import build_plan
     from docqa.store.pgcluster import LocalCluster
     from docqa.store.postgres import PostgresStore
     from docqa.store.sqlite import SQLiteStore
@@ -594,7 +594,7 @@ def agreement(source: Path, questions_path: Path) -> None:
         print(f"copied {len(docs)} documents, {n} chunks into PostgreSQL in {load:.0f} s ({n / load:.0f} chunks/s)")
         overlap, t_lite, t_pg = [], [], []
         for q in questions:
-            plan = plan_query(q, docs, None)
+            plan = build_plan(q, docs, None)
             for f in plan.groups:
                 t0 = time.perf_counter()
                 a = lite.lexical_search(plan.terms, plan.phrases, f, 200)

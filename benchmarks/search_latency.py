@@ -91,14 +91,14 @@ def restricted(engine: Engine, questions: list[str], k: int) -> None:
     """Store-level lexical cost on a grown index, per planned search: restricted to every document
     the plan chose (in a grown index a company-year holds one filing and all its copies), and to the
     real filings among them alone (what a corpus of distinct filings of the same size would search)."""
-    from docqa.search.query import plan_query
+    from docqa.plan import build_plan
     from docqa.types import SearchFilters
 
     docs = engine.documents()
     copies = {d.id for d in docs if "~" in d.file_name}
-    plan_t, every, originals = Timings("plan_query"), Timings("lexical, all chosen"), Timings("lexical, real filings")
+    plan_t, every, originals = Timings("build_plan"), Timings("lexical, all chosen"), Timings("lexical, real filings")
     for q in questions:
-        plan = plan_t.time(plan_query, q, docs, None)
+        plan = plan_t.time(build_plan, q, docs, None)
         for f in plan.groups:
             every.time(engine.store.lexical_search, plan.terms, plan.phrases, f, k)
             real = tuple(d for d in f.document_ids if d not in copies)
@@ -115,7 +115,7 @@ def compare_engines(engine: Engine, questions: list[str], k: int) -> None:
 
     import tantivy
 
-    from docqa.search.query import plan_query
+    from docqa.plan import build_plan
 
     store = engine.store
     rows = store._db.execute("SELECT c.id, c.document_id, f.body FROM chunks c JOIN chunks_fts f ON f.rowid = c.rowid"
@@ -153,7 +153,7 @@ def compare_engines(engine: Engine, questions: list[str], k: int) -> None:
         return [(searcher.doc(address)["id"][0], score) for score, address in hits]
 
     docs = engine.documents()
-    searches = [(plan.terms, plan.phrases, f) for plan in (plan_query(q, docs, None) for q in questions)
+    searches = [(plan.terms, plan.phrases, f) for plan in (build_plan(q, docs, None) for q in questions)
                 for f in plan.groups]
     fts, tan = Timings("FTS5 (SQLite)"), Timings("tantivy")
     overlap = []

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from docqa.stats import count_term, document_stats, stats_question
+from docqa.stats import count_term, document_stats
+from docqa.plan.statistic import stats_question
 
 PAGES = [
     "Amazon Web Services (AWS) grew.\nAWS  offers cloud\ncomputing services.",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from docqa.search.query import _held_for
+from docqa.plan.companies import _held_for
 
 
 def _warm_up_threads() -> list[threading.Thread]:

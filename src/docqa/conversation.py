@@ -69,12 +69,12 @@ def scope_note(engine: "Engine", question: str, scope: Scope) -> str | None:
     named = subject_of(question, documents).companies
     if not named:
         return None
-    from docqa.search.query import canonical_companies
+    from docqa.plan.companies import canonical_companies
 
     canonical = canonical_companies(documents)
     in_scope = [d for d in documents if (not scope.documents or d.id in scope.documents)]
     if scope.company:
-        from docqa.search.query import company_names, normalize_name
+        from docqa.plan.companies import company_names, normalize_name
 
         in_scope = [d for d in in_scope if normalize_name(scope.company) in company_names(d)]
     held = {canonical.get(d.id) for d in in_scope}

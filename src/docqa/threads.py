@@ -1,6 +1,6 @@
 """Conversations: a follow-up ("and in 2017?") asks the thread's last question again with what it changes.
 
-A follow-up is read with the same QueryPlan the search uses (search/query.py): what it names
+A follow-up is read with the same QuestionPlan the search uses (search/query.py): what it names
 (companies, fiscal years, a metric or topic) replaces the thread's, and what it omits is taken from
 the thread's last question, as understood. The result is a whole question of its own
 ("What were 3M's capital expenditures in FY2017?") that is searched, answered and verified on its
@@ -9,16 +9,26 @@ year, filing type) is inherited when the follow-up is asked without one.
 
 Threads live in the question log: each record's filters carry its thread id, the words as typed
 and the question as understood (``THREAD_KEY``, ``ASKED_KEY``, ``UNDERSTOOD_KEY``).
+
+Whose they are: a web server with several tokens (DOCQA_API_TOKENS) asks each request's questions
+``asking_as`` that token's owner (a digest of it, faces/web/guard.py). The log keeps the owner with
+each question (``OWNER_KEY``), and an owner sees only its own questions and threads: a thread id
+from another token is no thread at all. Without an owner (one token, no token, the CLI, MCP) the
+log is one user's, as it always was.
 """
 
 from __future__ import annotations
 
 import re
 import uuid
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from docqa.finance.lexicon import load_lexicon
-from docqa.search.query import canonical_companies, company_names, plan_query
+from docqa.plan.companies import canonical_companies, company_names
+from docqa.plan import build_plan
 from docqa.text import tokens
 from docqa.types import Document, QuestionRecord
 
@@ -27,6 +37,7 @@ ASKED_KEY = "asked"
 UNDERSTOOD_KEY = "understood"
 ORIGIN_KEY = "origin"
 INHERITED_KEY = "inherited"
+OWNER_KEY = "owner"
 SCOPE_KEYS = ("document", "documents", "company", "year", "doc_type")
 THREAD_ID = re.compile(r"^[0-9a-f]{12}$")
 
@@ -80,7 +91,7 @@ class Scope:
 
 @dataclass(frozen=True)
 class Subject:
-    """What a question is about, as its QueryPlan reads it."""
+    """What a question is about, as its QuestionPlan reads it."""
 
     companies: tuple[str, ...] = ()
     years: tuple[int, ...] = ()
@@ -105,12 +116,35 @@ class Understood:
     thread_id: str = ""
 
 
+_owner: ContextVar[str | None] = ContextVar("docqa_question_owner", default=None)
+
+
+@contextmanager
+def asking_as(owner: str | None) -> Iterator[None]:
+    """Questions asked and read within the block are ``owner``'s (None: nobody's in particular)."""
+    token = _owner.set(owner)
+    try:
+        yield
+    finally:
+        _owner.reset(token)
+
+
+def current_owner() -> str | None:
+    return _owner.get()
+
+
+def visible(record: QuestionRecord) -> bool:
+    """Whether the current owner may see ``record``: its own; everything when there is no owner."""
+    owner = _owner.get()
+    return owner is None or record.filters.get(OWNER_KEY) == owner
+
+
 def new_thread_id() -> str:
     return uuid.uuid4().hex[:12]
 
 
 def subject_of(question: str, documents: list[Document]) -> Subject:
-    plan = plan_query(question, documents)
+    plan = build_plan(question, documents)
     matches = load_lexicon().match(question)
     named: set[str] = set()
     canonical = canonical_companies(documents)
@@ -220,9 +254,10 @@ def understand(asked: str, previous: QuestionRecord | None, documents: list[Docu
 
 
 def thread_records(records: list[QuestionRecord], thread_id: str) -> list[QuestionRecord]:
-    """A thread's questions, oldest first, from the log (newest first, as the store returns it)."""
-    return [r for r in reversed(records) if r.filters.get(THREAD_KEY) == thread_id]
+    """A thread's questions, oldest first, from the log (newest first, as the store returns it); only
+    those the current owner may see."""
+    return [r for r in reversed(records) if r.filters.get(THREAD_KEY) == thread_id and visible(r)]
 
 
-__all__ = ["Scope", "Subject", "Understood", "label_for", "new_thread_id", "subject_of", "thread_records",
-           "understand"]
+__all__ = ["OWNER_KEY", "Scope", "Subject", "Understood", "asking_as", "current_owner", "label_for", "new_thread_id",
+           "subject_of", "thread_records", "understand", "visible"]

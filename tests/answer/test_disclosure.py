@@ -10,9 +10,10 @@ import re
 
 import pytest
 
-from docqa.answer.disclosure import DisclosureAnswerer, disclosure_question, parse_topic
+from docqa.answer.disclosure import DisclosureAnswerer
+from docqa.plan.topic import disclosure_question, parse_topic
 from docqa.answer.verify import verify
-from docqa.search.query import QueryPlan
+from docqa.plan import QuestionPlan
 from docqa.store.base import StoredLine, StoredPage
 from docqa.types import Document, DocumentMeta, DocType, SearchFilters
 
@@ -52,7 +53,7 @@ def _doc(doc_id: str, company: str, year: int = 2022) -> Document:
 def _ask(question: str, pages: list[str], company: str = "Example Corp"):
     doc = _doc("EXAMPLE_2022_10K", company)
     store = FakeStore({doc.id: (doc, [COVER, *pages])})
-    plan = QueryPlan(question=question, terms=[], phrases=[], companies=[company],
+    plan = QuestionPlan(question=question, terms=[], phrases=[], companies=[company],
                      groups=[SearchFilters(document_ids=(doc.id,))],
                      years=[int(y) for y in re.findall(r"\b20\d\d\b", question)])
     draft = DisclosureAnswerer().answer(question, [], plan, store)
@@ -210,6 +211,6 @@ def test_a_state_question_is_yes_on_evidence_and_no_verdict_from_absence():
     assert answer.text.startswith("Yes") and answer.citations[0].page == 2
     doc = _doc("EXAMPLE_2022_10K", "Example Corp")
     store = FakeStore({doc.id: (doc, [COVER, "Revenue grew in every region."])})
-    plan = QueryPlan(question="", terms=[], phrases=[], companies=["Example Corp"],
+    plan = QuestionPlan(question="", terms=[], phrases=[], companies=["Example Corp"],
                      groups=[SearchFilters(document_ids=(doc.id,))])
     assert DisclosureAnswerer().answer("Is Example's business subject to cyclicality?", [], plan, store) is None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from docqa.answer.figures.evaluated import Evaluated, growth_expression, joined, units_clash
-from docqa.answer.figures.judgement import Threshold, parse_threshold
+from docqa.plan.judgement import Threshold, parse_threshold
 from docqa.answer.figures.located import locate
 from docqa.answer.figures.measures import Alternative, ExprMeasure, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.ranking import most_named

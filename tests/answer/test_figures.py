@@ -8,7 +8,8 @@ import re
 import pytest
 
 from docqa.answer.figures import Combined, FormulaMeasure, MetricMeasure, asked_measures, judgement
-from docqa.finance.periods import FiscalCalendar, Period, asked_periods
+from docqa.finance.periods import FiscalCalendar, Period
+from docqa.plan.periods import asked_periods
 from docqa.finance.tables import Cell, Column, Row, StatementTable
 
 from tests.conftest import shared_pdf
@@ -243,7 +244,7 @@ def test_a_company_total_is_not_the_answer_to_which_or_why(lexical_engine, quest
 
 
 def test_a_proviso_about_the_metric_is_not_a_why_question():
-    from docqa.answer.intent import asks_why
+    from docqa.plan.intent import asks_why
 
     assert not asks_why("What is the FY2022 inventory turnover? If inventory turnover is not meaningful for the "
                         "company then state that and explain why.")

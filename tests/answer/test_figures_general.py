@@ -110,7 +110,7 @@ def test_a_loss_asked_is_the_sign_of_the_line_not_whether_it_is_printed(lexical_
 
 
 def test_sign_questions_are_told_apart_from_losses_on_something():
-    from docqa.answer.figures.judgement import bottom_line_asked, judgement, sign_asked
+    from docqa.plan.judgement import bottom_line_asked, judgement, sign_asked
 
     assert judgement("Did 3M report a net loss for fiscal 2022?") == "negative"
     assert judgement("Was Amazon profitable in 2019?") == "positive"
@@ -122,10 +122,10 @@ def test_sign_questions_are_told_apart_from_losses_on_something():
 
 
 def test_a_line_asked_of_is_read_from_the_statement_an_event_from_the_text():
-    from docqa.answer.ask import _topic_is_a_line
+    from docqa.plan.topic import topic_is_a_line
 
-    assert _topic_is_a_line("Did Microsoft Corporation pay dividends in fiscal 2022?")
-    assert not _topic_is_a_line("Did Kraft Heinz report a goodwill impairment in its 2019 10-K?")
+    assert topic_is_a_line("Did Microsoft Corporation pay dividends in fiscal 2022?")
+    assert not topic_is_a_line("Did Kraft Heinz report a goodwill impairment in its 2019 10-K?")
 
 
 def test_words_that_name_a_printed_row_read_that_row_not_the_item_they_stand_for(tmp_path):

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import pytest
 
+from docqa.plan.format import requested_format
+
 from docqa.finance import formulas as F
 
 
@@ -90,7 +92,7 @@ def test_gross_margin_from_cost_when_gross_profit_is_not_printed():
     ("in thousands of dollars, to the nearest whole number", "thousands", 0, None),
 ])
 def test_requested_format(question, scale, decimals, percent):
-    fmt = F.requested_format(question)
+    fmt = requested_format(question)
     assert (fmt.scale, fmt.decimals, fmt.percent) == (scale, decimals, percent)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from docqa.search.query import plan_query
+from docqa.plan import build_plan
 from docqa.store.sqlite import SQLiteStore
 from docqa.store.tantivy_lexical import FTS5_TOKENIZE, stemmed
 from docqa.types import SearchFilters
@@ -37,7 +37,7 @@ def both(lexical_engine):
 def _searches(store):
     docs = store.documents()
     for q in QUESTIONS:
-        plan = plan_query(q, docs, None)
+        plan = build_plan(q, docs, None)
         for group in plan.groups:
             yield plan.terms, plan.phrases, group
         yield plan.terms, plan.phrases, SearchFilters()  # unrestricted too: the whole index ranked

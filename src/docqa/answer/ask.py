@@ -13,17 +13,17 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from docqa.answer.disclosure import asks_event, parse_topic
-from docqa.answer.figures.judgement import judgement, sign_asked
-from docqa.answer.intent import asks_verdict, asks_why
 from docqa.answer.verify import Grounding, numbers_in, verify
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.text import holds, stems
-from docqa.finance.currency import asked_currency, printed_in
+from docqa.finance.currency import printed_in
+from docqa.plan import Intent, QuestionPlan
+from docqa.plan.choice import choose_documents
+from docqa.plan.companies import canonical_companies
+from docqa.plan.periods import days_apart
 from docqa.progress import StageReporter, plural
 from docqa.search.hybrid import HybridSearcher
-from docqa.search.query import QueryPlan, canonical_companies, days_apart, is_forward_looking
-from docqa.stats import document_stats, stats_question
+from docqa.stats import document_stats
 from docqa.store.base import Store, StoredPage
 from docqa.text import normalize_for_match
 from docqa.types import Answer, BBox, Citation, Document, Draft, EvidencePage, Figure, SearchFilters
@@ -40,7 +40,7 @@ class TextAnswerer(Protocol):
 class FigureAnswerer(Protocol):
     name: str
 
-    def answer(self, question: str, evidence: list[EvidencePage], plan: QueryPlan, store: Store) -> Draft | None:
+    def answer(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Store) -> Draft | None:
         """A draft when the question asks for a figure or formula it can compute; None otherwise."""
 
 
@@ -49,7 +49,29 @@ class AskRequest:
     question: str
     filters: SearchFilters
     k: int = EVIDENCE_PAGES
+    plan: QuestionPlan | None = None  # made before (a conversation's turn); planned here when None
     progress: StageReporter = field(default_factory=StageReporter)  # told as each stage of the work begins
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a route: the answerers it runs ("facts", "disclosure", "figures", "text"), and
+    whether it only runs when nothing before found an answer and keeps an earlier reason if it fails."""
+
+    answerer: str
+    fallback: bool = False
+    timing: str | None = None     # the key its time is reported under
+
+
+# Which answerers answer which intent, in order; the first verified answer wins.
+DEFAULT_ROUTE = (Step("facts"), Step("figures", timing="figures_ms"), Step("disclosure", fallback=True),
+                 Step("text", fallback=True, timing="answer_ms"))
+ROUTES: dict[Intent, tuple[Step, ...]] = {
+    # An event asked of the filing ("did X report a goodwill impairment") is answered by what the
+    # filing says; the figures answerer would answer the balance instead.
+    Intent.EVENT: (Step("facts"), Step("disclosure"), Step("figures", timing="figures_ms"),
+                   Step("text", fallback=True, timing="answer_ms")),
+}
 
 
 class Asker:
@@ -71,31 +93,28 @@ class Asker:
         documents = self.store.documents()
         if not documents:
             return self._not_found(question, "the index holds no documents yet; ingest some filings first", started)
-
-        routed = stats_question(question)
-        if routed:
-            answer = self._stats(question, routed, request.filters, documents, started, progress)
+        t = time.perf_counter()
+        plan = request.plan or self.searcher.plan(question, documents, request.filters)
+        plan_ms = (time.perf_counter() - t) * 1000
+        if plan.intent is Intent.STATISTIC:
+            answer = self._stats(plan, request.filters, documents, started, progress)
             if answer:
                 return answer
 
         scoped = in_scope(documents, request.filters)
         progress("searching", f"searching {plural(sum(d.pages for d in scoped), 'page')} of "
                               f"{plural(len(scoped), 'filing')}")
-        result = self.searcher.search(question, documents, k=max(request.k, EVIDENCE_PAGES), filters=request.filters)
-        plan = result.plan
-        timings = {"search_ms": round(result.timings.get("total_ms", 0.0), 1)}
-        missing = missing_subject(question, plan, documents, request.filters)
+        result = self.searcher.search(plan, documents, k=max(request.k, EVIDENCE_PAGES), filters=request.filters)
+        timings = {"search_ms": round(result.timings.get("total_ms", 0.0) + plan_ms, 1)}
+        missing = missing_subject(plan, documents, request.filters)
         if missing:
             return self._not_found(question, missing, started, timings)
         if not result.hits:
             return self._not_found(question, "no page in the filings matches the question", started, timings)
 
-        asked = plan.rewritten or question  # what the answerers read: names spelt as the filings spell them
         evidence = self._evidence(result.hits[: request.k])
         pages = {(p.document_id, p.page): p.text for p in evidence}
         grounding = grounding_for(plan, request.filters, documents)
-
-        drafts: list[Draft] = []
         companies = set(canonical_companies(documents).values())
         if not plan.companies and request.filters.is_empty() and len(companies) > 1 and not singled_out(plan, documents):
             # Whose filing? Without a company (or a date that singles one filing out), any answer
@@ -105,63 +124,62 @@ class Asker:
                 "name the company (or pass company=/document=)", started, timings)
         progress("reading", f"reading statements and tables on {plural(len(evidence), 'page')} of "
                             f"{', '.join(dict.fromkeys(p.document for p in evidence))}")
-        for answerer in self.fact_answerers:
-            draft = answerer.answer(asked, evidence, plan, self.store)
-            if draft is not None:
-                drafts.append(draft)
-        # "Did X report an operating loss?" is the statement's sign: a sentence about some loss
-        # (a segment's, a risk's) does not answer it.
-        signed = sign_asked(question)
-        # "Did X pay dividends in 2022?" names a statement line: its printed figure answers first
-        # ("a goodwill impairment" is an event that a goodwill balance does not answer).
-        on_a_line = signed or (judgement(question) == "exists" and _topic_is_a_line(question))
-        event = self.disclosure_answerer is not None and asks_event(question) and not on_a_line
-        if event:
-            # An event asked of the filing ("did X report a goodwill impairment") is answered by
-            # what the filing says; the figures answerer would answer the balance instead.
-            draft = self.disclosure_answerer.answer(asked, evidence, plan, self.store)
-            if draft is not None:
-                drafts.append(draft)
-        if self.figure_answerer is not None:
-            t = time.perf_counter()
-            draft = self.figure_answerer.answer(asked, evidence, plan, self.store)
-            timings["figures_ms"] = round((time.perf_counter() - t) * 1000, 1)
-            if draft is not None:
-                drafts.append(draft)
         best: Answer | None = None
-        for draft in drafts:
-            best = self._verified(draft, question, pages, grounding, progress)
-            if best.found:
+        for step in ROUTES.get(plan.intent, DEFAULT_ROUTE):
+            if best is not None and best.found:
                 break
-        if (best is None or not best.found) and self.disclosure_answerer is not None and not event and not signed:
-            draft = self.disclosure_answerer.answer(asked, evidence, plan, self.store)
-            if draft is not None:
-                candidate = self._verified(draft, question, pages, grounding, progress)
-                best = candidate if candidate.found or best is None else best
-        if best is None or not best.found:
-            progress("composing", f"composing an answer from the lines printed on {plural(len(evidence), 'page')}")
             t = time.perf_counter()
-            draft = self.text_answerer.answer(asked, evidence)
-            timings["answer_ms"] = round((time.perf_counter() - t) * 1000, 1)
-            candidate = self._verified(draft, question, pages, grounding, progress)
-            if candidate.found and asks_amount(question) and (missing := amount_missing(question, candidate)):
-                candidate = candidate.model_copy(update={
-                    "found": False, "text": "Not found in the documents.", "verification": "not_found", "citations": (),
-                    "reason": missing})
-            elif candidate.found and candidate.verification == "passages" and judgement(question) == "compare":
-                # "Was cash from operations larger than net income?" is two figures set side by
-                # side; passages that mention either are no verdict.
-                candidate = candidate.model_copy(update={
-                    "found": False, "text": "Not found in the documents.", "verification": "not_found", "citations": (),
-                    "reason": "the filings' statements did not give both sides of the comparison for the period asked"})
-            if candidate.found or best is None:
-                best = candidate
-        if best.found and (mismatch := currency_mismatch(question, best, pages, documents)):
+            for candidate in self._run(step.answerer, plan, evidence, pages, grounding, progress):
+                if step.fallback:
+                    best = candidate if candidate.found or best is None else best
+                else:
+                    best = candidate
+                if best.found:
+                    break
+            if step.timing:
+                timings[step.timing] = round((time.perf_counter() - t) * 1000, 1)
+        if best is None:
+            return self._not_found(question, "no answerer could read the question", started, timings)
+        if best.found and (mismatch := currency_mismatch(plan, best, pages, documents)):
             return self._not_found(question, mismatch, started, timings)
         timings["total_ms"] = round((time.perf_counter() - started) * 1000, 1)
         if best.found:
             best = best.model_copy(update={"text": with_source(best, documents)})
         return best.model_copy(update={"id": uuid.uuid4().hex[:12], "timings": timings})
+
+    def _run(self, name: str, plan: QuestionPlan, evidence: list[EvidencePage], pages: dict[tuple[str, int], str],
+             grounding: Grounding, progress: StageReporter):
+        """The verified answers of one step of a route, in order (a step may hold several answerers)."""
+        asked = plan.asked  # what the answerers read: names spelt as the filings spell them
+        if name == "text":
+            progress("composing", f"composing an answer from the lines printed on {plural(len(evidence), 'page')}")
+            draft = self.text_answerer.answer(asked, evidence)
+            yield self._text_checked(self._verified(draft, plan.question, pages, grounding, progress), plan)
+            return
+        answerers = {"facts": self.fact_answerers, "disclosure": (self.disclosure_answerer,),
+                     "figures": (self.figure_answerer,)}[name]
+        for answerer in answerers:
+            if answerer is None:
+                continue
+            draft = answerer.answer(asked, evidence, plan, self.store)
+            if draft is not None:
+                yield self._verified(draft, plan.question, pages, grounding, progress)
+
+    def _text_checked(self, candidate: Answer, plan: QuestionPlan) -> Answer:
+        """Lines quoted for a question that asks an amount must state it; passages are no verdict
+        on a comparison of two figures."""
+        reason = None
+        if candidate.found and plan.amount and (missing := amount_missing(plan, candidate)):
+            reason = missing
+        elif candidate.found and candidate.verification == "passages" and plan.judgement == "compare":
+            # "Was cash from operations larger than net income?" is two figures set side by
+            # side; passages that mention either are no verdict.
+            reason = "the filings' statements did not give both sides of the comparison for the period asked"
+        if reason is None:
+            return candidate
+        return candidate.model_copy(update={
+            "found": False, "text": "Not found in the documents.", "verification": "not_found", "citations": (),
+            "reason": reason})
 
     # --- pieces --------------------------------------------------------------------------
     def _evidence(self, hits) -> list[EvidencePage]:
@@ -199,10 +217,11 @@ class Asker:
         page = self.store.page(citation.document_id, citation.page)
         return citation.model_copy(update={"boxes": tuple(quote_boxes(page, citation.quote))}) if page else citation
 
-    def _stats(self, question, routed, filters: SearchFilters, documents: list[Document], started,
+    def _stats(self, plan: QuestionPlan, filters: SearchFilters, documents: list[Document], started,
                progress: StageReporter) -> Answer | None:
-        kind, term = routed
-        doc = _single_document(question, filters, documents)
+        question = plan.question
+        kind, term = plan.statistic.kind, plan.statistic.term
+        doc = _single_document(plan, filters, documents)
         if doc is None:
             return None
         progress("reading", f"counting over the full text of {doc.file_name} ({plural(doc.pages, 'page')})")
@@ -241,43 +260,26 @@ class Asker:
                       reason=reason, answerer="router", verification="not_found", timings=timings)
 
 
-_AMOUNT = re.compile(
-    r"^\W*(?:how\s+much|how\s+many)\b|\bin\s+(?:usd|us\$|\$|(?:us\s+)?dollars|(?:\w+\s+)?(?:millions|billions|thousands))\b"
-    r"|\bround(?:ed)?\s+to\b|\bdecimal|\bas\s+a\s+percent|\bwhat\s+(?:percent(?:age)?|share|proportion)\b", re.I)
-
-
 _PLANNED = re.compile(r"\b(?:expect\w*|anticipat\w*|plan(?:s|ned)?\s+to|intend\w*|will|may|could|would|"
                       r"forecast\w*|guidance|outlook|target\w*)\b", re.I)
-_HOW_MANY = re.compile(r"^\W*how\s+many\s+(?P<noun>[\w'’&-]+(?:\s+[\w'’&-]+){0,3}?)\s+"
-                       r"(?:did|does|do|were|was|are|is|has|had|have|will|can|could)\b", re.I)
-_ENTITY_START = re.compile(r"^\W*(?:which|who|whom|where|when|list|name|describe|explain|summari[sz]e)\b", re.I)
 
 
-def asks_amount(question: str) -> bool:
-    """The question wants a number ("how much", "in USD millions", "round to one decimal", or a
-    figure the lexicon knows asked for plainly), not a verdict or an explanation."""
-    if asks_verdict(question) or asks_why(question) or _ENTITY_START.match(question):
-        return False
-    return _AMOUNT.search(question) is not None or bool(load_lexicon().match(question))
-
-
-def amount_missing(question: str, answer: Answer) -> str | None:
+def amount_missing(plan: QuestionPlan, answer: Answer) -> str | None:
     """Why quoted lines do not answer a question that asks for an amount: none states a number
     (years, dates and references aside), or none names the measure the question names."""
     stating = [c for c in answer.citations if numbers_in(c.quote, claims_only=True)]
-    if not is_forward_looking(question):
+    if not plan.forward_looking:
         # "we expect to add approximately 280 stores" states a plan, not the amount that was
         stating = [c for c in stating if not _PLANNED.search(c.quote)]
     if not stating:
         return "the question asks for an amount; the closest lines in the filing state none"
-    counted = _HOW_MANY.match(question)
-    if counted:
+    if plan.counted:
         # "how many stores": some line must count stores ("1,136 stores", "599 Sam's Club units")
-        head = re.escape(counted.group("noun").split()[-1].rstrip("s'’").lower())
+        head = re.escape(plan.counted.split()[-1].rstrip("s'’").lower())
         if not any(re.search(rf"\d[\d,.]*\s+(?:[\w'’&-]+\s+){{0,3}}{head}", c.quote, re.I) for c in stating):
-            return f"the question asks how many {counted.group('noun')}; no line the filing prints counts them"
+            return f"the question asks how many {plan.counted}; no line the filing prints counts them"
     lexicon = load_lexicon()
-    named = [m for m in lexicon.match(question)]
+    named = list(plan.measures)
     if not named:
         return None
     for m in named:
@@ -307,11 +309,11 @@ def _names_measure(quote: str, forms: list[tuple[str, ...]], excluded: list[tupl
     return False
 
 
-def currency_mismatch(question: str, answer: Answer, pages: dict[tuple[str, int], str],
+def currency_mismatch(plan: QuestionPlan, answer: Answer, pages: dict[tuple[str, int], str],
                       documents: list[Document]) -> str | None:
     """A figure asked "in euros" of a filing that reports and prints none: the filing has no such
     figure (and an exchange rate is not ours to supply)."""
-    currency = asked_currency(question)
+    currency = plan.currency
     if currency is None:
         return None
     by_id = {d.id: d for d in documents}
@@ -331,7 +333,7 @@ def currency_mismatch(question: str, answer: Answer, pages: dict[tuple[str, int]
 
 def in_scope(documents: list[Document], filters: SearchFilters) -> list[Document]:
     """The filings a search with these filters reads (for saying how much is searched, not for searching)."""
-    from docqa.search.query import company_names, normalize_name
+    from docqa.plan.companies import company_names, normalize_name
 
     wanted = {normalize_name(c) for c in filters.companies}
     return [d for d in documents
@@ -341,7 +343,7 @@ def in_scope(documents: list[Document], filters: SearchFilters) -> list[Document
             and (not wanted or bool(wanted & company_names(d)))]
 
 
-def singled_out(plan: QueryPlan, documents: list[Document]) -> list[Document]:
+def singled_out(plan: QuestionPlan, documents: list[Document]) -> list[Document]:
     """The filings of one company that the question's details (a printed period end) point at."""
     ids = {i for g in plan.groups for i in g.document_ids}
     chosen = [d for d in documents if d.id in ids]
@@ -349,7 +351,7 @@ def singled_out(plan: QueryPlan, documents: list[Document]) -> list[Document]:
     return chosen if chosen and len({canonical.get(d.id) for d in chosen}) == 1 else []
 
 
-def grounding_for(plan: QueryPlan, filters: SearchFilters, documents: list[Document]) -> Grounding:
+def grounding_for(plan: QuestionPlan, filters: SearchFilters, documents: list[Document]) -> Grounding:
     """The filings an answer to this question may cite: the named companies', or the scope given."""
     canonical = canonical_companies(documents)
     company_of: dict[str, str | None] = {}
@@ -392,16 +394,14 @@ def filing_label(d: Document) -> str:
     return f"{kind} fiscal {d.meta.fiscal_year}" if d.meta.fiscal_year else kind
 
 
-def _single_document(question: str, filters: SearchFilters, documents: list[Document]) -> Document | None:
-    from docqa.search.query import canonical_companies, choose_documents, detect_companies, detect_doc_types, detect_quarter, detect_years
-
+def _single_document(plan: QuestionPlan, filters: SearchFilters, documents: list[Document]) -> Document | None:
     if filters.document_ids:
         return next((d for d in documents if d.id in filters.document_ids), None)
-    companies = list(filters.companies) or detect_companies(question, documents)
+    companies = list(filters.companies) or list(plan.companies)
     canonical = canonical_companies(documents)
     pool = [d for d in documents if not companies or canonical.get(d.id) in companies or d.meta.company in companies]
-    chosen, _ = choose_documents(pool, list(filters.years) or detect_years(question), detect_quarter(question),
-                                 list(filters.doc_types) or detect_doc_types(question))
+    chosen, _ = choose_documents(pool, list(filters.years) or list(plan.years), plan.quarter,
+                                 list(filters.doc_types) or list(plan.doc_types))
     return chosen[0] if len(chosen) == 1 or (chosen and companies) else None
 
 
@@ -426,7 +426,7 @@ def quote_boxes(page: StoredPage, quote: str) -> list[BBox]:
     return boxes
 
 
-def missing_subject(question: str, plan: QueryPlan, documents: list[Document], filters: SearchFilters) -> str | None:
+def missing_subject(plan: QuestionPlan, documents: list[Document], filters: SearchFilters) -> str | None:
     """Why the filings cannot answer: a company or period the index does not hold. None if fine."""
     if not filters.is_empty() and not plan.groups:
         return "no indexed document matches the filters given"
@@ -454,17 +454,3 @@ def missing_subject(question: str, plan: QueryPlan, documents: list[Document], f
                 return (f"the index holds no filing of {company} covering {wanted}; "
                         f"it holds fiscal years {', '.join(map(str, years))}")
     return None
-
-
-_TOPIC_FILLER = frozenset("a an the any of to on in its their".split())
-
-
-def _topic_is_a_line(question: str) -> bool:
-    """The thing asked is wholly a line item the lexicon names ("dividends"), not an event that
-    merely names one ("a goodwill impairment")."""
-    topic = parse_topic(question)
-    if topic is None:
-        return False
-    words = [w.lower() for w in re.findall(r"[A-Za-z]+", topic.text) if w.lower() not in _TOPIC_FILLER]
-    covered = {w.lower() for m in load_lexicon().match(topic.text) for w in re.findall(r"[A-Za-z]+", m.text)}
-    return bool(words) and all(w in covered for w in words)

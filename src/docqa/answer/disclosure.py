@@ -19,13 +19,14 @@ gross margin improve") are the figures answerer's; this one only takes the discl
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
 
 from docqa.answer.extractive import units
 from docqa.finance.lexicon import load_lexicon
-from docqa.finance.topics import Topic, load_topics
-from docqa.search.query import QueryPlan, company_names, normalize_name
+from docqa.plan import QuestionPlan
+from docqa.plan.companies import company_names
+from docqa.plan.topic import (_STATE_Q, _STOP, Slot, Topic_, _stem, _words, disclosure_question,
+                              parse_state, parse_topic)
 from docqa.store.base import Store, StoredPage
 from docqa.types import Citation, Document, Draft, EvidencePage
 
@@ -34,62 +35,8 @@ MAX_QUOTES = 3
 MAX_STATE_SLOTS = 3    # "is X subject to Y": a Y of more parts is a judgement, not a sentence to find
 MAX_QUOTE_CHARS = 420  # a long paragraph is quoted as the stretch of words around the match
 
-# --- the question ------------------------------------------------------------------------------
-
-# Verbs that ask whether the filing says something (a mention is enough) ...
-_MENTION_VERBS = ("mention", "discuss", "describe", "outline", "address", "reference", "highlight", "cite",
-                  "talk", "note", "list", "detail", "explain", "identify", "acknowledge")
-# ... and verbs that ask whether something happened (the filing must state it, not suppose it).
-_EVENT_VERBS = ("disclose", "announce", "report", "record", "recognize", "recognise", "reveal", "book", "take",
-                "incur", "declare", "approve", "pay", "complete", "authorize", "authorise", "launch", "introduce",
-                "initiate", "undertake", "conduct", "file", "settle", "face", "experience", "make", "issue",
-                "adopt", "implement", "execute", "suffer", "undergo", "receive", "confirm")
-# Verbs whose own meaning is part of what is asked ("approve the say-on-pay vote", "pay dividends").
-_ACTION_VERBS = frozenset(("approve", "pay", "declare", "authorize", "authorise", "settle", "launch", "introduce",
-                           "complete", "initiate"))
-_VERB_FORMS_OF = {"pay": ("paid", "paying", "pays", "payment", "payments"), "approve": ("approval", "ratified", "adopted"),
-                  "declare": ("declaration",), "settle": ("settlement",), "launch": ("introduced",),
-                  "introduce": ("introduction", "launched"), "complete": ("completion", "closed"),
-                  "initiate": ("initiated", "commenced"), "authorize": ("authorization", "approved"),
-                  "authorise": ("authorisation", "approved")}
-_IRREGULAR = {"paid": "pay", "took": "take", "taken": "take", "made": "make", "undertook": "undertake",
-              "undertaken": "undertake", "underwent": "undergo", "undergone": "undergo", "suffered": "suffer"}
-
-_AUX = r"(?:did|does|do|has|have|had)"
-_VERB_FORMS = "|".join(sorted({f"{v}(?:s|es|d|ed|ing)?" for v in (*_MENTION_VERBS, *_EVENT_VERBS)} |
-                              set(_IRREGULAR), key=len, reverse=True))
-_DISCLOSURE_Q = re.compile(
-    rf"^\s*(?P<aux>{_AUX})\s+(?P<subject>(?:(?!\b(?:have|has|had|be|been|is|are|was|were|any)\b)[^?])+?)\s+(?:(?:ever|also|actually|formally|publicly|specifically|officially)\s+)?"
-    rf"(?P<verb>{_VERB_FORMS})\b(?:\s+(?:or|and|/)\s+(?:{_VERB_FORMS})\b)*(?:\s+(?:on|of|about|to))?\s+(?P<topic>.+?)\s*[?.!]*\s*$",
-    re.I,
-)
-# "Is X subject to Y?", "Was X able to Y?", "Is X spinning off Y?": whether the filing says so.
-_STATE_Q = re.compile(r"^\s*(?:as\s+of\s+[^,]{1,30},\s*)?(?P<aux>is|are|was|were|does|do|has|have|did)\s+(?P<rest>[^?]+?)\s*\?", re.I)
-_STATE_FILLER = frozenset("able there any subject".split())
-
-# Where the topic ends and the period or the document begins: "... in its fiscal 2017 10-K".
-_SCOPE_TAIL = re.compile(
-    r"\s+(?:(?:in|within|during|for|at|from|according\s+to|as\s+of|over|throughout|since|on|by)\s+"
-    r"(?:(?:its|their|the|his|her|this|that|a|an|fiscal|fy|calendar|q[1-4]|first|second|third|fourth|"
-    r"latest|most|recent|last|annual|quarterly|full|company'?s?|[\w.&'’-]+'s|[\w.&-]+’s)\s+){0,4}"
-    r"(?:(?:fy|fiscal\s*)?'?\d{2,4}\b|10-?[kq]\b|8-?k\b|annual\s+(?:report|meeting|filing)|quarterly\s+report|"
-    r"filing|report|year|quarter|proxy|form|meeting|period|q[1-4]\b|fiscal\b)).*$",
-    re.I,
-)
-
-_STOP = frozenset(
-    "a an the any its their his her our of to in on for at by with and or as from over about into this that these "
-    "those such some other is was were be been being are it there which who whom whose what how s".split())
-# Words that grade or frame the topic but are not what must be printed ("any material legal battles").
-_QUALIFIERS = frozenset(
-    "material materially important significant major key ongoing notable substantial substantially large "
-    "big meaningful certain specific particular formal formally official officially public publicly new "
-    "recent recently current currently potential possible actual actually company company's companies "
-    "business firm fiscal year years annual quarter quarterly report reports filing 10 k q fy".split())
-
 # --- sentences -----------------------------------------------------------------------------------
 
-_WORD = re.compile(r"[a-z0-9]+")
 _NEGATIONS = frozenset(
     "no not none never neither nor without cannot didn doesn don wasn weren hasn haven hadn isn aren won "
     "wouldn nothing nobody".split())
@@ -130,183 +77,13 @@ _PASSIVE_PAST = re.compile(
     r"taken|given|done|won|lost|brought|bought|granted|issued|begun|undertaken)\b", re.I)
 _AMOUNT = re.compile(r"[$€£]\s?\d|\d\s?%|\b\d[\d,.]*\s+(?:million|billion|thousand)\b", re.I)
 # "Any material legal battles": the filing's own word that the matter is not material answers it.
-_MATERIAL_ASKED = frozenset("material materially significant significantly important major substantial".split())
 _IMMATERIAL = re.compile(
     r"\b(?:not|no)\s+(?:\w+\s+){0,4}?(?:a\s+)?material(?:ly)?\b|\bimmaterial\b|\bnot\s+(?:be\s+)?(?:significant|material)\b",
     re.I)
 _BOILERPLATE = re.compile(r"forward[\s-]looking\s+statements?|safe\s+harbor|cautionary\s+(?:note|statement)", re.I)
 
 
-@lru_cache(maxsize=65536)  # every word of every page of a filing, for each yes/no question about it
-def _stem(word: str) -> str:
-    """A light stemmer: "restructuring" and "restructure", "impaired" and "impairment" meet."""
-    w = word.lower().replace("’", "'")
-    if w in _IRREGULAR:
-        return _IRREGULAR[w]
-    if len(w) <= 3:
-        return w
-    if w.endswith("ies") and len(w) > 5:
-        return w[:-3] + "y"
-    if w.endswith("ied") and len(w) > 5:
-        return w[:-3] + "y"
-    for suffix in ("ations", "ation", "ments", "ment", "ings", "ing", "als", "al", "ed", "es", "s"):
-        if w.endswith(suffix) and len(w) - len(suffix) >= 4 and not (suffix == "s" and w.endswith("ss")):
-            w = w[: -len(suffix)]
-            break
-    if w.endswith("e") and len(w) > 4:
-        w = w[:-1]
-    return w
-
-
-def _words(text: str) -> list[str]:
-    return _WORD.findall(text.lower().replace("’", "'").replace("'s ", " ").replace("'", ""))
-
-
-def _stems(text: str) -> list[str]:
-    return [_stem(w) for w in _words(text)]
-
-
 _PROCEDURE = frozenset(_stem(w) for w in _PROCEDURE_WORDS)
-
-
-@dataclass(frozen=True)
-class Slot:
-    """One part of the topic that a sentence must print: any one of its phrases (stem tuples)."""
-
-    label: str
-    phrases: tuple[tuple[str, ...], ...]
-    shown: tuple[str, ...] = ()             # the phrases as written, for the answer's scope
-    key: str | None = None                  # the topic of topics.yaml it stands for
-
-
-@dataclass
-class Topic_:
-    text: str                               # Y as asked
-    slots: list[Slot]
-    verb: str                               # the question's verb, as a stem
-    event: bool                             # the verb asks whether something happened
-    material: bool = False                  # "any material ...": a matter the filing calls immaterial is no
-    optional: list[Slot] = field(default_factory=list)  # implied parts: a bonus when printed, not required
-    state: bool = False                     # "is X subject to Y?": Yes on evidence, No only when denied
-    topics: list[Topic] = field(default_factory=list)
-
-    def searched(self) -> list[str]:
-        """The words and phrases scanned for, as a person reads them."""
-        out: list[str] = []
-        for slot in self.slots:
-            out.append(slot.label)
-        return out
-
-
-def disclosure_question(question: str) -> re.Match | None:
-    """The question's first sentence when it asks "did X <disclosure verb> Y"; the sentences after
-    it ("If X is not useful, explain why.") say how to answer, not what."""
-    first = re.split(r"(?<=\?)\s", question.strip(), maxsplit=1)[0]
-    return _DISCLOSURE_Q.match(first)
-
-
-def parse_topic(question: str, company_words: set[str] | None = None) -> Topic_ | None:
-    """Y and the verb of a disclosure question; None when the question is not one."""
-    m = disclosure_question(question)
-    if not m:
-        return None
-    verb = _stem(m.group("verb"))
-    base = next((v for v in (*_MENTION_VERBS, *_EVENT_VERBS) if _stem(v) == verb or m.group("verb").lower().startswith(v)),
-                _IRREGULAR.get(m.group("verb").lower(), verb))
-    return _topic(m.group("topic"), base, company_words)
-
-
-def asks_event(question: str) -> bool:
-    """"Did X report a goodwill impairment / announce a dividend increase?": an event the filing
-    discloses (a topic of topics.yaml), which a balance or a direction of a figure does not answer."""
-    topic = parse_topic(question)
-    return bool(topic is not None and topic.topics)
-
-
-def parse_state(question: str, company_words: set[str] | None = None) -> Topic_ | None:
-    """Y of "is X subject to Y?", "was X able to Y?": every content word past the company's name."""
-    if disclosure_question(question):
-        return None
-    first = re.split(r"(?<=\?)\s", question.strip(), maxsplit=1)[0]
-    m = _STATE_Q.match(first)
-    if not m:
-        return None
-    words = m.group("rest").split()
-    rest = " ".join(w for w in words if _stem(w.strip(",.;:")) not in _STATE_FILLER)
-    topic = _topic(rest, "state", company_words)
-    if topic is not None:
-        topic.state = True
-        names = company_words or set()
-        plain = re.sub(r"\b(?:able\s+to|subject\s+to|there|any)\s+", "", _SCOPE_TAIL.sub("", m.group("rest")), flags=re.I)
-        shown = [w for w in plain.split() if not (set(_stems(w)) & names)]
-        topic.text = " ".join(shown).strip(" ,;:") or topic.text
-    return topic
-
-
-def _topic(raw: str, base: str, company_words: set[str] | None) -> Topic_ | None:
-    raw = _SCOPE_TAIL.sub("", raw).strip(" ,;:")
-    if not raw:
-        return None
-    company_words = company_words or set()
-    topic_stems = [s for s in _stems(raw)]
-    slots: list[Slot] = []
-    used = [False] * len(topic_stems)
-    matched_topics: list[Topic] = []
-    # Longest ask phrases of a known topic first: "advisory say-on-pay vote" before "say-on-pay".
-    asks = sorted(((tuple(_content(_stems(a))), t, a) for t in load_topics() for a in t.asks),
-                  key=lambda x: -len(x[0]))
-    for ask, topic, ask_text in asks:
-        if not ask:
-            continue
-        n = len(ask)
-        for i in range(len(topic_stems) - n + 1):
-            window = [j for j in range(i, len(topic_stems)) if topic_stems[j] not in _STOP][:n]
-            if len(window) == n and tuple(topic_stems[j] for j in window) == ask and not any(used[j] for j in window):
-                for j in window:
-                    used[j] = True
-                forms: dict[tuple[str, ...], str] = {}
-                for p in (ask_text, *topic.phrases):
-                    forms.setdefault(tuple(_content(_stems(p))), p)
-                slots.append(Slot(ask_text, tuple(p for p in forms if p), tuple(v for k, v in forms.items() if k),
-                                  topic.key))
-                matched_topics.append(topic)
-                break
-    # A statement line item named in words ("a net loss", "operating income") is one phrase, its
-    # words together: "net increase in the expected credit loss" does not speak to a net loss.
-    for m in load_lexicon().match(raw):
-        phrase = tuple(_content(_stems(m.text)))
-        n = len(phrase)
-        if n < 2:
-            continue
-        for i in range(len(topic_stems)):
-            window = [j for j in range(i, len(topic_stems)) if topic_stems[j] not in _STOP][:n]
-            if len(window) == n and tuple(topic_stems[j] for j in window) == phrase and not any(used[j] for j in window):
-                for j in window:
-                    used[j] = True
-                slots.append(Slot(m.text, (phrase,), (m.text,)))
-                break
-    implied = {k for t in matched_topics for k in t.implies}
-    optional = [slot for slot in slots if slot.key in implied]  # not needed, but a sentence naming them reads better
-    slots = [slot for slot in slots if slot.key not in implied]
-    for j, s in enumerate(topic_stems):
-        word = _words(raw)[j] if j < len(_words(raw)) else s
-        if used[j] or s in _STOP or s in _QUALIFIERS or word in _QUALIFIERS or s in company_words or s.isdigit():
-            continue
-        if any(slot.phrases == ((s,),) for slot in slots):
-            continue
-        slots.append(Slot(word, ((s,),), (word,)))
-    if base in _ACTION_VERBS:  # "approve the say-on-pay vote": the sentence must say it was approved
-        forms = (base, *_VERB_FORMS_OF.get(base, ()))
-        slots.append(Slot(base, tuple(dict.fromkeys((_stem(f),) for f in forms)), forms))
-    if not slots:
-        return None
-    material = any(w in _MATERIAL_ASKED for w in _words(raw))
-    return Topic_(text=raw, slots=slots, verb=base, event=base not in _MENTION_VERBS, topics=matched_topics,
-                  material=material, optional=optional)
-
-
-def _content(stems: list[str]) -> list[str]:
-    return [s for s in stems if s not in _STOP]
 
 
 # --- scanning --------------------------------------------------------------------------------------
@@ -488,9 +265,9 @@ class DisclosureAnswerer:
 
     name = "disclosure"
 
-    def answer(self, question: str, evidence: list[EvidencePage], plan: QueryPlan, store: Store) -> Draft | None:
-        if not disclosure_question(question) and not _STATE_Q.match(question.strip()):
-            return None
+    def answer(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Store) -> Draft | None:
+        if plan.sign or not disclosure_question(question) and not _STATE_Q.match(question.strip()):
+            return None  # a line's sign ("did X report a net loss") is its statement's, not a sentence's
         documents = self._documents(plan, evidence, store)
         if not documents:
             return None
@@ -539,7 +316,7 @@ class DisclosureAnswerer:
             return None  # nothing says so, and nothing says not: no verdict from absence for a state
         return self._no(topic, scope, denied, supposed, first_pages)
 
-    def _documents(self, plan: QueryPlan, evidence: list[EvidencePage], store: Store) -> list[Document]:
+    def _documents(self, plan: QuestionPlan, evidence: list[EvidencePage], store: Store) -> list[Document]:
         ids: list[str] = []
         if plan.companies or any(g.document_ids for g in plan.groups):
             for group in plan.groups:

@@ -11,7 +11,8 @@ import re
 from collections import Counter
 from typing import Callable
 
-from docqa.answer.intent import WHY, asks_why, without_provisos
+from docqa.plan.intent import WHY, asks_why
+from docqa.plan.wording import without_provisos
 from docqa.answer.quote_labels import PageText, labelled
 from docqa.embed import Embedder
 from docqa.finance.lexicon import load_lexicon

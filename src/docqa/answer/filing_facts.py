@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from docqa.search.query import QueryPlan
+from docqa.plan import QuestionPlan
 from docqa.store.base import Store, StoredPage
 from docqa.types import Citation, Document, Draft, EvidencePage
 
@@ -127,7 +127,7 @@ def _signer(pages: list[StoredPage]) -> Fact | None:
 class FilingFactsAnswerer:
     name = "filing_facts"
 
-    def answer(self, question: str, evidence: list[EvidencePage], plan: QueryPlan, store: Store) -> Draft | None:
+    def answer(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Store) -> Draft | None:
         kind = asked_fact(question)
         if kind is None:
             return None
@@ -143,7 +143,7 @@ class FilingFactsAnswerer:
                 return self._draft(kind, fact, doc)
         return None
 
-    def _documents(self, plan: QueryPlan, evidence: list[EvidencePage], store: Store) -> list[Document]:
+    def _documents(self, plan: QuestionPlan, evidence: list[EvidencePage], store: Store) -> list[Document]:
         ids = [i for g in plan.groups for i in g.document_ids] or [e.document_id for e in evidence[:1]]
         docs = [d for d in (store.document(i) for i in dict.fromkeys(ids)) if d is not None]
         # the annual filing carries the cover, the audit report and the signatures

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from docqa.finance.lexicon import load_lexicon
-from docqa.search.query import QueryPlan
+from docqa.plan import QuestionPlan
 from docqa.store.base import Store
 from docqa.types import Citation, Draft, EvidencePage
 
@@ -63,7 +63,7 @@ def _enumerates(sentence: str, noun: str) -> re.Match | None:
 class ListAnswerer:
     name = "lists"
 
-    def answer(self, question: str, evidence: list[EvidencePage], plan: QueryPlan, store: Store) -> Draft | None:
+    def answer(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Store) -> Draft | None:
         asked = asked_noun(question)
         if asked is None or load_lexicon().match(question):
             return None  # "what were net sales" names a figure, not a list

@@ -109,7 +109,7 @@ def measure_asked(question: str, measure: str | None) -> bool:
     said = measure.lower()
     if any(label in said for label in labels):
         return True  # "Change in revenue from ...", "2015-2017 average cost of revenue (cogs) ..."
-    from docqa.answer.intent import asks_verdict
+    from docqa.plan.intent import asks_verdict
 
     if asks_verdict(question):
         return True  # a yes/no verdict shows the figures it judged by, under their own names

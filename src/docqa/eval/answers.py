@@ -24,7 +24,7 @@ from docqa.answer.verify import REASON_MEASURE_PREFIX, measure_asked
 from docqa.engine import Engine
 from docqa.eval.metrics import bootstrap_ci, mean
 from docqa.eval.runfolder import write_run
-from docqa.search.query import canonical_companies
+from docqa.plan.companies import canonical_companies
 from docqa.text import query_tokens
 from docqa.types import DocType, Document
 

@@ -5,7 +5,7 @@
 - ``formulas``: pure functions that compute and show their arithmetic; requested formats
 """
 
-from docqa.finance.formulas import Format, FormulaError, FormulaResult, compute, requested_format
+from docqa.finance.formulas import Format, FormulaError, FormulaResult, compute
 from docqa.finance.lexicon import FormulaDef, Lexicon, Metric, MetricMatch, load_lexicon
 from docqa.finance.statements import LineItemMatch, find_line_items, read_tables
 from docqa.finance.tables import Cell, Column, Row, StatementTable
@@ -13,5 +13,5 @@ from docqa.finance.tables import Cell, Column, Row, StatementTable
 __all__ = [
     "Cell", "Column", "Format", "FormulaDef", "FormulaError", "FormulaResult", "Lexicon", "LineItemMatch",
     "Metric", "MetricMatch", "Row", "StatementTable", "compute", "find_line_items", "load_lexicon",
-    "read_tables", "requested_format",
+    "read_tables",
 ]

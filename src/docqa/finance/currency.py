@@ -39,17 +39,5 @@ CURRENCIES: tuple[Currency, ...] = (
              _words(r"\bhong\s+kong\s+dollars?\b", r"\bHKD\b", r"\bHK\$")),
     Currency("INR", _words(r"\brupees?\b", r"\bINR\b", "₹"), _words(r"\brupees?\b", r"\bINR\b", "₹")),
 )
-_ASKED_IN = re.compile(r"\b(?:in|into|as|expressed\s+in|denominated\s+in|converted\s+to)\s+(?:\w+\s+){0,2}$", re.I)
-
-
-def asked_currency(question: str) -> Currency | None:
-    """The currency a question asks the figure in ("in Swiss francs", "in euros"), if any."""
-    for currency in CURRENCIES:
-        for m in currency.asked.finditer(question):
-            if _ASKED_IN.search(question[: m.start()]) or currency.code != "USD" and m.group(0) in "€£¥₹":
-                return currency
-    return None
-
-
 def printed_in(currency: Currency, text: str) -> bool:
     return currency.printed.search(text) is not None

@@ -5,15 +5,14 @@ substituted ("capex / revenue = 1,577 / 32,765 = 4.81%"), so an answer can show 
 verifier can re-check each number against the page. Inputs are plain floats in one unit (the
 statement's); outflows printed negative (capex, dividends) are taken as positive amounts.
 
-``requested_format`` reads how a question wants the number ("in USD billions", "round to two
-decimal places", "in units of percents") and ``render`` writes it that way.
+``render`` writes a number the way the question's plan wants it (``Format``: "in USD billions",
+"round to two decimal places", "in units of percents"; read in plan/format.py).
 """
 
 from __future__ import annotations
 
 import math
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
@@ -434,39 +433,6 @@ class Format(BaseModel):
 _SCALE_WORDS = {"thousand": "thousands", "thousands": "thousands", "k": "thousands", "million": "millions",
                 "millions": "millions", "mm": "millions", "mn": "millions", "m": "millions",
                 "billion": "billions", "billions": "billions", "bn": "billions", "b": "billions"}
-_SCALE_RE = re.compile(
-    r"\b(?:in|as|of)\s+(?:(?:usd|us\s*\$|\$|u\.s\.\s*dollars?|dollars?)\s+)?(thousands?|millions?|billions?|mm|mn|bn)\b"
-    r"|(?:usd|\$)\s*(thousands?|millions?|billions?|mm|mn|bn|k|m|b)\b"
-    r"|\b(thousands?|millions?|billions?)\s+(?:of\s+)?(?:usd|dollars|us\s+dollars)\b",
-    re.I,
-)
-_NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-_DECIMALS_RE = re.compile(r"\b(zero|no|one|two|three|four|five|six|\d)\s+(?:decimal|significant decimal)(?:\s+places?|\s+points?|s)?\b", re.I)
-_PERCENT_RE = re.compile(r"\bin\s+(?:units\s+of\s+)?percent(?:s|age|ages)?\b|\bas\s+a\s+(?:%|percent(?:age)?)(?!\s+of)|\bin\s+%|\(%\)|\bpercentage\s+terms\b", re.I)
-
-
-def requested_format(question: str) -> Format:
-    """How the question wants the number written."""
-    scale = None
-    m = _SCALE_RE.search(question)
-    if m:
-        word = next(g for g in m.groups() if g).lower()
-        scale = _SCALE_WORDS.get(word.rstrip("s") if word.rstrip("s") in _SCALE_WORDS else word)
-    decimals = None
-    d = _DECIMALS_RE.search(question)
-    if d:
-        word = d.group(1).lower()
-        decimals = _NUMBER_WORDS[word] if word in _NUMBER_WORDS else int(word)
-    elif re.search(r"\bnearest\s+(whole\s+number|integer|dollar)\b|\bwhole\s+number\b", question, re.I):
-        decimals = 0
-    elif re.search(r"\bnearest\s+(tenth)\b", question, re.I):
-        decimals = 1
-    elif re.search(r"\bnearest\s+(hundredth|cent)\b", question, re.I):
-        decimals = 2
-    percent = True if _PERCENT_RE.search(question) else None
-    return Format(scale=scale, decimals=decimals, percent=percent)  # type: ignore[arg-type]
-
-
 def convert(value: float, from_unit: Unit | None, to_unit: Unit | None) -> float:
     """Re-express an amount: 1,577 (millions) -> 1.577 (billions). Unknown units leave it as is."""
     if from_unit is None or to_unit is None:

@@ -139,112 +139,6 @@ class Period:
         return Period(self.fiscal_year - 1, self.quarter)
 
 
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
-_YR = r"(?:(?:19|20)\d\d|'?\d\d)\b"
-_FY_WORD = r"(?:(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*'?|year\s+))?"
-_QUARTER_MENTIONS = (
-    # Q2 2023, Q2 of FY2024, Q2'23, Q2 of fiscal 2024, Q2-2023
-    re.compile(rf"\bq([1-4])(?:\s*(?:of\s+|in\s+|-\s*|,\s*)?{_FY_WORD}({_YR}))?", re.I),
-    # 2Q23, 2Q 2023, 2Q FY23
-    re.compile(rf"\b([1-4])q(?:\s*{_FY_WORD}({_YR}))?", re.I),
-    # second quarter of 2023, second fiscal quarter of 2023, 2nd quarter fiscal 2024
-    re.compile(rf"\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter(?:\s*(?:of\s+|in\s+|,\s*)?{_FY_WORD}({_YR}))?",
-               re.I),
-)
-# FY2024 Q2, 2023 Q2, FY24 Q2 (the year first)
-_YEAR_THEN_QUARTER = re.compile(r"\b(?:fy\s*'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d\d|(?<=fy)\d\d|(?<=fy )\d\d)\s*'?\s*q([1-4])\b", re.I)
-_YEAR_MENTION = re.compile(r"(?<![\d.,$])(?:fy\s?'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})(?!\d|,\d|\.\d)|\bfy\s?'?(\d{2})\b", re.I)
-_SAME_PERIOD_BEFORE = re.compile(
-    r"\bsame\s+(?:period|quarter|three\s+months)\s+(?:of|in|during|for|a)?\s*(?:the\s+)?(?:prior|previous|last|preceding)\s+"
-    r"(?:fiscal\s+)?year|\b(?:prior|previous|last)[-\s]year(?:'s)?\s+(?:same\s+)?(?:period|quarter)|\byear[-\s]ago\s+(?:period|quarter)",
-    re.I,
-)
-
-
-# "12 weeks ended March 25, 2023", "three months ended July 29, 2023": a period's end date. Beside a
-# quarter the question names it dates that quarter; its year is not a fiscal year asked.
-_ENDED_ON = re.compile(
-    r"\b(?:\d{1,2}|three|six|nine|twelve|thirteen|sixteen)[\s-]+(?:weeks?|months?)\s+(?:ended|ending)\s+"
-    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\s*,?\s*(?:19|20)\d\d\b",
-    re.I,
-)
-
-
-_NAMES_A_FILING = re.compile(
-    r"\s*(?:earnings\s+(?:release|report|call|statement|presentation)|press\s+release|10-?q\b|filing|report\b|"
-    r"release\b|call\b|presentation\b|transcript\b)",
-    re.I,
-)
-
-
-def _year_of(text: str | None) -> int | None:
-    if not text:
-        return None
-    digits = text.strip("'")
-    return int(digits) if len(digits) == 4 else 2000 + int(digits)
-
-
-def asked_periods(question: str, default_year: int | None = None) -> list[Period]:
-    """The periods a question names, oldest first: "Q2 of FY2024" -> Period(2024, 2),
-    "between FY2023 and Q2 of FY2024" -> [Period(2023), Period(2024, 2)], "in Q2 2023 compared to
-    the same period in the prior year" -> [Period(2022, 2), Period(2023, 2)].
-
-    Quarter mentions without a year take the question's only other year (or ``default_year``).
-    A question that names no quarter gives one Period per year named.
-    """
-    taken: list[tuple[int, int]] = []
-    quarters: list[tuple[int, int | None]] = []  # (quarter, year or None)
-    filing_quarters: list[tuple[int, int | None]] = []
-
-    def free(span: tuple[int, int]) -> bool:
-        return not any(a < span[1] and span[0] < b for a, b in taken)
-
-    m: re.Match[str] | None
-    for m in _YEAR_THEN_QUARTER.finditer(question):
-        quarters.append((int(m.group(2)), _year_of(m.group(1))))
-        taken.append(m.span())
-    for pattern in _QUARTER_MENTIONS:
-        for m in pattern.finditer(question):
-            if not free(m.span()):
-                continue
-            if _NAMES_A_FILING.match(question[m.end():]):
-                # "its Q4 earnings release", "the Q2 10-Q": a document, whose own quarter is asked
-                # only when the question names no other period.
-                taken.append(m.span())
-                q = m.group(1).lower()
-                filing_quarters.append((_ORDINALS[q] if q in _ORDINALS else int(q), _year_of(m.group(2))))
-                continue
-            q = m.group(1).lower()
-            quarter = _ORDINALS[q] if q in _ORDINALS else int(q)
-            quarters.append((quarter, _year_of(m.group(2))))
-            taken.append(m.span())
-    if quarters:
-        taken.extend(m.span() for m in _ENDED_ON.finditer(question))
-    years: list[int] = []
-    for m in _YEAR_MENTION.finditer(question):
-        if free(m.span()):
-            y = _year_of(m.group(1) or m.group(2))
-            if y is not None and 1990 <= y <= 2039 and y not in years:
-                years.append(y)
-    if not quarters and not years:
-        quarters = filing_quarters
-    if not quarters:
-        return sorted({Period(y) for y in years}, key=lambda p: p.order)
-    out: set[Period] = set()
-    for quarter, year in quarters:
-        if year is None:
-            year = years[0] if len(years) == 1 else default_year
-            if year is None:
-                continue
-            if years and year in years:
-                years.remove(year)
-        out.add(Period(year, quarter))
-    out |= {Period(y) for y in years}
-    if _SAME_PERIOD_BEFORE.search(question):
-        out |= {p.prior() for p in list(out) if p.quarter}
-    return sorted(out, key=lambda p: p.order)
-
-
 # ------------------------------------------------------------------------ a company's fiscal calendar
 @dataclass(frozen=True)
 class FiscalCalendar:
@@ -314,4 +208,4 @@ def header_quarter(header: str) -> int | None:
     m = _HEADER_QUARTER.search(header)
     if not m:
         return None
-    return int(m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) else _ORDINALS[m.group(3).lower()]
+    return int(m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) else {"first": 1, "second": 2, "third": 3, "fourth": 4}[m.group(3).lower()]

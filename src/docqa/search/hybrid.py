@@ -8,7 +8,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from docqa.embed import Embedder
-from docqa.search.query import QueryPlan, canonical_companies, plan_query
+from docqa.plan import QuestionPlan, build_plan
+from docqa.plan.companies import canonical_companies
+from docqa.search.query import SearchQuery, search_query
 from docqa.store.base import Store
 from docqa.types import Chunk, Document, Hit, SearchFilters, SearchMode
 
@@ -20,7 +22,7 @@ RRF_SCALE = 100.0  # fused scores are reported x100 so they read as small number
 @dataclass
 class SearchResult:
     hits: list[Hit]
-    plan: QueryPlan
+    plan: QuestionPlan
     timings: dict[str, float] = field(default_factory=dict)
 
 
@@ -66,14 +68,22 @@ class HybridSearcher:
         self.dense_weight = dense_weight
         self._cache = _Lookups()
 
+    def plan(self, question: str, documents: list[Document], filters: SearchFilters | None = None,
+             inherited: tuple[str, ...] = ()) -> QuestionPlan:
+        """The question's plan, with the index answering what planning asks about words."""
+        self._cache = _lookups(self.store, documents)
+        return build_plan(question, documents, filters, is_word=self.is_word, owner=self._owner(documents),
+                          inherited=inherited)
+
     def search(
         self,
-        question: str,
+        question: str | QuestionPlan,
         documents: list[Document],
         k: int = 10,
         mode: SearchMode = "hybrid",
         filters: SearchFilters | None = None,
     ) -> SearchResult:
+        """Search for a question (planned here) or for a plan made before."""
         if mode not in ("hybrid", "lexical", "vector"):
             raise ValueError(f"mode must be hybrid, lexical or vector, not {mode!r}")
         if mode != "lexical" and self.embedder is None:
@@ -82,15 +92,15 @@ class HybridSearcher:
             mode = "lexical"
         timings: dict[str, float] = {}
         t0 = time.perf_counter()
-        self._cache = _lookups(self.store, documents)
-        plan = plan_query(question, documents, filters, is_word=self.is_word, owner=self._owner(documents))
+        plan = question if isinstance(question, QuestionPlan) else self.plan(question, documents, filters)
+        query = search_query(plan)
         timings["plan_ms"] = (time.perf_counter() - t0) * 1000
         vector = None
         if mode != "lexical":
             t1 = time.perf_counter()
-            vector = self.embedder.embed([question])[0]  # type: ignore[union-attr]
+            vector = self.embedder.embed([query.text])[0]  # type: ignore[union-attr]
             timings["embed_ms"] = (time.perf_counter() - t1) * 1000
-        per_group = [self._search_group(plan, group, vector, mode, k) for group in plan.groups]
+        per_group = [self._search_group(query, group, vector, mode, k) for group in query.groups]
         hits = _interleave(per_group, k)
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
         return SearchResult(hits=hits, plan=plan, timings=timings)
@@ -121,11 +131,11 @@ class HybridSearcher:
 
         return owner
 
-    def _search_group(self, plan: QueryPlan, filters: SearchFilters, vector, mode: SearchMode, k: int) -> list[Hit]:
+    def _search_group(self, plan: SearchQuery, filters: SearchFilters, vector, mode: SearchMode, k: int) -> list[Hit]:
         fused: dict[str, float] = {}
         parts: dict[str, dict[str, float]] = {}
         if mode in ("hybrid", "lexical"):
-            ranked = self.store.lexical_search(plan.terms, plan.phrases, filters, self.candidates)
+            ranked = self.store.lexical_search(list(plan.terms), list(plan.phrases), filters, self.candidates)
             for rank, (cid, score) in enumerate(ranked):
                 fused[cid] = fused.get(cid, 0.0) + RRF_SCALE / (self.rrf_k + rank + 1)
                 parts.setdefault(cid, {})["lexical"] = round(score, 4)

@@ -26,7 +26,7 @@ printed only in parts, or read by another route the lexicon declares) and
 from docqa.answer.figures.answerer import FiguresAnswerer
 from docqa.answer.figures.asked import Asked, asked_measures
 from docqa.answer.figures.evaluated import Evaluated, Measure
-from docqa.answer.figures.judgement import judgement
+from docqa.plan.judgement import judgement
 from docqa.answer.figures.located import Located, locate
 from docqa.answer.figures.measures import Combined, Either, ExprMeasure, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.printed_rows import RowMeasure

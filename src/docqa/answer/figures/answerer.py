@@ -9,7 +9,6 @@ from docqa.answer.figures.asked_kind import kind_answers
 from docqa.answer.figures.composition import ASKS_FIGURE, compose_measures, names_no_line_item
 from docqa.answer.figures.drafts import ANSWERER, value_draft
 from docqa.answer.figures.evaluated import Evaluated, show, wrap
-from docqa.answer.figures.judgement import YES_NO, bottom_line_asked, judgement
 from docqa.answer.figures.line_item_words import company_name_words
 from docqa.answer.figures.measures import FormulaMeasure, MetricMeasure
 from docqa.answer.figures.over_time import over_time
@@ -17,13 +16,12 @@ from docqa.answer.figures.ranking import asks_which, listed_activities, most_nam
 from docqa.answer.figures.reporting_currency import in_reporting_currency
 from docqa.answer.figures.sources import Source, annual_report, dated_quarter, filing_sources
 from docqa.answer.figures.yes_no import yes_no
-from docqa.answer.intent import asks_why
 from docqa.answer.statement_lines import largest_line, line_asked
 from docqa.finance import compose as C
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import load_lexicon
-from docqa.finance.periods import Period, asked_periods
-from docqa.search.query import QueryPlan
+from docqa.finance.periods import Period
+from docqa.plan import QuestionPlan
 from docqa.store.base import Store
 from docqa.types import Draft, EvidencePage
 
@@ -35,24 +33,24 @@ class FiguresAnswerer:
 
     name = ANSWERER
 
-    def answer(self, question: str, evidence: list[EvidencePage], plan: QueryPlan, store: Store) -> Draft | None:
+    def answer(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Store) -> Draft | None:
         draft = self._answer(question, evidence, plan, store)
         return in_reporting_currency(draft, store) if draft is not None and draft.found else draft
 
-    def _answer(self, question: str, evidence: list[EvidencePage], plan: QueryPlan, store: Store) -> Draft | None:
+    def _answer(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Store) -> Draft | None:
         lexicon = load_lexicon()
-        matches = lexicon.match(question)
+        matches = list(plan.measures)
         named = list(dict.fromkeys([m.key for m in matches if m.kind == "metric"] + listed_activities(question)))
         pick = which_is_most(question) if len(named) >= 2 else None
         line = line_asked(question)
         composition = C.compose(question)
-        free = names_no_line_item(matches) and ASKS_FIGURE.match(question) is not None and not asks_why(question)
+        free = names_no_line_item(matches) and ASKS_FIGURE.match(question) is not None and not plan.why
         if not matches and pick is None and line is None and composition is None and not free \
-                and not bottom_line_asked(question):
+                and not plan.bottom_line:
             return None
         asked = asked_measures(question, matches)
-        judged = judgement(question)
-        bottom_line = bottom_line_asked(question)
+        judged = plan.judgement
+        bottom_line = plan.bottom_line
         if (not asked.measures and judged not in ("capital_intensive", "high_growth") and not bottom_line and pick is None
                 and line is None and composition is None and not free):
             return None
@@ -68,14 +66,14 @@ class FiguresAnswerer:
         periods = _periods_asked(question, evidence, plan, sources, store)
         if periods is None:
             return None
-        fmt = F.requested_format(question)
+        fmt = plan.format
         if line is not None:
             return largest_line(line, sources, periods[-1])
         if judged is not None:
             draft = yes_no(judged, question, asked, sources, periods, company_words)
             if draft is not None:
                 return draft
-        if YES_NO.match(question):
+        if plan.verdict:
             return None  # a yes/no question a figure alone does not answer
         target = periods[-1]
         whole = next((p for p in periods if p.quarter is None), None)
@@ -86,7 +84,7 @@ class FiguresAnswerer:
             draft = most_named(pick, named, sources, target)
             if draft is not None:
                 return draft
-        if asks_why(question) or asks_which(question, matches):
+        if plan.why or asks_which(question, matches):
             # "What drove the margin change?", "Which segment had the lowest revenue?": the
             # company's figure is not the answer; the filing's words (or a breakdown) are.
             return None
@@ -96,12 +94,12 @@ class FiguresAnswerer:
         return _figure(question, asked, sources, target, fmt)
 
 
-def _periods_asked(question: str, evidence: list[EvidencePage], plan: QueryPlan, sources: list[Source],
+def _periods_asked(question: str, evidence: list[EvidencePage], plan: QuestionPlan, sources: list[Source],
                    store: Store) -> list[Period] | None:
     """The periods the question asks, by the filings' own calendars; None when no year is known.
     Years asked of quarterly filings put the company's annual report first in ``sources``."""
     default_year = max(plan.years) if plan.years else evidence[0].year
-    periods = asked_periods(question, default_year)
+    periods = plan.asked_periods(default_year)
     dated = dated_quarter(plan, sources, store) if not any(p.quarter for p in periods) else None
     if dated is not None:
         # "the three months ended December 31, 2022": the quarter of the filing that closes on

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from docqa.answer.figures.evaluated import Measure
 from docqa.answer.figures.measures import Combined, FormulaMeasure, MetricMeasure
-from docqa.answer.intent import asks_why
+from docqa.plan.intent import asks_why
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import MetricMatch, load_lexicon
 

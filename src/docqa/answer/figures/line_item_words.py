@@ -7,7 +7,7 @@ import re
 from docqa.answer.figures.sources import Source
 from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.finance.text import stems
-from docqa.search.query import QueryPlan
+from docqa.plan import QuestionPlan
 from docqa.store.base import Store
 
 SCAFFOLD = frozenset(stems(
@@ -62,7 +62,7 @@ def leftover(text: str, match: MetricMatch, company_words: frozenset[str]) -> li
 SOFT_WORDS = frozenset(stems("total net gaap consolidated reported overall"))
 
 
-def company_name_words(store: Store, sources: list[Source], plan: QueryPlan) -> frozenset[str]:
+def company_name_words(store: Store, sources: list[Source], plan: QuestionPlan) -> frozenset[str]:
     """Stems of the names the company goes by, so that "Activision's" is not part of a line item."""
     words: set[str] = set()
     for name in plan.companies:

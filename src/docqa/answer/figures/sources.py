@@ -12,7 +12,9 @@ from functools import cached_property
 
 from docqa.finance.periods import FiscalCalendar, Period
 from docqa.finance.tables import Column, StatementTable, with_own_year_filled, without_parent_only
-from docqa.search.query import QueryPlan, canonical_companies, days_apart
+from docqa.plan import QuestionPlan
+from docqa.plan.companies import canonical_companies
+from docqa.plan.periods import days_apart
 from docqa.store.base import Store, StoredPage, parsed_tables
 from docqa.types import DocType, DocumentMeta, EvidencePage
 
@@ -97,7 +99,7 @@ def annual_report(store: Store, document_id: str, year: int | None) -> Source | 
     return _source(doc.file_name, doc.id, tables, pages, doc.meta)
 
 
-def dated_quarter(plan: QueryPlan, sources: list[Source], store: Store) -> Period | None:
+def dated_quarter(plan: QuestionPlan, sources: list[Source], store: Store) -> Period | None:
     """The fiscal quarter a question names by its end date, when a quarterly source closes on it."""
     if not plan.period_end:
         return None

@@ -6,9 +6,7 @@ from docqa.answer.figures.asked import Asked, asked_measures
 from docqa.answer.figures.composition import compose_measures
 from docqa.answer.figures.drafts import judged_draft
 from docqa.answer.figures.evaluated import Evaluated, Measure, growth_expression, show, wrap
-from docqa.answer.figures.judgement import (CAPITAL_INTENSIVE, CAPITAL_INTENSIVE_WORDS, DOWN, HEALTHY_FLOOR,
-                                            HIGH_GROWTH, HIGH_GROWTH_WORDS, UP, band_asked, compared,
-                                            parse_threshold)
+from docqa.plan.judgement import DOWN, UP, band_asked, compared, parse_threshold
 from docqa.answer.figures.measures import Combined, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.sources import Source
 from docqa.finance import compose as C
@@ -16,6 +14,18 @@ from docqa.finance import formulas as F
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.periods import Period
 from docqa.types import Draft
+
+# Ratio levels analysts read as healthy: a liquidity ratio of 1 covers current liabilities.
+HEALTHY_FLOOR = {"current_ratio": 1.0, "quick_ratio": 1.0}
+# Capital intensity: capex of a tenth of revenue or more (telecoms, utilities, manufacturing),
+# or two dollars of assets or more per dollar of revenue (Investopedia's capital intensity ratio).
+CAPITAL_INTENSIVE = {"capex_to_revenue": 0.10, "assets_to_revenue": 2.0}
+# In words: figures an answer states must be printed on the cited pages, and these are not.
+CAPITAL_INTENSIVE_WORDS = {"capex_to_revenue": "the tenth of revenue that marks a capital-intensive business",
+                           "assets_to_revenue": "the two dollars of assets per dollar of revenue that marks one"}
+HIGH_GROWTH = 0.15           # revenue growth a year that reads as a high-growth company
+HIGH_GROWTH_WORDS = "the fifteen percent a year that marks a high-growth company"
+
 
 
 def yes_no(judged: str, question: str, asked: Asked, sources: list[Source], periods: list[Period],

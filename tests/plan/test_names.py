@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from docqa.search.names import closest, fuzzy_mentions, name_like_phrases
+from docqa.plan.names import closest, fuzzy_mentions, name_like_phrases
 
 NAMES = [("Amazon.com, Inc.", "amazon"), ("PepsiCo, Inc.", "pepsico"), ("Walmart Inc.", "walmart"),
          ("American Express Company", "american express"), ("The Boeing Company", "boeing"),
@@ -51,7 +51,7 @@ def test_closest_names_are_near_in_spelling_or_none():
 def test_prepared_names_match_as_the_pairs_do():
     """A NameTable prepared once (as the planner keeps it per set of documents) finds the same
     mentions, same spans and same company on ties, as the (company, name) pairs themselves."""
-    from docqa.search.names import NameTable
+    from docqa.plan.names import NameTable
 
     tied = NAMES + [("Pepsico Holdings", "pepsico")]  # the same compact name: the first pair wins
     table = NameTable(tied)

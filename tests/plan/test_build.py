@@ -1,6 +1,9 @@
-from docqa.search.query import (
-    canonical_companies, choose_documents, detect_companies, detect_doc_types, detect_quarter, detect_years, normalize_name, plan_query,
-)
+from docqa.plan.companies import canonical_companies, normalize_name
+from docqa.plan.choice import choose_documents
+from docqa.plan.subject import detect_companies
+from docqa.plan.filing_types import detect_doc_types
+from docqa.plan.periods import detect_quarter, detect_years
+from docqa.plan import build_plan
 from docqa.text import index_text, query_tokens
 from docqa.types import DocType, Document, DocumentMeta, SearchFilters, StatementKind
 
@@ -53,18 +56,18 @@ def test_period_narrows_to_the_filing_that_reports_it():
 
 
 def test_plan_filters_each_company_and_expands_line_items():
-    plan = plan_query("What is the FY2018 capital expenditure amount for 3M?", DOCS)
-    assert plan.companies == ["3M Company"]
-    assert plan.groups == [SearchFilters(document_ids=("m18",))]
+    plan = build_plan("What is the FY2018 capital expenditure amount for 3M?", DOCS)
+    assert plan.companies == ("3M Company",)
+    assert plan.groups == (SearchFilters(document_ids=("m18",)),)
     assert StatementKind.CASH_FLOW in plan.statements
     assert any("purchases of property plant and equipment" in p for p in plan.phrases)
-    two = plan_query("Did 3M or Adobe spend more on capex in FY2022?", DOCS)
+    two = build_plan("Did 3M or Adobe spend more on capex in FY2022?", DOCS)
     assert len(two.groups) == 2
 
 
 def test_explicit_filters_that_match_nothing_search_nothing():
-    plan = plan_query("revenue", DOCS, SearchFilters(companies=("Tesla",)))
-    assert plan.groups == []
+    plan = build_plan("revenue", DOCS, SearchFilters(companies=("Tesla",)))
+    assert plan.groups == ()
     assert plan.notes
 
 
@@ -85,7 +88,7 @@ def test_two_filers_that_share_a_short_name_stay_two_companies():
     assert canonical["og"] != canonical["oh"]
     assert canonical["a17"] == canonical["a22"] == "Adobe Inc."  # renamed: the new name is the old one's short name
     assert canonical["b23"] == canonical["b24"]
-    plan = plan_query("What were Odyssey Gold Limited's total assets in 2022?", docs)
+    plan = build_plan("What were Odyssey Gold Limited's total assets in 2022?", docs)
     assert [g.document_ids for g in plan.groups] == [("og",)]
     # Both read "odyssey" once legal words go; the full name spelt out tells them apart ...
     assert detect_companies("Odyssey Group Holdings, Inc.'s net cash from operations in 2022", docs) == [
@@ -117,7 +120,7 @@ ORBIT = [
 
 
 def ids(question, docs=ORBIT):
-    plan = plan_query(question, docs)
+    plan = build_plan(question, docs)
     return sorted(i for g in plan.groups for i in g.document_ids)
 
 
@@ -176,7 +179,8 @@ def test_held_names_follow_the_documents():
 
 
 def test_the_questions_first_word_is_not_part_of_a_name():
-    from docqa.search.query import common_word, name_like_phrases
+    from docqa.plan.companies import common_word
+    from docqa.plan.names import name_like_phrases
 
     phrases = [p.text for p in name_like_phrases("Was Block's cash from operations larger than its net income?", common_word)]
     assert phrases == ["Block"]

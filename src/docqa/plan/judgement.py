@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-YES_NO = re.compile(r"^\s*(?:is|are|does|do|did|has|have|had|was|were|can|will)\b", re.I)
+from docqa.plan.intent import YES_NO
+
 UP = re.compile(r"\b(improv\w*|increas\w*|grow\w*|grew|rise|rising|rose|higher|expand\w*|accelerat\w*)\b", re.I)
 DOWN = re.compile(r"\b(declin\w*|decreas\w*|drop\w*|fall\w*|fell|lower|shrink\w*|contract\w*|deteriorat\w*)\b", re.I)
 _SIGN = re.compile(r"\b(positive|negative)\b", re.I)
@@ -22,16 +23,6 @@ _CAPITAL_INTENSIVE = re.compile(r"\bcapital[\s-]+intensive\b|\bcapital[\s-]+inte
 _HIGH_GROWTH = re.compile(r"\bhigh[\s-]+growth\b|\bfast[\s-]+growing\b|\bgrowth\s+(?:company|stock)\b", re.I)
 _STABLE = re.compile(r"\b(consistent\w*|stable|stabilit\w*|steady|fluctuat\w*|volatil\w*|vary|varied|varies)\b", re.I)
 _BAND = re.compile(r"(?:more|greater|higher)\s+than\s+(?:roughly\s+|about\s+|approximately\s+|around\s+|~\s*)?(\d+(?:\.\d+)?)\s*(?:%|percent|percentage\s+points?|pp)", re.I)
-# Ratio levels analysts read as healthy: a liquidity ratio of 1 covers current liabilities.
-HEALTHY_FLOOR = {"current_ratio": 1.0, "quick_ratio": 1.0}
-# Capital intensity: capex of a tenth of revenue or more (telecoms, utilities, manufacturing),
-# or two dollars of assets or more per dollar of revenue (Investopedia's capital intensity ratio).
-CAPITAL_INTENSIVE = {"capex_to_revenue": 0.10, "assets_to_revenue": 2.0}
-# In words: figures an answer states must be printed on the cited pages, and these are not.
-CAPITAL_INTENSIVE_WORDS = {"capex_to_revenue": "the tenth of revenue that marks a capital-intensive business",
-                           "assets_to_revenue": "the two dollars of assets per dollar of revenue that marks one"}
-HIGH_GROWTH = 0.15           # revenue growth a year that reads as a high-growth company
-HIGH_GROWTH_WORDS = "the fifteen percent a year that marks a high-growth company"
 STABLE_BAND = 2.0            # percentage points (or % for amounts) a year, unless the question says
 
 

@@ -1,0 +1,146 @@
+"""build_plan(): a question read once into a QuestionPlan, against the documents the index holds.
+
+Each slot has its own parser module (subject, periods, filing_types, statistic, intent,
+judgement, wording); this module only calls them in order and decides, from what they read, which
+filings each named company's question reads (choice.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from docqa.finance.lexicon import load_lexicon
+from docqa.finance.topics import topics_for
+from docqa.plan.choice import choose_documents
+from docqa.plan.companies import _held, company_names, normalize_name
+from docqa.plan.filing_types import detect_doc_types
+from docqa.plan.format import asked_currency, asks_amount, counted_noun, requested_format
+from docqa.plan.intent import classify
+from docqa.plan.judgement import bottom_line_asked, judgement, sign_asked
+from docqa.plan.model import QuestionPlan, Statistic
+from docqa.plan.names import OwnerCheck, WordCheck
+from docqa.plan.periods import (
+    _LATEST,
+    _YEAR_END_ASKED,
+    asked_day,
+    asked_period_end,
+    detect_quarter,
+    detect_years,
+    fiscal_year_of,
+    is_forward_looking,
+    read_periods,
+)
+from docqa.plan.intent import asks_verdict, asks_why
+from docqa.plan.statistic import stats_question
+from docqa.plan.subject import _detect_companies, _respelt, _unheld_companies
+from docqa.plan.wording import content_text
+from docqa.text import query_tokens, tokens
+from docqa.types import Document, SearchFilters
+
+
+def build_plan(question: str, documents: list[Document], explicit: SearchFilters | None = None,
+               is_word: WordCheck | None = None, owner: OwnerCheck | None = None,
+               inherited: tuple[str, ...] = ()) -> QuestionPlan:
+    """The plan of ``question`` over ``documents``; ``explicit`` filters are filters, not hints.
+    ``is_word`` and ``owner`` ask the index about words (a typo of a name is printed nowhere; a
+    word that only one company's filings print names it)."""
+    lexicon = load_lexicon()
+    explicit = explicit or SearchFilters()
+    content = content_text(question)
+    phrases = [" ".join(tokens(p)) for p in lexicon.expansion_terms(question)]
+    sections: set[str] = set()
+    for topic in topics_for(content):
+        phrases.extend(p for p in (" ".join(tokens(x)) for x in topic.prints) if p not in phrases)
+        sections.update(topic.sections)
+    plan = QuestionPlan(
+        question=question, content=content, terms=tuple(query_tokens(content)), phrases=tuple(phrases),
+        years=tuple(detect_years(question)), quarter=detect_quarter(question),
+        doc_types=tuple(explicit.doc_types) or tuple(detect_doc_types(question)),
+        statements=frozenset(lexicon.statements_for(question)), sections=frozenset(sections),
+        latest=bool(_LATEST.search(question)), period_end=asked_period_end(question), day=asked_day(question),
+        forward_looking=is_forward_looking(question), inherited=inherited,
+    )
+    plan = _with_subject(plan, documents, explicit, is_word, owner)
+    plan = _with_ask(plan)
+    plan = replace(plan, intent=classify(plan))
+    return _with_filings(plan, documents, explicit)
+
+
+def _with_ask(plan: QuestionPlan) -> QuestionPlan:
+    """What kind of answer is asked, read from the question as the answerers read it (names spelt
+    as the filings spell them, so that a measure's offsets hold in that text)."""
+    asked = plan.asked
+    routed = stats_question(asked)
+    measures = tuple(load_lexicon().match(asked))
+    return replace(
+        plan, measures=measures, periods=read_periods(asked), statistic=Statistic(*routed) if routed else None,
+        verdict=asks_verdict(asked), why=asks_why(asked), judgement=judgement(asked), sign=sign_asked(asked),
+        bottom_line=bottom_line_asked(asked), amount=asks_amount(asked, measures), counted=counted_noun(asked),
+        format=requested_format(asked), currency=asked_currency(asked))
+
+
+def _with_subject(plan: QuestionPlan, documents: list[Document], explicit: SearchFilters,
+                  is_word: WordCheck | None, owner: OwnerCheck | None) -> QuestionPlan:
+    question = plan.question
+    pool = _pool(documents, explicit, years=False)
+    held = _held(documents)  # worked out once per set of documents, and kept while they stay the same
+    if explicit.companies:
+        companies = sorted({held.canonical[d.id] for d in pool if d.id in held.canonical})
+    else:
+        companies = _detect_companies(question, held if pool is documents else _held(pool), is_word, owner)
+    unheld: list[str] = []
+    closest: list[str] = []
+    if not explicit.document_ids and not explicit.companies:
+        unheld, closest = _unheld_companies(question, held, companies)
+    years = plan.years
+    if plan.period_end and not explicit.years and _YEAR_END_ASKED.search(question):
+        # "the fiscal year ending January 31, 2020" is fiscal 2020 by the filer's calendar, and
+        # "ending January 1, 2023" fiscal 2022: the date says which year, not the digits alone.
+        years = tuple(sorted({y for y in years if str(y) != plan.period_end[:4]} | {fiscal_year_of(plan.period_end)}))
+    return replace(plan, companies=tuple(companies), unheld=tuple(unheld), closest=tuple(closest), years=years,
+                   rewritten=_respelt(question, held if pool is documents else _held(pool), is_word))
+
+
+def _pool(documents: list[Document], explicit: SearchFilters, years: bool = True) -> list[Document]:
+    """The documents the explicit filters leave (the same list object when they leave all)."""
+    pool = documents
+    if explicit.document_ids:
+        pool = [d for d in pool if d.id in explicit.document_ids or d.file_name in explicit.document_ids]
+    if explicit.companies:
+        wanted = {normalize_name(c) for c in explicit.companies}
+        pool = [d for d in pool if company_names(d) & wanted]
+    if years and explicit.years:
+        pool = [d for d in pool if d.meta.fiscal_year in explicit.years]
+    if years and explicit.doc_types:
+        accepted = {k for t in explicit.doc_types for k in t.family}
+        pool = [d for d in pool if d.meta.doc_type in accepted]
+    return pool
+
+
+def _with_filings(plan: QuestionPlan, documents: list[Document], explicit: SearchFilters) -> QuestionPlan:
+    """The filings each company's question reads: the period and filing type asked, by each
+    company's own calendar (choice.py); one group per company, searched in turn."""
+    pool = _pool(documents, explicit)
+    if not pool:
+        return replace(plan, notes=("no indexed document matches the filters given",))
+    if explicit.document_ids:
+        return replace(plan, groups=(SearchFilters(document_ids=tuple(d.id for d in pool)),))
+    canonical = _held(documents).canonical
+    years = [] if explicit.years else list(plan.years)
+    groups: list[SearchFilters] = []
+    notes: list[str] = []
+    for company in plan.companies or (None,):
+        candidates = [d for d in pool if company is None or canonical.get(d.id) == company]
+        chosen, note = choose_documents(candidates, years, plan.quarter, list(plan.doc_types), plan.forward_looking,
+                                        latest=plan.latest, period_end=plan.period_end,
+                                        annual_first=bool(plan.measures) and plan.quarter is None and not plan.doc_types,
+                                        day=plan.day)
+        if note:
+            notes.append(f"{company or 'all companies'}: {note}")
+        if company is None and plan.period_end and chosen and len(chosen) < len(candidates):
+            groups.append(SearchFilters(document_ids=tuple(d.id for d in chosen)))  # the date singles them out
+        elif company is None and not years and not plan.doc_types and not explicit.companies:
+            groups.append(SearchFilters())  # nothing named: search everything, unfiltered
+        elif chosen:
+            groups.append(SearchFilters(document_ids=tuple(d.id for d in chosen)))
+    return replace(plan, groups=tuple(groups), notes=tuple(notes))

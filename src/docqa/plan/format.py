@@ -1,0 +1,77 @@
+"""Format slots: how the question wants the number (scale, decimals, percent), the currency it
+asks the figure in, and whether it asks an amount at all (or how many of something)."""
+
+from __future__ import annotations
+
+import re
+
+from docqa.finance.currency import CURRENCIES, Currency
+from docqa.finance.formulas import _SCALE_WORDS, Format
+from docqa.finance.lexicon import MetricMatch
+from docqa.plan.intent import asks_verdict, asks_why
+
+_SCALE_RE = re.compile(
+    r"\b(?:in|as|of)\s+(?:(?:usd|us\s*\$|\$|u\.s\.\s*dollars?|dollars?)\s+)?(thousands?|millions?|billions?|mm|mn|bn)\b"
+    r"|(?:usd|\$)\s*(thousands?|millions?|billions?|mm|mn|bn|k|m|b)\b"
+    r"|\b(thousands?|millions?|billions?)\s+(?:of\s+)?(?:usd|dollars|us\s+dollars)\b",
+    re.I,
+)
+_NUMBER_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+_DECIMALS_RE = re.compile(r"\b(zero|no|one|two|three|four|five|six|\d)\s+(?:decimal|significant decimal)(?:\s+places?|\s+points?|s)?\b", re.I)
+_PERCENT_RE = re.compile(r"\bin\s+(?:units\s+of\s+)?percent(?:s|age|ages)?\b|\bas\s+a\s+(?:%|percent(?:age)?)(?!\s+of)|\bin\s+%|\(%\)|\bpercentage\s+terms\b", re.I)
+
+
+def requested_format(question: str) -> Format:
+    """How the question wants the number written."""
+    scale = None
+    m = _SCALE_RE.search(question)
+    if m:
+        word = next(g for g in m.groups() if g).lower()
+        scale = _SCALE_WORDS.get(word.rstrip("s") if word.rstrip("s") in _SCALE_WORDS else word)
+    decimals = None
+    d = _DECIMALS_RE.search(question)
+    if d:
+        word = d.group(1).lower()
+        decimals = _NUMBER_WORDS[word] if word in _NUMBER_WORDS else int(word)
+    elif re.search(r"\bnearest\s+(whole\s+number|integer|dollar)\b|\bwhole\s+number\b", question, re.I):
+        decimals = 0
+    elif re.search(r"\bnearest\s+(tenth)\b", question, re.I):
+        decimals = 1
+    elif re.search(r"\bnearest\s+(hundredth|cent)\b", question, re.I):
+        decimals = 2
+    percent = True if _PERCENT_RE.search(question) else None
+    return Format(scale=scale, decimals=decimals, percent=percent)  # type: ignore[arg-type]
+
+
+_ASKED_IN = re.compile(r"\b(?:in|into|as|expressed\s+in|denominated\s+in|converted\s+to)\s+(?:\w+\s+){0,2}$", re.I)
+
+
+def asked_currency(question: str) -> Currency | None:
+    """The currency a question asks the figure in ("in Swiss francs", "in euros"), if any."""
+    for currency in CURRENCIES:
+        for m in currency.asked.finditer(question):
+            if _ASKED_IN.search(question[: m.start()]) or currency.code != "USD" and m.group(0) in "€£¥₹":
+                return currency
+    return None
+
+
+_AMOUNT = re.compile(
+    r"^\W*(?:how\s+much|how\s+many)\b|\bin\s+(?:usd|us\$|\$|(?:us\s+)?dollars|(?:\w+\s+)?(?:millions|billions|thousands))\b"
+    r"|\bround(?:ed)?\s+to\b|\bdecimal|\bas\s+a\s+percent|\bwhat\s+(?:percent(?:age)?|share|proportion)\b", re.I)
+_HOW_MANY = re.compile(r"^\W*how\s+many\s+(?P<noun>[\w'’&-]+(?:\s+[\w'’&-]+){0,3}?)\s+"
+                       r"(?:did|does|do|were|was|are|is|has|had|have|will|can|could)\b", re.I)
+_ENTITY_START = re.compile(r"^\W*(?:which|who|whom|where|when|list|name|describe|explain|summari[sz]e)\b", re.I)
+
+
+def asks_amount(question: str, measures: tuple[MetricMatch, ...] | list[MetricMatch]) -> bool:
+    """The question wants a number ("how much", "in USD millions", "round to one decimal", or a
+    figure the lexicon knows asked for plainly), not a verdict or an explanation."""
+    if asks_verdict(question) or asks_why(question) or _ENTITY_START.match(question):
+        return False
+    return _AMOUNT.search(question) is not None or bool(measures)
+
+
+def counted_noun(question: str) -> str | None:
+    """"How many stores did X open": the noun counted ("stores")."""
+    m = _HOW_MANY.match(question)
+    return m.group("noun") if m else None

@@ -1,0 +1,51 @@
+"""What kind of answer a question's words ask for, shared by the answerers."""
+
+from __future__ import annotations
+
+import re
+
+from typing import TYPE_CHECKING
+
+from docqa.plan.wording import without_provisos
+
+if TYPE_CHECKING:
+    from docqa.plan.model import Intent, QuestionPlan
+
+WHY = re.compile(r"\b(?:why|drove|drive[sn]?|drivers?|reasons?|caus\w*|explain\w*|due\s+to)\b", re.I)
+
+
+def asks_why(question: str) -> bool:
+    """"What drove ...", "why did ...": the filing's explanation is the answer, not a figure."""
+    return WHY.search(without_provisos(question)) is not None
+
+
+# One pattern for "is / did / has X ...?" questions, wherever a verdict is told apart.
+YES_NO = re.compile(r"^\W*(?:is|are|does|do|did|has|have|had|was|were|can|will)\b", re.I)
+
+
+def asks_verdict(question: str) -> bool:
+    """"Is / did / has X ...?": a yes or no is asked, with the figures or lines that decide it."""
+    return YES_NO.match(question) is not None
+
+
+def classify(plan: "QuestionPlan") -> "Intent":
+    """The plan's intent, from its slots: a count, an event the filing reports, a verdict on a
+    figure, an explanation, a figure, or the lines that answer."""
+    from docqa.plan.model import Intent
+    from docqa.plan.topic import asks_event, topic_is_a_line
+
+    if plan.statistic is not None:
+        return Intent.STATISTIC
+    question = plan.question
+    # "Did X pay dividends in 2022?" names a statement line: its printed figure answers first
+    # ("a goodwill impairment" is an event that a goodwill balance does not answer).
+    on_a_line = plan.sign or (plan.judgement == "exists" and topic_is_a_line(question))
+    if asks_event(question) and not on_a_line:
+        return Intent.EVENT
+    if plan.judgement is not None:
+        return Intent.YES_NO
+    if plan.why:
+        return Intent.WHY
+    if plan.measures:
+        return Intent.VALUE
+    return Intent.TEXT

@@ -1,0 +1,91 @@
+"""QuestionPlan: what a question asks, read once, in typed slots that every later stage reads.
+
+Nothing after the planner reads the question's words to decide what was asked: search derives
+its query from the plan, the asker picks answerers by ``intent``, and the answerers read the
+slots. A follow-up's plan states what it took from the conversation (``inherited``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from docqa.finance.currency import Currency
+from docqa.finance.formulas import Format
+from docqa.finance.lexicon import MetricMatch
+from docqa.finance.periods import Period
+from docqa.plan.periods import AskedPeriods
+from docqa.types import DocType, SearchFilters, StatementKind
+
+
+class Intent(str, Enum):
+    """The kind of answer asked for; the asker's table maps each to the answerers that give it."""
+
+    STATISTIC = "statistic"      # a count over a whole document: pages, words, mentions of a term
+    FILING_FACT = "filing_fact"  # a fact the cover or signature page prints: auditor, state, signer
+    LIST = "list"                # "which products / segments ...": what a sentence enumerates
+    EVENT = "event"              # "did X report a goodwill impairment": what the filing says happened
+    YES_NO = "yes_no"            # a verdict on a figure: its direction, sign, level, a threshold
+    WHY = "why"                  # "what drove ...": the filing's explanation
+    VALUE = "value"              # a figure, a ratio, a change: read and computed from the statements
+    TEXT = "text"                # anything else: the lines that answer it
+
+
+@dataclass(frozen=True)
+class Statistic:
+    kind: str                    # "pages" | "words" | "count"
+    term: str | None = None
+
+
+@dataclass(frozen=True)
+class QuestionPlan:
+    question: str                                  # as asked (a follow-up: made whole)
+    content: str = ""                              # without the instructions around it ("Round to ...")
+    rewritten: str = ""                            # misspelt company names spelt as the filings spell them
+    # subject
+    companies: tuple[str, ...] = ()                # held companies named, canonical names, in order of mention
+    unheld: tuple[str, ...] = ()                   # name-like phrases that match no held company
+    closest: tuple[str, ...] = ()                  # held companies nearest the first unheld name
+    # periods
+    years: tuple[int, ...] = ()                    # fiscal years named (a period end's year by the filer's calendar)
+    quarter: int | None = None
+    period_end: str | None = None                  # "for the fiscal year ending May 28, 2023" (ISO)
+    day: str | None = None                         # "as of May 26, 2023" (ISO)
+    latest: bool = False                           # "the most recent 10-Q"
+    forward_looking: bool = False                  # "guidance", "expects": published the year before
+    periods: AskedPeriods = field(default_factory=AskedPeriods)
+    # filings
+    doc_types: tuple[DocType, ...] = ()
+    groups: tuple[SearchFilters, ...] = ()         # the filings each company's question reads, in turn
+    notes: tuple[str, ...] = ()                    # why a period could not be honoured exactly
+    # measures and topics
+    measures: tuple[MetricMatch, ...] = ()         # lexicon matches: metrics and formulas named
+    terms: tuple[str, ...] = ()                    # the content's words, for lexical search
+    phrases: tuple[str, ...] = ()                  # printed forms of what is asked (lexicon, topics)
+    statements: frozenset[StatementKind] = frozenset()
+    sections: frozenset[str] = frozenset()         # Items that usually hold the topic asked about
+    # what kind of answer
+    intent: Intent = Intent.TEXT
+    statistic: Statistic | None = None
+    verdict: bool = False                          # "is / did / has X ...?"
+    why: bool = False                              # "what drove ...", "why ..."
+    judgement: str | None = None                   # what a yes/no about a figure asks: "up", "positive" ...
+    sign: bool = False                             # "did X report a net loss": a line's sign
+    bottom_line: bool = False                      # "was X profitable": the bottom line's sign, no line named
+    amount: bool = False                           # a number is asked ("how much", "in USD millions", a line item)
+    counted: str | None = None                     # "how many stores ...": the noun counted
+    format: Format = field(default_factory=Format)  # scale, decimals, percent asked
+    currency: Currency | None = None               # "in euros"
+    inherited: tuple[str, ...] = ()                # of "company", "period", "metric", "scope"
+
+    @property
+    def asked(self) -> str:
+        """The question as the answerers read it: names spelt as the filings do."""
+        return self.rewritten or self.question
+
+    def asked_periods(self, default_year: int | None = None) -> list[Period]:
+        return self.periods.resolve(default_year)
+
+    @property
+    def metric_keys(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(m.key for m in self.measures if m.kind == "metric"))

@@ -1,0 +1,214 @@
+"""Period slot: the fiscal years, quarter, period end, day and recency a question asks about."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from docqa.finance.periods import Period
+
+# A year, not an amount: "2,018" and "$2018" are not years; "FY2023, FY2022" and "FY23" are.
+_YEAR_MENTION = re.compile(r"(?<![\d.,$])(?:fy\s?'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})(?!\d|,\d|\.\d)|\bfy\s?'?(\d{2})\b", re.I)
+_QUARTER = re.compile(r"(?:\b|(?<=\d))(?:q([1-4])|([1-4])q|(first|second|third|fourth)[\s-]+(?:fiscal[\s-]+)?quarter)\b", re.I)
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+
+
+def detect_years(question: str) -> list[int]:
+    years = {int(m.group(1)) if m.group(1) else 2000 + int(m.group(2)) for m in _YEAR_MENTION.finditer(question)}
+    return sorted(y for y in years if 1990 <= y <= 2039)
+
+
+def detect_quarter(question: str) -> int | None:
+    m = _QUARTER.search(question)
+    if not m:
+        return None
+    return int(m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) else _ORDINAL[m.group(3).lower()]
+
+
+
+
+_FORWARD = re.compile(r"\b(expect\w*|guidance|outlook|forecast\w*|project(?:ed|ion)s?|anticipat\w*|plan(?:s|ned)? to)\b", re.I)
+
+
+def is_forward_looking(question: str) -> bool:
+    return bool(_FORWARD.search(question))
+
+
+_LATEST = re.compile(r"\b(?:most\s+recent|latest|last\s+reported|newest|current)\s+(?:\w+\s+){0,2}?"
+                     r"(?:10-?[kq]|quarter\w*|filing|report|annual|fiscal|period|results|earnings)", re.I)
+_ASKED_END = re.compile(
+    r"\b(?:(?:fiscal\s+)?(?:year|quarter|period|weeks|months)\s+(?:ended|ending)|ended|ending)\s+"
+    r"((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d"
+    r"|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d\d)", re.I)
+
+
+_YEAR_END_ASKED = re.compile(r"\b(?:fiscal\s+)?year\s+(?:ended|ending)\b|\byear[\s-]end\b", re.I)
+
+
+_ASKED_DAY = re.compile(
+    r"\b(?:as\s+of|as\s+at|on|dated)\s+"
+    r"((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d"
+    r"|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d\d)", re.I)
+
+
+def asked_day(question: str) -> str | None:
+    """A day the question names ("as of May 26, 2023", "on August 30, 2023"), ISO: a current
+    report of that date speaks of it."""
+    from docqa.ingest.metadata import parse_date
+
+    m = _ASKED_DAY.search(question)
+    day = parse_date(m.group(1)) if m else None
+    return day.isoformat() if day else None
+
+
+def asked_period_end(question: str) -> str | None:
+    """The period end a question gives as a date ("for the fiscal year ending May 28, 2023"), ISO."""
+    from docqa.ingest.metadata import parse_date
+
+    m = _ASKED_END.search(question)
+    day = parse_date(m.group(1)) if m else None
+    return day.isoformat() if day else None
+
+
+def fiscal_year_of(period_end: str) -> int:
+    from datetime import date
+
+    from docqa.ingest.metadata import fiscal_year_ending
+
+    return fiscal_year_ending(date.fromisoformat(period_end))
+
+
+def days_apart(a: str, b: str) -> int:
+    from datetime import date
+
+    try:
+        return abs((date.fromisoformat(a) - date.fromisoformat(b)).days)
+    except ValueError:
+        return 10_000
+
+
+_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_YR = r"(?:(?:19|20)\d\d|'?\d\d)\b"
+_FY_WORD = r"(?:(?:the\s+)?(?:fiscal\s+(?:year\s+)?|fy\s*'?|year\s+))?"
+_QUARTER_MENTIONS = (
+    # Q2 2023, Q2 of FY2024, Q2'23, Q2 of fiscal 2024, Q2-2023
+    re.compile(rf"\bq([1-4])(?:\s*(?:of\s+|in\s+|-\s*|,\s*)?{_FY_WORD}({_YR}))?", re.I),
+    # 2Q23, 2Q 2023, 2Q FY23
+    re.compile(rf"\b([1-4])q(?:\s*{_FY_WORD}({_YR}))?", re.I),
+    # second quarter of 2023, second fiscal quarter of 2023, 2nd quarter fiscal 2024
+    re.compile(rf"\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter(?:\s*(?:of\s+|in\s+|,\s*)?{_FY_WORD}({_YR}))?",
+               re.I),
+)
+# FY2024 Q2, 2023 Q2, FY24 Q2 (the year first)
+_YEAR_THEN_QUARTER = re.compile(r"\b(?:fy\s*'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d\d|(?<=fy)\d\d|(?<=fy )\d\d)\s*'?\s*q([1-4])\b", re.I)
+_SAME_PERIOD_BEFORE = re.compile(
+    r"\bsame\s+(?:period|quarter|three\s+months)\s+(?:of|in|during|for|a)?\s*(?:the\s+)?(?:prior|previous|last|preceding)\s+"
+    r"(?:fiscal\s+)?year|\b(?:prior|previous|last)[-\s]year(?:'s)?\s+(?:same\s+)?(?:period|quarter)|\byear[-\s]ago\s+(?:period|quarter)",
+    re.I,
+)
+
+
+# "12 weeks ended March 25, 2023", "three months ended July 29, 2023": a period's end date. Beside a
+# quarter the question names it dates that quarter; its year is not a fiscal year asked.
+_ENDED_ON = re.compile(
+    r"\b(?:\d{1,2}|three|six|nine|twelve|thirteen|sixteen)[\s-]+(?:weeks?|months?)\s+(?:ended|ending)\s+"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\s*,?\s*(?:19|20)\d\d\b",
+    re.I,
+)
+
+
+_NAMES_A_FILING = re.compile(
+    r"\s*(?:earnings\s+(?:release|report|call|statement|presentation)|press\s+release|10-?q\b|filing|report\b|"
+    r"release\b|call\b|presentation\b|transcript\b)",
+    re.I,
+)
+
+
+def _year_of(text: str | None) -> int | None:
+    if not text:
+        return None
+    digits = text.strip("'")
+    return int(digits) if len(digits) == 4 else 2000 + int(digits)
+
+
+@dataclass(frozen=True)
+class AskedPeriods:
+    """The periods a question names, read once; the year a bare quarter ("Q2") belongs to may
+    only be known from the evidence, so it is applied by ``resolve``."""
+
+    quarters: tuple[tuple[int, int | None], ...] = ()   # (quarter, year or None)
+    years: tuple[int, ...] = ()
+    same_period_before: bool = False
+
+    @property
+    def named(self) -> bool:
+        return bool(self.quarters or self.years)
+
+    def resolve(self, default_year: int | None = None) -> list[Period]:
+        """Oldest first; a quarter without a year takes the question's only other year (or
+        ``default_year``); a question that names no quarter gives one Period per year named."""
+        years = list(self.years)
+        if not self.quarters:
+            return sorted({Period(y) for y in years}, key=lambda p: p.order)
+        out: set[Period] = set()
+        for quarter, year in self.quarters:
+            if year is None:
+                year = years[0] if len(years) == 1 else default_year
+                if year is None:
+                    continue
+                if years and year in years:
+                    years.remove(year)
+            out.add(Period(year, quarter))
+        out |= {Period(y) for y in years}
+        if self.same_period_before:
+            out |= {p.prior() for p in list(out) if p.quarter}
+        return sorted(out, key=lambda p: p.order)
+
+
+def asked_periods(question: str, default_year: int | None = None) -> list[Period]:
+    """The periods a question names, oldest first (``read_periods(question).resolve(default_year)``)."""
+    return read_periods(question).resolve(default_year)
+
+
+def read_periods(question: str) -> AskedPeriods:
+    """The periods a question names: "Q2 of FY2024" -> Period(2024, 2),
+    "between FY2023 and Q2 of FY2024" -> [Period(2023), Period(2024, 2)], "in Q2 2023 compared to
+    the same period in the prior year" -> [Period(2022, 2), Period(2023, 2)].
+    """
+    taken: list[tuple[int, int]] = []
+    quarters: list[tuple[int, int | None]] = []  # (quarter, year or None)
+    filing_quarters: list[tuple[int, int | None]] = []
+
+    def free(span: tuple[int, int]) -> bool:
+        return not any(a < span[1] and span[0] < b for a, b in taken)
+
+    m: re.Match[str] | None
+    for m in _YEAR_THEN_QUARTER.finditer(question):
+        quarters.append((int(m.group(2)), _year_of(m.group(1))))
+        taken.append(m.span())
+    for pattern in _QUARTER_MENTIONS:
+        for m in pattern.finditer(question):
+            if not free(m.span()):
+                continue
+            if _NAMES_A_FILING.match(question[m.end():]):
+                # "its Q4 earnings release", "the Q2 10-Q": a document, whose own quarter is asked
+                # only when the question names no other period.
+                taken.append(m.span())
+                q = m.group(1).lower()
+                filing_quarters.append((_ORDINALS[q] if q in _ORDINALS else int(q), _year_of(m.group(2))))
+                continue
+            q = m.group(1).lower()
+            quarter = _ORDINALS[q] if q in _ORDINALS else int(q)
+            quarters.append((quarter, _year_of(m.group(2))))
+            taken.append(m.span())
+    if quarters:
+        taken.extend(m.span() for m in _ENDED_ON.finditer(question))
+    years: list[int] = []
+    for m in _YEAR_MENTION.finditer(question):
+        if free(m.span()):
+            y = _year_of(m.group(1) or m.group(2))
+            if y is not None and 1990 <= y <= 2039 and y not in years:
+                years.append(y)
+    if not quarters and not years:
+        quarters = filing_quarters
+    return AskedPeriods(tuple(quarters), tuple(years), _SAME_PERIOD_BEFORE.search(question) is not None)

@@ -1,0 +1,123 @@
+"""Subject slot: the companies a question names (held), the names it gives that no held company
+answers to (unheld), and the held companies nearest those."""
+
+from __future__ import annotations
+
+import re
+
+from docqa.plan.companies import _Held, _full_name, _held, common_word, normalize_name
+from docqa.plan.names import OwnerCheck, WordCheck, closest, fuzzy_mentions, name_like_phrases
+from docqa.text import fold
+from docqa.types import Document
+
+def detect_companies(question: str, documents: list[Document], is_word: WordCheck | None = None,
+                     owner: OwnerCheck | None = None) -> list[str]:
+    """Companies (by their canonical name) that the question mentions, in order of mention:
+    names, aliases and tickers as the filings print them, then near-misses (search.names)."""
+    return _detect_companies(question, _held(documents), is_word, owner)
+
+
+def _detect_companies(question: str, held: _Held, is_word: WordCheck | None, owner: OwnerCheck | None) -> list[str]:
+    norm = " " + normalize_name(question) + " "
+    mentions: set[tuple[int, int, str]] = set()  # (start, end, company) in the normalised question
+    found: dict[str, int] = {}
+    # "Annual Report" read as a company is no mention of one: held.exact leaves such names out.
+    for name, company in held.exact:
+        start = norm.find(" " + name + " ")
+        while start >= 0:
+            mentions.add((start, start + len(name) + 1, company))
+            start = norm.find(" " + name + " ", start + 1)
+    for company, ticker, pattern in held.tickers:
+        if pattern.search(question):
+            found.setdefault(company, question.find(ticker))
+    # A one-word name that is also an ordinary word ("First" of First Mid Bancshares) names the
+    # company only when the question writes it as a name, capitalised, or when that company's
+    # filings alone print the word: "the first quarter" names no bank.
+    mentions = {m for m in mentions if not _ordinary_word_mention(norm[m[0]:m[1]].strip(), m[2], question, owner)}
+    # Longest names first, and a name inside a longer one is not a second company:
+    # "American Express" is not also "American" (Water Works). Two filers read by the same words
+    # ("Odyssey" is both "Odyssey Gold Ltd" and "Odyssey Group Holdings, Inc.") are told apart by
+    # the full name the question spells out; without one, both are meant.
+    strict = " " + _full_name(question) + " "
+    spelt = {company for full, company in held.full if f" {full} " in strict}
+    taken: list[tuple[int, int, bool]] = []
+    for start, end, company in sorted(mentions, key=lambda m: (m[0] - m[1], m[0], m[2] not in spelt, m[2])):
+        if any(start < e and s < end and not ((s, e) == (start, end) and not was_spelt and company not in spelt)
+               for s, e, was_spelt in taken):
+            continue
+        taken.append((start, end, company in spelt))
+        found[company] = min(found.get(company, start), start)
+    read = {norm[s:e].replace(" ", "") for s, e, _ in mentions}
+    for m in fuzzy_mentions(question, held.table, is_word):
+        if m.exact and m.text in read:
+            continue  # a name the exact pass read, and gave to the company it names
+        if re.search(rf"\b{re.escape(m.text)}\b", question, re.I) and _ordinary_word_mention(m.text, m.company, question, owner):
+            continue
+        found.setdefault(m.company, m.start)
+    if owner is not None:
+        # "Lockheed's segment": the first word of a held name, when the filings that print that
+        # word are (nearly all) that company's own.
+        for word in dict.fromkeys(norm.split()):
+            holders = held.firsts.get(word, frozenset())
+            start = norm.find(" " + word + " ")
+            if (len(holders) != 1 or len(word) < 4 or common_word(word)
+                    or any(s <= start < e for s, e, _ in taken)):  # part of a name already read
+                continue
+            company = next(iter(holders))
+            if company not in found and owner(word) == company:
+                found[company] = start
+    return sorted(found, key=found.get)
+
+
+def _ordinary_word_mention(name: str, company: str, question: str, owner: OwnerCheck | None) -> bool:
+    if " " in name or not name.isalpha():
+        return False
+    if any(m.group(0)[:1].isupper() for m in re.finditer(rf"\b{re.escape(name)}\b", question, re.I)):
+        return False
+    return owner is None or owner(name) != company
+
+
+def respelt(question: str, documents: list[Document], is_word: WordCheck | None = None) -> str:
+    """The question with each near-miss of a held name ("Activison", "Pepsi co") written as the
+    filing writes it, so that what is asked is read without a stray word."""
+    return _respelt(question, _held(documents), is_word)
+
+
+def _respelt(question: str, held: _Held, is_word: WordCheck | None) -> str:
+    from docqa.ingest.metadata import short_name
+
+    if len(fold(question)) != len(question):
+        return question  # offsets of the folded text would not line up
+    out = question
+    for m in sorted(fuzzy_mentions(question, held.table, is_word), key=lambda m: -m.start):
+        if not m.exact or " " in question[m.start:m.end]:
+            out = out[:m.start] + short_name(m.company) + out[m.end:]
+    return out
+
+
+_RENAMED = re.compile(r"\b(?:formerly|previously|now\s+(?:known\s+as|called|named)|renamed|\(now|f/k/a|fka)\b", re.I)
+
+
+def unheld_companies(question: str, documents: list[Document], detected: list[str]) -> tuple[list[str], list[str]]:
+    """Name-like phrases of the question that are no held company, and the held companies closest
+    to the first of them. A possessive ("Tesla's") counts even beside a held company; a cued name
+    ("did Home Depot operate") only when the question names no held company."""
+    return _unheld_companies(question, _held(documents), detected)
+
+
+def _unheld_companies(question: str, names: _Held, detected: list[str]) -> tuple[list[str], list[str]]:
+    out: list[str] = []
+    for phrase in name_like_phrases(question, common_word):
+        norm = normalize_name(phrase.text)
+        if not norm or norm in names.known:
+            continue
+        norm_words = norm.split()
+        if any(norm in words or k in norm_words for k, words in names.known_words):
+            continue
+        if _detect_companies(phrase.text, names, None, None):
+            continue  # a spelling of a held name
+        possessive = re.match(r"^(?:'s|’s)", question[phrase.start + len(phrase.text):]) is not None
+        if detected and (not possessive or _RENAMED.search(question)):
+            continue  # "Block's (formerly known as Square)": one company by two names
+        out.append(phrase.text)
+    return out, (closest(out[0], set(names.canonical.values())) if out else [])
