@@ -12,7 +12,7 @@ from docqa.finance.periods import FiscalCalendar, Period
 from docqa.plan.periods import asked_periods
 from docqa.finance.tables import Cell, Column, Row, StatementTable
 
-from tests.conftest import shared_pdf
+from tests.filings import filing_pdf
 
 
 # ------------------------------------------------------------------------ periods a question names
@@ -266,7 +266,7 @@ def test_the_largest_line_of_a_balance_sheet_block(lexical_engine):
 
 
 def test_line_superlatives_are_read_from_the_question():
-    from docqa.answer.statement_lines import line_asked
+    from docqa.plan.lines import line_asked
 
     asked = line_asked("What was the largest liability in American Express's Balance Sheet in 2022?")
     assert asked.kind == "liabilities" and asked.largest and asked.scope is None
@@ -292,12 +292,12 @@ def test_three_year_average_of_a_share(lexical_engine):
     assert "71,651 / 107,006" in answer.formula and "111,934 / 177,866" in answer.formula
 
 
-# ------------------------------------------------------------------------ quarterly filings (../shared)
+# --------------------------------------------------------------- quarterly filings (tests/fixtures)
 @pytest.fixture(scope="session")
 def quarterly_engine(tmp_path_factory):
     from docqa import Engine
 
-    pdfs = [shared_pdf(name) for name in
+    pdfs = [filing_pdf(name) for name in
             ("BESTBUY_2024Q2_10Q.pdf", "JOHNSON_JOHNSON_2023Q2_EARNINGS.pdf", "PEPSICO_2023Q1_EARNINGS.pdf")]
     engine = Engine.open(tmp_path_factory.mktemp("quarterly-index"), dense=False)
     engine.ingest(pdfs)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from docqa.answer.filing_facts import asked_fact
+from docqa.plan.facts import asked_fact
 
 
 @pytest.mark.parametrize("question, kind", [

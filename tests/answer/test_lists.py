@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from docqa.answer.lists import _enumerates, asked_noun
+from docqa.answer.lists import _enumerates
+from docqa.plan.lists import asked_noun
 
 
 def test_the_noun_asked_and_its_qualifiers():

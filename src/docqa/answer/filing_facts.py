@@ -21,20 +21,6 @@ from docqa.types import Citation, Document, Draft, EvidencePage
 
 MAX_DOCUMENTS = 3
 
-_ASKS = {
-    "address": re.compile(
-        r"\b(?:principal\s+(?:executive\s+)?offices?|headquarter\w*|head\s+office|registered\s+office)\b", re.I),
-    "incorporation": re.compile(r"\b(?:state|jurisdiction|country)\s+of\s+(?:incorporation|organi[sz]ation)\b"
-                                r"|\bincorporated\s+in\b|\b(?:where|which\s+(?:state|country|jurisdiction)|what\s+(?:state|country|jurisdiction))"
-                                r"\b.*\bincorporated\b", re.I),
-    "auditor": re.compile(r"\bwho\s+audit\w*|\b(?:auditor|audit\s+firm|accounting\s+firm|auditing\s+firm)\b", re.I),
-    "signer": re.compile(r"\b(?:signed|signatory|sign)\b.*\b(?:principal\s+executive|chief\s+executive|ceo)\b"
-                         r"|\b(?:principal\s+executive\s+officer|chief\s+executive|ceo)\b.*\bsign", re.I),
-}
-# The auditor question about a shareholder vote ("ratify the appointment of KPMG") is answered by
-# the vote's own lines, not by a signature.
-_NOT_SIGNATURE = re.compile(r"\bratif\w*|\bappoint\w*|\bvot\w*", re.I)
-
 _ADDRESS_LABEL = re.compile(r"\(\s*address\b[^)]{0,40}?\bprincipal\s+executive\s+offices?", re.I)
 _STATE_LABEL = re.compile(r"\(\s*state\s+or\s+other\s+jurisdiction", re.I)
 _FIRM = re.compile(r"^/s/\s*(?P<firm>[A-Z][\w&.,' -]*?\b(?:LLP|L\.L\.P\.|LLC|P\.C\.|PLLC|Ltd\.?|Limited|AG|GmbH))\s*\.?$")
@@ -51,15 +37,6 @@ class Fact:
     value: str
     quote: tuple[str, ...]      # the printed lines that state it
     page: int
-
-
-def asked_fact(question: str) -> str | None:
-    kinds = [k for k, rx in _ASKS.items() if rx.search(question)]
-    if "signer" in kinds:
-        return "signer"
-    if "auditor" in kinds:
-        return None if _NOT_SIGNATURE.search(question) else "auditor"
-    return kinds[0] if kinds else None
 
 
 def _lines(page: StoredPage) -> list[str]:
@@ -128,7 +105,7 @@ class FilingFactsAnswerer:
     name = "filing_facts"
 
     def answer(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Store) -> Draft | None:
-        kind = asked_fact(question)
+        kind = plan.fact
         if kind is None:
             return None
         for doc in self._documents(plan, evidence, store):

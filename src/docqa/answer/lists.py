@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 
-from docqa.finance.lexicon import load_lexicon
 from docqa.plan import QuestionPlan
 from docqa.store.base import Store
 from docqa.types import Citation, Draft, EvidencePage
@@ -21,36 +20,8 @@ MAX_DOCUMENTS = 2
 MAX_QUOTES = 2
 MAX_SENTENCE = 600
 
-_ASK = re.compile(
-    r"^\W*(?:what|which|list|name)\s+(?:are|were)\s+(?P<head>.+?)"
-    r"(?=\s+(?:as|per|in|of|that|which|according|described|for|from|during|at|does|did|do|has|have)\b|\s*[?.]|$)",
-    re.I,
-)
 _COUNT = r"(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|\d{1,2})"
 _SENTENCE = re.compile(r"(?<=[.;])\s+(?=[A-Z])")
-_NOT_LIST_NOUN = frozenset("years figures numbers amounts items results risks factors terms details drivers reasons "
-                           "changes effects impacts trends".split())
-
-
-def asked_noun(question: str) -> tuple[str, list[str]] | None:
-    """The plural noun a list question asks for and the words qualifying it ("business")."""
-    m = _ASK.match(question.strip())
-    if not m:
-        return None
-    words = re.findall(r"[A-Za-z’']+", m.group("head"))
-    if not words:
-        return None
-    noun = words[-1].lower()
-    if not noun.endswith("s") or noun.endswith(("'s", "’s")) or noun in _NOT_LIST_NOUN or len(noun) < 5:
-        return None
-    qualifiers: list[str] = []
-    for w in reversed(words[:-1]):
-        if w.endswith(("'s", "’s")) or w.lower() in {"the", "its", "their", "our"}:
-            break
-        qualifiers.insert(0, w.lower())
-    return noun, qualifiers[-2:]
-
-
 def _enumerates(sentence: str, noun: str) -> re.Match | None:
     m = re.search(rf"\b{_COUNT}\s+(?:[\w-]+\s+){{0,2}}?{re.escape(noun)}\b", sentence, re.I)
     if not m:
@@ -64,8 +35,8 @@ class ListAnswerer:
     name = "lists"
 
     def answer(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Store) -> Draft | None:
-        asked = asked_noun(question)
-        if asked is None or load_lexicon().match(question):
+        asked = plan.list_noun
+        if asked is None or plan.measures:
             return None  # "what were net sales" names a figure, not a list
         noun, qualifiers = asked
         ids = [i for g in plan.groups for i in g.document_ids] or [e.document_id for e in evidence[:1]]

@@ -10,42 +10,18 @@ printed and the next two, each cited where it is printed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from docqa.finance import formulas as F
+from docqa.plan.lines import LineAsked
 from docqa.finance.periods import Period
 from docqa.finance.tables import Cell, Row, StatementTable
 from docqa.store.base import StoredPage
 from docqa.types import Citation, Draft, Figure, StatementKind
 
-_ASKED = re.compile(
-    r"\b(?P<word>largest|biggest|greatest|highest|smallest|lowest)\s+"
-    r"(?P<scope>current\s+|non-?current\s+|long[\s-]term\s+)?(?:single\s+)?"
-    r"(?P<what>liabilit(?:y|ies)|assets?|expenses?|costs?)\b",
-    re.I,
-)
 _TOTAL = re.compile(r"^\s*total\b", re.I)
 _EQUITY = re.compile(r"equity|stockholders|shareholders|shareowners|commitments|redeemable|noncontrolling", re.I)
 _EXPENSES = re.compile(r"^\s*(?:total\s+)?(?:operating\s+)?(?:costs?\s+and\s+)?(?:operating\s+)?expenses\s*:?\s*$", re.I)
 SHOWN_NEXT = 2
-
-
-@dataclass(frozen=True)
-class LineAsked:
-    largest: bool
-    kind: str            # liabilities | assets | expenses
-    scope: str | None    # current | noncurrent
-
-
-def line_asked(question: str) -> LineAsked | None:
-    m = _ASKED.search(question)
-    if m is None:
-        return None
-    what = m.group("what").lower()
-    kind = "liabilities" if what.startswith("liabilit") else "assets" if what.startswith("asset") else "expenses"
-    scope_word = (m.group("scope") or "").strip().lower()
-    scope = None if not scope_word else "current" if scope_word == "current" else "noncurrent"
-    return LineAsked(m.group("word").lower() not in ("smallest", "lowest"), kind, scope)
 
 
 def _index(rows: tuple[Row, ...], pattern: str, start: int = 0) -> int | None:

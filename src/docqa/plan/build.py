@@ -13,7 +13,11 @@ from docqa.finance.lexicon import load_lexicon
 from docqa.finance.topics import topics_for
 from docqa.plan.choice import choose_documents
 from docqa.plan.companies import _held, company_names, normalize_name
+from docqa.plan.facts import asked_fact
 from docqa.plan.filing_types import detect_doc_types
+from docqa.plan.lines import line_asked
+from docqa.plan.lists import asked_noun
+from docqa.plan.ranking import asks_which, listed_activities, which_is_most
 from docqa.plan.format import asked_currency, asks_amount, counted_noun, requested_format
 from docqa.plan.intent import classify
 from docqa.plan.judgement import bottom_line_asked, judgement, sign_asked
@@ -76,7 +80,13 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         plan, measures=measures, periods=read_periods(asked), statistic=Statistic(*routed) if routed else None,
         verdict=asks_verdict(asked), why=asks_why(asked), judgement=judgement(asked), sign=sign_asked(asked),
         bottom_line=bottom_line_asked(asked), amount=asks_amount(asked, measures), counted=counted_noun(asked),
-        format=requested_format(asked), currency=asked_currency(asked))
+        format=requested_format(asked), currency=asked_currency(asked), pick=which_is_most(asked),
+        listed=tuple(listed_activities(asked)), which=asks_which(asked, list(measures)), line=line_asked(asked),
+        fact=asked_fact(asked), list_noun=_noun(asked_noun(asked)))
+
+
+def _noun(found: tuple[str, list[str]] | None) -> tuple[str, tuple[str, ...]] | None:
+    return (found[0], tuple(found[1])) if found else None
 
 
 def _with_subject(plan: QuestionPlan, documents: list[Document], explicit: SearchFilters,

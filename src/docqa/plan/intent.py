@@ -42,6 +42,10 @@ def classify(plan: "QuestionPlan") -> "Intent":
     on_a_line = plan.sign or (plan.judgement == "exists" and topic_is_a_line(question))
     if asks_event(question) and not on_a_line:
         return Intent.EVENT
+    if plan.fact is not None:
+        return Intent.FILING_FACT
+    if plan.list_noun is not None and not plan.measures:
+        return Intent.LIST
     if plan.judgement is not None:
         return Intent.YES_NO
     if plan.why:

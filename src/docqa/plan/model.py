@@ -14,6 +14,7 @@ from docqa.finance.currency import Currency
 from docqa.finance.formulas import Format
 from docqa.finance.lexicon import MetricMatch
 from docqa.finance.periods import Period
+from docqa.plan.lines import LineAsked
 from docqa.plan.periods import AskedPeriods
 from docqa.types import DocType, SearchFilters, StatementKind
 
@@ -76,6 +77,12 @@ class QuestionPlan:
     counted: str | None = None                     # "how many stores ...": the noun counted
     format: Format = field(default_factory=Format)  # scale, decimals, percent asked
     currency: Currency | None = None               # "in euros"
+    pick: bool | None = None                       # "which ... the most" (True) / "the least" (False)
+    listed: tuple[str, ...] = ()                   # metric keys the question lists to compare
+    which: bool = False                            # "which segment ...": an entity is asked, not the figure
+    line: LineAsked | None = None                  # "the largest current liability": a line of a kind
+    fact: str | None = None                        # a cover or signature fact: address, incorporation, auditor, signer
+    list_noun: tuple[str, tuple[str, ...]] | None = None  # "what are its business segments": noun, qualifiers
     inherited: tuple[str, ...] = ()                # of "company", "period", "metric", "scope"
 
     @property

@@ -12,11 +12,11 @@ from docqa.answer.figures.evaluated import Evaluated, show, wrap
 from docqa.answer.figures.line_item_words import company_name_words
 from docqa.answer.figures.measures import FormulaMeasure, MetricMeasure
 from docqa.answer.figures.over_time import over_time
-from docqa.answer.figures.ranking import asks_which, listed_activities, most_named, which_is_most
+from docqa.answer.figures.ranking import most_named
 from docqa.answer.figures.reporting_currency import in_reporting_currency
 from docqa.answer.figures.sources import Source, annual_report, dated_quarter, filing_sources
 from docqa.answer.figures.yes_no import yes_no
-from docqa.answer.statement_lines import largest_line, line_asked
+from docqa.answer.statement_lines import largest_line
 from docqa.finance import compose as C
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import load_lexicon
@@ -40,9 +40,9 @@ class FiguresAnswerer:
     def _answer(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Store) -> Draft | None:
         lexicon = load_lexicon()
         matches = list(plan.measures)
-        named = list(dict.fromkeys([m.key for m in matches if m.kind == "metric"] + listed_activities(question)))
-        pick = which_is_most(question) if len(named) >= 2 else None
-        line = line_asked(question)
+        named = list(dict.fromkeys([m.key for m in matches if m.kind == "metric"] + list(plan.listed)))
+        pick = plan.pick if len(named) >= 2 else None
+        line = plan.line
         composition = C.compose(question)
         free = names_no_line_item(matches) and ASKS_FIGURE.match(question) is not None and not plan.why
         if not matches and pick is None and line is None and composition is None and not free \
@@ -84,7 +84,7 @@ class FiguresAnswerer:
             draft = most_named(pick, named, sources, target)
             if draft is not None:
                 return draft
-        if plan.why or asks_which(question, matches):
+        if plan.why or plan.which:
             # "What drove the margin change?", "Which segment had the lowest revenue?": the
             # company's figure is not the answer; the filing's words (or a breakdown) are.
             return None

@@ -2,43 +2,14 @@
 
 from __future__ import annotations
 
-import re
 
 from docqa.answer.figures.drafts import ANSWERER, citations_of
 from docqa.answer.figures.located import Located, locate
 from docqa.answer.figures.sources import Source
 from docqa.finance import formulas as F
-from docqa.finance.lexicon import MetricMatch, load_lexicon
+from docqa.finance.lexicon import load_lexicon
 from docqa.finance.periods import Period
 from docqa.types import Draft
-
-_WHICH_MOST = re.compile(
-    r"\b(?:which|what)\b(?:(?!\?).){0,200}?\b(?P<word>most|least|highest|lowest|largest|smallest|biggest|greatest|"
-    r"larger|smaller|higher|lower|bigger|greater)\b", re.I)
-_ACTIVITIES = re.compile(
-    r"\b(operat\w*)\s*,\s*(investing)\s*,?\s*(?:and|or|&)\s*(financing)\b(?:\s+activities)?", re.I)
-
-
-def asks_which(question: str, matches: list[MetricMatch]) -> bool:
-    """"Which (of the segments / debt securities / regions) ... <metric>": an entity is asked for."""
-    first = min((m.span[0] for m in matches), default=len(question))
-    return re.search(r"\bwhich\b", question[:first], re.I) is not None
-
-
-def which_is_most(question: str) -> bool | None:
-    """True for "which ... the most / largest", False for "the least / smallest", None otherwise."""
-    m = _WHICH_MOST.search(question)
-    if m is None:
-        return None
-    return m.group("word").lower() not in ("least", "lowest", "smallest", "smaller", "lower")
-
-
-def listed_activities(question: str) -> list[str]:
-    """"operations, investing and financing activities": the three cash flow totals, named once."""
-    if _ACTIVITIES.search(question):
-        return ["operating_cash_flow", "investing_cash_flow", "financing_cash_flow"]
-    return []
-
 
 def most_named(largest: bool, keys: list[str], sources: list[Source], period: Period) -> Draft | None:
     """"Among operating, investing and financing activities, which brought in the most cash?",
