@@ -188,8 +188,7 @@ class DiskFull(OSError):
 
     def __str__(self) -> str:
         at = f" ({self.where})" if self.where else ""
-        return (f"no space left on the index's disk{at}: free some space there, or point --index (DOCQA_INDEX) "
-                "at a disk with room, then run it again (files already indexed are skipped)")
+        return f"no space left on the index's disk{at}: free some space there, then try again"
 
     def __reduce__(self):  # raised in worker processes too: pickles with its one argument
         return type(self), (self.where,)
