@@ -1,4 +1,4 @@
-"""Shared fixtures: real filings from samples/ (always in the repo) and ../shared/data (when present)."""
+"""Shared fixtures: real filings from samples/ and the cuts of tests/fixtures/filings (tests/filings.py)."""
 
 from __future__ import annotations
 
@@ -9,24 +9,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
-SHARED_PDFS = ROOT.parent / "shared" / "data" / "pdfs"
-SHARED_QUESTIONS = ROOT.parent / "shared" / "data" / "questions" / "financebench.jsonl"
-
-
-def shared_pdf(name: str) -> Path:
-    path = SHARED_PDFS / name
-    if not path.exists():
-        pytest.skip(f"{path} not available on this machine")
-    return path
-
-
-def cut_pages(source: Path, pages, target: Path) -> Path:
-    """A PDF of some (1-based) pages of another: an index of a few statement pages builds in seconds."""
-    with fitz.open(source) as src, fitz.open() as cut:
-        for page in pages:
-            cut.insert_pdf(src, from_page=page - 1, to_page=page - 1)
-        cut.save(target)
-    return target
 
 
 @pytest.fixture(scope="session")

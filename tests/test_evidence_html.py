@@ -1,7 +1,6 @@
 """Evidence for EDGAR HTML filings: the cited page laid out at its stored coordinates, the quote boxed.
 
-The Pfizer 10-Q is in ../shared/data/html (those tests skip when it is absent); the small filing is
-made here.
+The Pfizer 10-Q is EDGAR's own (tests/fixtures/filings/html); the small filing is made here.
 """
 
 from __future__ import annotations
@@ -19,9 +18,9 @@ from docqa import Engine
 from docqa.config import Settings
 from docqa.evidence import HIGHLIGHT_RGB, html_page, is_html_file, render_evidence
 from docqa.ingest.html import CHAR_WIDTH, LINE_HEIGHT, MARGIN
+from tests.filings import filing_html
 
-ROOT = Path(__file__).resolve().parents[1]
-PFIZER = ROOT.parent / "shared" / "data" / "html" / "pfe-10-q-2023-07-02.html"
+PFIZER = "pfe-10-q-2023-07-02.html"
 LOCAL = "http://127.0.0.1:8000"
 QUESTION = "What was Pfizer's total revenue for the quarter ended July 2, 2023?"
 
@@ -110,11 +109,9 @@ def test_kept_copies_keep_their_suffix_and_old_pdf_named_copies_still_render(tmp
 
 @pytest.fixture(scope="module")
 def pfizer_index(tmp_path_factory):
-    if not PFIZER.exists():
-        pytest.skip(f"{PFIZER} not available on this machine")
     index = tmp_path_factory.mktemp("pfe-html")
     with Engine.open(index, dense=False) as engine:
-        outcome = engine.ingest([PFIZER]).files[0]
+        outcome = engine.ingest([filing_html(PFIZER)]).files[0]
         assert outcome.status == "indexed", outcome.reason
         answer = engine.ask(QUESTION)
     return index, answer
@@ -124,7 +121,7 @@ def test_pfizer_figure_citation_renders_with_its_box(pfizer_index):
     index, answer = pfizer_index
     assert answer.found and answer.verification == "verified", answer.text
     cited = answer.citations[0]
-    assert cited.document == PFIZER.name and cited.quote
+    assert cited.document == PFIZER and cited.quote
     with Engine.open(index, dense=False) as engine:
         png = engine.evidence(cited, answer.figures)
         page = engine.page(cited.document, cited.page)
@@ -143,7 +140,7 @@ def test_pfizer_figure_boxed_by_its_fact_box(pfizer_index):
     index, answer = pfizer_index
     figure = next(f for f in answer.figures if f.bbox is not None)
     with Engine.open(index, dense=False) as engine:
-        image = engine.evidence_image(figure.document or PFIZER.name, figure.page, [], [figure])
+        image = engine.evidence_image(figure.document or PFIZER, figure.page, [], [figure])
     assert image.used == "figures"
     x0, y0, x1, y1 = extent(image.png)
     fx0, fy0, fx1, fy1 = figure.bbox

@@ -9,9 +9,9 @@ import pytest
 from docqa.answer.extractive import ExtractiveAnswerer, pull_opposite_ways
 from docqa.answer.quote_labels import headings, label, labelled
 from docqa.answer.verify import quoted_text, verify
-from docqa.ingest.parse import open_pdf, parse_page
+from docqa.ingest.parse import parse_page
 from docqa.types import Citation, EvidencePage
-from tests.conftest import shared_pdf
+from tests.filings import filing_pages
 
 DOC = "3m2018"
 INDUSTRIAL_2017 = "Operating income margins decreased 1.5 percentage points"  # p. 34; "Industrial Business" is on p. 33
@@ -22,8 +22,8 @@ ELECTRONICS_2018 = ("Operating income margins increased 12.6 percentage points, 
 
 @pytest.fixture(scope="module")
 def pages() -> dict[int, str]:
-    with open_pdf(shared_pdf("3M_2018_10K.pdf")) as doc:
-        return {n: parse_page(doc[n - 1], n, ocr=False).text for n in range(31, 39)}
+    with filing_pages("3M_2018_10K.pdf") as page:
+        return {n: parse_page(page(n), n, ocr=False).text for n in range(31, 39)}
 
 
 def page_text(pages):

@@ -2,7 +2,7 @@
 ("Cost of products" + "Cost of services"), or computed by a route the lexicon declares (gross
 profit = revenue - cost of sales); and a growth question whose line item only the question names.
 
-Real pages of the shared filings (cover and statement pages cut from the PDFs, so the index builds
+Real pages of corpus filings (cover and statement pages cut from the PDFs, so the index builds
 in seconds): Boeing's FY2022 income statement prints no cost-of-revenue line and no labelled gross
 profit, Walmart's FY2020 one no gross profit, JPMorgan's Q2 2023 one both interest income and net
 interest income.
@@ -20,7 +20,7 @@ from docqa.finance.periods import Period
 from docqa.finance.rowlookup import find_rows
 from docqa.types import EvidencePage
 
-from tests.conftest import cut_pages, shared_pdf
+from tests.filings import cut_filing
 
 PAGES = {"BOEING_2022_10K.pdf": (1, 55), "VERIZON_2022_10K.pdf": (1, 54), "WALMART_2020_10K.pdf": (1, 51), "JPMORGAN_2023Q2_10Q.pdf": (1, 2, 3, 96)}
 
@@ -32,7 +32,7 @@ def engine(tmp_path_factory):
     folder = tmp_path_factory.mktemp("route-pdfs")
     pdfs = []
     for name, pages in PAGES.items():
-        pdfs.append(cut_pages(shared_pdf(name), pages, folder / name))
+        pdfs.append(cut_filing(name, pages, folder / name))
     engine = Engine.open(tmp_path_factory.mktemp("route-index"), dense=False)
     engine.ingest(pdfs)
     yield engine

@@ -1,5 +1,5 @@
 """The figures answerer: which periods and measures a question asks, which column reports them,
-and end to end on real filings (the bundled samples, and quarterly filings from ../shared)."""
+and end to end on real filings (the bundled samples, and quarterly filings in tests/fixtures/filings)."""
 
 from __future__ import annotations
 

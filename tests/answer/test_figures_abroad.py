@@ -8,12 +8,10 @@ seconds; the cut keeps what the filer's name and periods are read from.
 
 from __future__ import annotations
 
-
 import pytest
 
-from tests.conftest import ROOT, cut_pages
+from tests.filings import cut_filing
 
-PRACTICE = ROOT.parent / "shared" / "data" / "practice" / "pdfs"
 PAGES = {
     "0c0faea14d108e1617f2d6d2a7c1aae04eb88fe0.pdf": (1, 2, 3, 31, 32, 33, 34),   # Odyssey Gold Ltd
     "31e16caf2a6d45fb9cc41fb158b49933df4895f7.pdf": (1, 2, 3, 4, 5, 8),          # Odyssey Group Holdings, Inc.
@@ -29,10 +27,7 @@ def engine(tmp_path_factory):
     folder = tmp_path_factory.mktemp("abroad-pdfs")
     pdfs = []
     for name, pages in PAGES.items():
-        path = PRACTICE / name
-        if not path.exists():
-            pytest.skip(f"{path} not available on this machine")
-        pdfs.append(cut_pages(path, pages, folder / name))
+        pdfs.append(cut_filing(name, pages, folder / name))
     engine = Engine.open(tmp_path_factory.mktemp("abroad-index"), dense=False)
     engine.ingest(pdfs)
     # The filers as the metadata reads them from the cut pages (asserted: without them nothing below means anything).

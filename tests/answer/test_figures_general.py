@@ -6,20 +6,15 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-import pytest
-
-from tests.conftest import ROOT, cut_pages
+from tests.filings import cut_filing
 
 
 @contextmanager
 def _filing_pages(tmp_path, name: str, pages: tuple[int, ...]):
-    """An engine over a few pages of a shared-data filing (skipped where the filing is absent)."""
+    """An engine over a few pages of a corpus filing (numbered as in the filing)."""
     from docqa import Engine
 
-    source = ROOT.parent / "shared" / "data" / "pdfs" / name
-    if not source.exists():
-        pytest.skip(f"{source} not available on this machine")
-    pdf = cut_pages(source, pages, tmp_path / name)
+    pdf = cut_filing(name, pages, tmp_path / name)
     with Engine.open(tmp_path / "index", dense=False) as engine:
         engine.ingest([pdf])
         yield engine

@@ -5,18 +5,17 @@ pull opposite ways."""
 from __future__ import annotations
 
 from docqa.answer.extractive import ExtractiveAnswerer, decides, units
-from docqa.ingest.parse import open_pdf, parse_page
+from docqa.ingest.parse import parse_page
 from docqa.types import EvidencePage
-from tests.conftest import shared_pdf
+from tests.filings import filing_pages, filing_pdf
 
 QUESTION = "What drove 3M's operating income change in 2018?"
 
 
 def evidence(pages: list[int]) -> list[EvidencePage]:
-    path = shared_pdf("3M_2018_10K.pdf")
-    with open_pdf(path) as doc:
-        return [EvidencePage(label=f"P{i + 1}", document=path.name, document_id="3m2018", page=n,
-                             text=parse_page(doc[n - 1], n, ocr=False).text, company="3M Company", year=2018)
+    with filing_pages("3M_2018_10K.pdf") as page:
+        return [EvidencePage(label=f"P{i + 1}", document="3M_2018_10K.pdf", document_id="3m2018", page=n,
+                             text=parse_page(page(n), n, ocr=False).text, company="3M Company", year=2018)
                 for i, n in enumerate(pages)]
 
 
@@ -31,7 +30,7 @@ def test_segment_bullets_that_pull_opposite_ways_are_passages_not_an_answer(tmp_
     from docqa.engine import Engine
 
     with Engine.open(Settings(index=tmp_path / "index", dense=False, quote_by_meaning=False)) as engine:
-        engine.ingest([shared_pdf("3M_2018_10K.pdf")])
+        engine.ingest([filing_pdf("3M_2018_10K.pdf")])  # its cut: MD&A, statements, notes
         answer = engine.ask(QUESTION)
     assert answer.found and answer.verification == "passages", answer  # every quote is on its page; none decides
     assert all(c.quote.rstrip().endswith((".", ";", ":")) for c in answer.citations)  # whole sentences

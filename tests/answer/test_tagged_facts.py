@@ -1,6 +1,6 @@
 """The figures answerer and inline XBRL facts: a cell's tagged fact is preferred and its concept shown.
 
-A small inline XBRL 10-K is made here; the Pfizer 10-Q of ../shared/data/html is used when present.
+A small inline XBRL 10-K is made here; the Pfizer 10-Q is EDGAR's own (tests/fixtures/filings/html).
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ from docqa.finance.periods import Period
 from docqa.finance.statements import read_tables
 from docqa.finance.tables import StatementTable
 from docqa.ingest.parse import parse_pdf
+from tests.filings import filing_html
 
 ROOT = Path(__file__).resolve().parents[2]
-PFIZER = ROOT.parent / "shared" / "data" / "html" / "pfe-10-q-2023-07-02.html"
+PFIZER = "pfe-10-q-2023-07-02.html"
 
 
 def _context(cid: str, start: str, end: str) -> str:
@@ -145,16 +146,14 @@ def test_pdf_tables_are_stored_without_fact_keys():
 
 def test_pfizer_revenue_is_read_off_the_tagged_income_statement():
     """MD&A's untagged "analysis of the statements of income" no longer outranks the statement."""
-    if not PFIZER.exists():
-        pytest.skip(f"{PFIZER} not available on this machine")
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder, Engine.open(folder, dense=False) as engine:
-        assert engine.ingest([PFIZER]).files[0].status == "indexed"
+        assert engine.ingest([filing_html(PFIZER)]).files[0].status == "indexed"
         answer = engine.ask("What was Pfizer's total revenue for the quarter ended July 2, 2023?")
         assert answer.verification == "verified", answer.text
         (figure,) = answer.figures
         assert figure.value == 12734 and figure.concept == "us-gaap:Revenues, Q2 2023, USD"
-        page = engine.page(PFIZER.name, figure.page)
+        page = engine.page(PFIZER, figure.page)
         assert page.info and page.info.statement and page.info.statement.value == "income"
         assert "tagged us-gaap:Revenues, Q2 2023, USD" in answer.text

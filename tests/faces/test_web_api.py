@@ -13,7 +13,8 @@ from fastapi.testclient import TestClient
 
 from docqa.config import Settings
 from docqa.faces.web.app import create_app
-from tests.conftest import SAMPLES, SHARED_QUESTIONS
+from tests.conftest import SAMPLES
+from tests.filings import FINANCEBENCH
 from tests.faces.web_helpers import highlight_pixels, small_pdf
 
 NETFLIX = SAMPLES / "NETFLIX_2017_10K.pdf"
@@ -376,9 +377,8 @@ def test_export_log_in_the_dev_question_format(client, ready, tmp_path):
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert n == len(rows) == len(client.get("/api/questions?limit=1000").json()["questions"])
     row = next(r for r in rows if r["id"] == f"log-{asked['id']}")
-    if SHARED_QUESTIONS.exists():  # the same keys as the dev questions
-        dev_keys = set(json.loads(SHARED_QUESTIONS.read_text().splitlines()[0]))
-        assert dev_keys <= set(row)
+    dev_keys = set(json.loads(FINANCEBENCH.read_text().splitlines()[0]))  # the same keys as the dev questions
+    assert dev_keys <= set(row)
     assert row["question"] == COUNT_QUESTION and row["answer"] == asked["text"]
     assert row["answer_type"] == "numeric" and row["documents"] == ["NETFLIX_2017_10K.pdf"]
     assert row["evidence"][0] == {"document": "NETFLIX_2017_10K.pdf", "page": asked["citations"][0]["page"]}

@@ -6,14 +6,12 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-import pytest
-
 from docqa.ingest.parse import parse_pdf
 from docqa.types import Line, Page, Word
+from tests.filings import filing
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "samples"
-SHARED_PDFS = ROOT.parent / "shared" / "data" / "pdfs"
 
 
 @lru_cache(maxsize=16)
@@ -26,20 +24,16 @@ def sample_page(name: str, number: int) -> Page:
     return _pages(str(SAMPLES / name))[number - 1]
 
 
-def shared_page(name: str, number: int) -> Page:
-    """A 1-based page of a corpus PDF; skips the test where ../shared/data is absent."""
-    path = SHARED_PDFS / name
-    if not path.exists():
-        pytest.skip(f"{path} not available on this machine")
-    return _pages(str(path))[number - 1]
+def filing_page(name: str, number: int) -> Page:
+    """A 1-based page of a corpus filing, parsed within its cut (tests/fixtures/filings) and numbered as
+    in the filing: the cut holds the pages its running headers are told apart by."""
+    cut = filing(name)
+    return _pages(str(cut.path))[cut.index(number)].model_copy(update={"number": number})
 
 
 def practice_page(file: str, number: int) -> Page:
-    """A 1-based page of a practice-set PDF (filings nobody tuned on); skips where it is absent."""
-    path = SHARED_PDFS.parent / "practice" / "pdfs" / file
-    if not path.exists():
-        pytest.skip(f"{path} not available on this machine")
-    return _pages(str(path))[number - 1]
+    """A 1-based page of a practice-set filing (filings nobody tuned on), as ``filing_page``."""
+    return filing_page(f"practice/pdfs/{file}", number)
 
 
 def line(y: float, *cells: tuple[str, float], size: float = 8.0) -> Line:

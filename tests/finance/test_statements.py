@@ -7,7 +7,7 @@ from docqa.finance.statements import detect_statement, detect_unit, find_line_it
 from docqa.finance.tables import StatementTable
 from docqa.types import StatementKind
 
-from .conftest import line, page, sample_page, shared_page
+from .conftest import filing_page, line, page, sample_page
 
 
 def num(text: str, right: float) -> tuple[str, float]:
@@ -215,14 +215,14 @@ def test_adobe_2022_statements():
     assert find_line_items(cash, "dividends_paid") == []  # Adobe pays none: "not found", not a guess
 
 
-# ------------------------------------------------------------------------- ../shared/data (optional)
+# ------------------------------------------------------- corpus filings (cut in tests/fixtures/filings)
 def test_3m_2018_cash_flow_and_balance_sheet():
-    cash = read_tables(shared_page("3M_2018_10K.pdf", 60))
+    cash = read_tables(filing_page("3M_2018_10K.pdf", 60))
     assert best_label(cash, "capex") == "Purchases of property, plant and equipment (PP&E)"
     assert value(cash, "capex", 2018) == -1577
     assert value(cash, "depreciation_amortization", 2018) == 1488
     assert value(cash, "dividends_paid", 2018) == -3193
-    balance = read_tables(shared_page("3M_2018_10K.pdf", 58))
+    balance = read_tables(filing_page("3M_2018_10K.pdf", 58))
     assert [c.header for c in balance[0].columns] == ["December 31, 2018", "December 31, 2017"]
     assert value(balance, "ppe_net", 2018) == 8738  # "— net", not the gross 24,873
     assert value(balance, "inventory", 2018) == 4366  # "Total inventories", not "Finished goods"
@@ -230,7 +230,7 @@ def test_3m_2018_cash_flow_and_balance_sheet():
 
 
 def test_best_buy_10q_quarter_and_six_month_columns():
-    tables = read_tables(shared_page("BESTBUY_2024Q2_10Q.pdf", 20))
+    tables = read_tables(filing_page("BESTBUY_2024Q2_10Q.pdf", 20))
     first = tables[0]
     assert [c.period for c in first.columns] == ["quarter", "quarter", "ytd", "ytd"]
     row = find_line_items(tables, "operating_income")[0].row
@@ -239,7 +239,7 @@ def test_best_buy_10q_quarter_and_six_month_columns():
 
 
 def test_earnings_release_with_percent_columns():
-    tables = read_tables(shared_page("JOHNSON_JOHNSON_2023Q2_EARNINGS.pdf", 10))
+    tables = read_tables(filing_page("JOHNSON_JOHNSON_2023Q2_EARNINGS.pdf", 10))
     t = tables[0]
     assert t.statement == StatementKind.INCOME
     assert [c.derived for c in t.columns] == [False, True, False, True, True]
@@ -248,12 +248,12 @@ def test_earnings_release_with_percent_columns():
 
 
 def test_coca_cola_attributable_net_income_and_wrapped_label():
-    tables = read_tables(shared_page("COCACOLA_2017_10K.pdf", 74))
+    tables = read_tables(filing_page("COCACOLA_2017_10K.pdf", 74))
     assert best_label(tables, "net_income") == "NET INCOME ATTRIBUTABLE TO SHAREOWNERS OF THE COCA-COLA COMPANY"
     assert value(tables, "net_income", 2017) == 1248
 
 
 def test_pepsico_ignores_the_dates_sentence_above_the_years():
-    tables = read_tables(shared_page("PEPSICO_2022_10K.pdf", 62))
+    tables = read_tables(filing_page("PEPSICO_2022_10K.pdf", 62))
     assert [c.fiscal_year for c in tables[0].columns] == [2022, 2021, 2020]
     assert value(tables, "operating_income", 2022) == 11512  # "Operating Profit"

@@ -73,10 +73,10 @@ def test_profit_and_total_comprehensive_income_is_the_bottom_line():
 def test_a_closed_groups_balance_sheet_is_not_the_filers():
     # Amcor's "Deed of Cross Guarantee / Consolidated Balance Sheets" (p. 107) consolidates only the
     # closed group: its "Receivables, net 342" is not the group's trade receivables of 1,875 (p. 52).
-    from .conftest import shared_page
+    from .conftest import filing_page
 
-    closed = read_tables(shared_page("AMCOR_2023_10K.pdf", 107))
-    group = read_tables(shared_page("AMCOR_2023_10K.pdf", 52))
+    closed = read_tables(filing_page("AMCOR_2023_10K.pdf", 107))
+    group = read_tables(filing_page("AMCOR_2023_10K.pdf", 52))
     assert closed and all(parent_only(t) for t in closed if t.statement is not None)
     assert not any(parent_only(t) for t in group)
     kept = without_parent_only(group + closed)

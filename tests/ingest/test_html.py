@@ -1,6 +1,7 @@
 """EDGAR HTML (inline XBRL) filings: pages, tables as rows, cover metadata, tagged facts, bad input.
 
-The real filings are in ../shared/data/html (skipped when absent); the small cases are made here.
+The real filings are EDGAR's own, whole (tests/fixtures/filings/html, xz-compressed); the small cases
+are made here.
 """
 
 from __future__ import annotations
@@ -16,11 +17,9 @@ from docqa.ingest.ixbrl import cover_meta, fact_value, fiscal_year_of
 from docqa.ingest.parse import ParseError
 from docqa.ingest.pipeline import expand_paths
 from docqa.types import DocType
+from tests.filings import filing_html, html_folder
 
-ROOT = Path(__file__).resolve().parents[2]
-SHARED_HTML = ROOT.parent / "shared" / "data" / "html"
-
-# the README table of ../shared/data/html is the truth
+# the README table of shared/data/html (where the fixtures were copied from) is the truth
 TRUTH = {
     "pfe-10-q-2023-07-02.html": ("Pfizer", DocType.QUARTERLY, "2023-07-02", 2023, 2, "PFE"),
     "mmm-10-q-2023-06-30.html": ("3M", DocType.QUARTERLY, "2023-06-30", 2023, 2, "MMM"),
@@ -36,22 +35,13 @@ TRUTH = {
 PFIZER = "pfe-10-q-2023-07-02.html"
 
 
-def shared_html(name: str) -> Path:
-    path = SHARED_HTML / name
-    if not path.exists():
-        pytest.skip(f"{path} not available on this machine")
-    return path
-
-
 @pytest.fixture(scope="module")
 def html_engine(tmp_path_factory):
-    """One index of every shared HTML filing, ingested as `docqa ingest` would (folder discovery)."""
-    if not SHARED_HTML.exists():
-        pytest.skip(f"{SHARED_HTML} not available on this machine")
+    """One index of every HTML filing, ingested as `docqa ingest` would (folder discovery)."""
     from docqa import Engine
 
     engine = Engine.open(tmp_path_factory.mktemp("html-index"), dense=False)
-    report = engine.ingest([SHARED_HTML])
+    report = engine.ingest([html_folder()])
     yield engine, report
     engine.close()
 
@@ -61,7 +51,7 @@ def _doc(engine, name: str):
 
 
 # ------------------------------------------------------------------------- the real filings
-def test_every_shared_filing_ingests(html_engine):
+def test_every_html_filing_ingests(html_engine):
     engine, report = html_engine
     by_name = {Path(f.path).name: f for f in report.files}
     for name in TRUTH:
@@ -88,7 +78,7 @@ def test_company_form_and_period_from_the_cover(html_engine, name):
 @pytest.mark.parametrize("name", sorted(TRUTH))
 def test_pages_follow_the_filings_page_breaks(html_engine, name):
     engine, _ = html_engine
-    raw = shared_html(name).read_text(errors="replace")
+    raw = filing_html(name).read_text(errors="replace")
     breaks = len(re.findall(r"page-break-(?:before|after)\s*:\s*always", raw, re.I))
     pages = _doc(engine, name).pages
     assert 0.8 * breaks <= pages <= breaks + 2, (pages, breaks)
@@ -129,7 +119,7 @@ def test_pfizer_html_answers_with_a_cited_figure(html_engine):
 
 
 def test_facts_are_typed_and_located():
-    parsed = parse_html(shared_html(PFIZER))
+    parsed = parse_html(filing_html(PFIZER))
     assert len(parsed.facts) > 1500
     placed = [f for f in parsed.facts if f.page is not None]
     assert len(placed) >= 0.95 * len(parsed.facts)

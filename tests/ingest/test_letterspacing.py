@@ -6,14 +6,14 @@ import pytest
 from docqa.ingest.letterspacing import merge_fragments, merge_rows, narrow_gaps, page_vocabulary
 from docqa.ingest.parse import _clean_words, _columns, _rows, parse_page
 from docqa.types import Word
-from tests.conftest import shared_pdf
+from tests.filings import filing_pages
 
 
 @pytest.fixture(scope="module")
 def three_m():
-    doc = fitz.open(shared_pdf("3M_2018_10K.pdf"))
-    yield doc
-    doc.close()
+    """3M's 2018 10-K: its pages by their number in the filing."""
+    with filing_pages("3M_2018_10K.pdf") as page:
+        yield page
 
 
 def _raw_rows(page: fitz.Page):
@@ -31,15 +31,15 @@ def _text(row) -> str:
     (56, "Consolidated Statement of Incom e", "Consolidated Statement of Income"),
 ])
 def test_split_heading_is_read_as_printed(three_m, number, before, after):
-    raw = [_text(r) for r in _raw_rows(three_m[number - 1])]
+    raw = [_text(r) for r in _raw_rows(three_m(number))]
     assert before in raw  # PyMuPDF still splits it: the test is about our fix, not a changed library
-    texts = [line.text for line in parse_page(three_m[number - 1], number).lines]
+    texts = [line.text for line in parse_page(three_m(number), number).lines]
     assert after in texts
     assert before not in texts
 
 
 def test_joined_word_keeps_the_union_of_its_boxes(three_m):
-    page = three_m[59]
+    page = three_m(60)
     raw = next(r for r in _raw_rows(page) if _text(r).endswith("Flow s"))
     flow, s = raw[-2], raw[-1]
     line = next(l for l in parse_page(page, 60).lines if l.text == "Consolidated Statement of Cash Flows")
@@ -51,7 +51,7 @@ def test_joined_word_keeps_the_union_of_its_boxes(three_m):
 @pytest.mark.parametrize("number", [43, 60])
 def test_only_the_heading_changes_on_its_page(three_m, number):
     """Every other row (prose paragraphs, statement rows with "$" and figures) is left as it was."""
-    rows = _raw_rows(three_m[number - 1])
+    rows = _raw_rows(three_m(number))
     merged = merge_rows(rows)
     changed = [(_text(a), _text(b)) for a, b in zip(rows, merged) if a is not b]
     assert len(changed) == 1, changed
@@ -59,14 +59,14 @@ def test_only_the_heading_changes_on_its_page(three_m, number):
     prose = [k for k, r in enumerate(rows) if len(r) >= 12 and all(w[4][0].isalpha() for w in r)]
     assert prose  # both pages hold paragraphs: each of their rows comes back untouched
     assert all(merged[k] is rows[k] for k in prose)
-    texts = [line.text for line in parse_page(three_m[number - 1], number).lines]
+    texts = [line.text for line in parse_page(three_m(number), number).lines]
     if number == 60:
         assert "Purchases of property, plant and equipment (PP&E)  (1,577)  (1,373)  (1,420)" in texts
 
 
 def test_gap_evidence_is_required_even_when_the_page_prints_the_join(three_m):
     """A row whose gaps are all alike stays as it is, whatever the vocabulary holds."""
-    page = three_m[59]
+    page = three_m(60)
     row = next(r for r in _raw_rows(page) if _text(r) == "Cash Flows from Operating Activities")
     words = [Word(text=w[4], bbox=w[:4]) for w in row]
     vocabulary = page_vocabulary(w[4] for r in _raw_rows(page) for w in r) | {"cashflows", "flowsfrom", "fromoperating"}
@@ -75,21 +75,18 @@ def test_gap_evidence_is_required_even_when_the_page_prints_the_join(three_m):
 
 def test_kerned_space_before_a_capital_is_a_real_space():
     """Fonts kern the space before "A" to ~0.78 of its width: "Divestitures and Asset Sales" stays."""
-    doc = fitz.open(shared_pdf("CVSHEALTH_2022_10K.pdf"))
-    try:
-        page = doc[147]
+    with filing_pages("CVSHEALTH_2022_10K.pdf") as pages:
+        page = pages(148)
         rows = _raw_rows(page)
         assert any("and Asset" in _text(r) for r in rows)
         texts = [line.text for line in parse_page(page, 148).lines]
-    finally:
-        doc.close()
     assert any("Divestitures and Asset Sales" in t for t in texts)
     assert not any("andAsset" in t for t in texts)
 
 
 def test_figures_and_dollar_signs_are_never_glued(three_m):
     """A narrow gap between "$" and a figure, or between figures, is not a broken word."""
-    page = three_m[59]
+    page = three_m(60)
     row = next(r for r in _raw_rows(page) if _text(r).startswith("Purchases of property"))
     words = [Word(text=w[4], bbox=w[:4]) for w in row]
     # pull every figure up against its left neighbour: the row's gaps now say "broken word"
@@ -106,7 +103,7 @@ def test_figures_and_dollar_signs_are_never_glued(three_m):
 
 def test_a_narrow_gap_alone_does_not_join_words_the_page_never_prints(three_m):
     """The page is the dictionary: a narrow gap between two real words ("Cash Flow") stays a space."""
-    page = three_m[59]
+    page = three_m(60)
     row = next(r for r in _raw_rows(page) if _text(r).endswith("Flow s"))
     words = [Word(text=w[4], bbox=w[:4]) for w in row]
     # "Cash" pushed against "Flow": narrow, but "cashflow" is not a word on the page
@@ -127,25 +124,19 @@ def test_a_narrow_gap_alone_does_not_join_words_the_page_never_prints(three_m):
 def test_narrow_real_space_stays_when_the_page_never_prints_the_join(name, number, words):
     """These rows have a gap as narrow as a broken word's ("were^no", "OF^OPERATIONS"): only the
     page's vocabulary ("wereno" is printed nowhere) keeps them apart."""
-    doc = fitz.open(shared_pdf(name))
-    try:
-        page = doc[number - 1]
+    with filing_pages(name) as pages:
+        page = pages(number)
         row = next(r for r in _raw_rows(page) if words in _text(r))
         assert narrow_gaps(row)  # the gap evidence alone would join them
         texts = [line.text for line in parse_page(page, number).lines]
-    finally:
-        doc.close()
     assert any(words in t for t in texts)
 
 
 def test_a_sentence_opening_with_a_capital_letter_word_stays_apart():
     """"A summary" has a narrow (kerned) space after "A": a lone capital before a lower-case word is
     a sentence opening, even were the join printed on the page."""
-    doc = fitz.open(shared_pdf("ADOBE_2015_10K.pdf"))
-    try:
-        rows = _raw_rows(doc[50])
-    finally:
-        doc.close()
+    with filing_pages("ADOBE_2015_10K.pdf") as pages:
+        rows = _raw_rows(pages(51))
     row = next(r for r in rows if _text(r).startswith("A summary of our cash flows"))
     assert narrow_gaps(row) and narrow_gaps(row)[0] == 0  # the gap after "A" reads as a break
     words = [Word(text=w[4], bbox=w[:4]) for w in row]

@@ -9,7 +9,8 @@ import pytest
 from docqa.ingest.metadata import detect_document, detect_pages, is_generic_name, short_name, statement_kind
 from docqa.ingest.parse import parse_pdf
 from docqa.types import DocType, Line, Page, StatementKind
-from tests.conftest import SAMPLES, shared_pdf
+from tests.conftest import SAMPLES
+from tests.filings import filing_pdf
 
 
 def make_page(number: int, *rows: str) -> Page:
@@ -87,12 +88,12 @@ def test_one_statement_page_per_kind_and_sections(parsed):
     assert infos[19].section == "Item 7"  # MD&A
 
 
-# --------------------------------------------------------------------------- shared corpus
+# --------------------------------------------------------------------------- corpus filings
 
 
 def test_quarterly_report_with_retail_calendar(parsed):
     """Best Buy's Q2 of fiscal 2024 ended July 29, 2023: the year is the one the fiscal year ends in."""
-    pages = parsed("bby-10q", shared_pdf("BESTBUY_2024Q2_10Q.pdf"))
+    pages = parsed("bby-10q", filing_pdf("BESTBUY_2024Q2_10Q.pdf"))
     meta = detect_document(pages)
     assert meta.doc_type is DocType.QUARTERLY
     assert (meta.fiscal_year, meta.fiscal_quarter, meta.period_end) == (2024, 2, "2023-07-29")
@@ -102,7 +103,7 @@ def test_quarterly_report_with_retail_calendar(parsed):
 
 
 def test_current_report(parsed):
-    pages = parsed("fl-8k", shared_pdf("FOOTLOCKER_2022_8K_dated-2022-05-20.pdf"))
+    pages = parsed("fl-8k", filing_pdf("FOOTLOCKER_2022_8K_dated-2022-05-20.pdf"))
     meta = detect_document(pages)
     assert meta.doc_type is DocType.CURRENT
     assert meta.company == "Foot Locker, Inc." and meta.ticker == "FL"
@@ -111,7 +112,7 @@ def test_current_report(parsed):
 
 
 def test_earnings_release(parsed):
-    pages = parsed("ulta-release", shared_pdf("ULTABEAUTY_2023Q4_EARNINGS.pdf"))
+    pages = parsed("ulta-release", filing_pdf("ULTABEAUTY_2023Q4_EARNINGS.pdf"))
     meta = detect_document(pages)
     assert meta.doc_type is DocType.EARNINGS
     assert meta.company == "Ulta Beauty, Inc." and meta.ticker == "ULTA"

@@ -5,7 +5,8 @@ import pytest
 import fitz
 
 from docqa.ingest.parse import ParseError, is_garbled, parse_pdf
-from tests.conftest import ROOT, SAMPLES, scanned_copy, shared_pdf
+from tests.conftest import SAMPLES, scanned_copy
+from tests.filings import filing, filing_pages
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +33,9 @@ def test_pages_are_one_based_and_complete(amazon):
 
 
 def test_running_headers_and_page_numbers_are_dropped():
-    parsed = parse_pdf(shared_pdf("3M_2018_10K.pdf"))
-    page = parsed.pages[59]  # the cash-flow statement, page 60
+    cut = filing("3M_2018_10K.pdf")
+    parsed = parse_pdf(cut.path)
+    page = parsed.pages[cut.index(60)]  # the cash-flow statement, page 60 of the filing
     assert page.lines[0].text != "Table of Contents"
     assert "Purchases of property, plant and equipment (PP&E)  (1,577)  (1,373)  (1,420)" in page.text
     assert not any(l.text.strip().isdigit() for l in page.lines[-2:])
@@ -112,15 +114,9 @@ def test_a_garbled_page_is_flagged_not_indexed_without_ocr(tmp_path):
 
 
 def test_mongodb_report_text_layer_is_detected_as_garbled():
-    path = ROOT.parent / "shared" / "data" / "practice" / "pdfs" / "7792e23f8a40fb9461dbc26f417b0fb948f54f46.pdf"
-    if not path.exists():
-        pytest.skip(f"{path} not available on this machine")
-    doc = fitz.open(path)
-    try:
-        flags = [is_garbled([w[4] for w in doc[i].get_text("words")]) for i in range(3, 13)]
-    finally:
-        doc.close()
-    assert all(flags)
+    with filing_pages("7792e23f8a40fb9461dbc26f417b0fb948f54f46.pdf") as page:
+        flags = [is_garbled([w[4] for w in page(n).get_text("words")]) for n in range(4, 14)]
+    assert len(flags) == 10 and all(flags)
 
 
 def test_real_filing_pages_are_not_garbled():

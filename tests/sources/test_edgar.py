@@ -1,7 +1,7 @@
 """`docqa fetch TICKER` against a fake EDGAR server on 127.0.0.1 (no test touches the internet).
 
 The server serves the recorded responses in tests/sources/fixtures (the SEC's ticker map, submissions
-JSON) and, as the primary documents, the real filings in ../shared/data/html; it refuses (403) any
+JSON) and, as the primary documents, the real filings of tests/fixtures/filings/html; it refuses (403) any
 request whose User-Agent is not the configured one, as the SEC does.
 """
 
@@ -28,9 +28,9 @@ from docqa.sources.edgar import (
     parse_forms,
     parse_years,
 )
+from tests.filings import filing_html
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SHARED_HTML = Path(__file__).resolve().parents[3] / "shared" / "data" / "html"
 AGENT = "docqa tests tests@example.com"
 
 
@@ -44,7 +44,7 @@ class FakeEdgar:
         self.routes: dict[str, Callable[[BaseHTTPRequestHandler], None]] = {}
         self.fallback: Callable[[BaseHTTPRequestHandler], None] | None = None  # any other path, instead of 404
         documents = json.loads((FIXTURES / "documents.json").read_text())
-        self.documents = {k: SHARED_HTML / v for k, v in documents.items() if not k.startswith("_")}
+        self.documents = {k: filing_html(v) for k, v in documents.items() if not k.startswith("_")}
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -111,11 +111,6 @@ def edgar():
     fake.thread.join(5)
 
 
-def need_shared(name: str) -> None:
-    if not (SHARED_HTML / name).is_file():
-        pytest.skip(f"{SHARED_HTML / name} not available on this machine")
-
-
 def dead_url() -> str:
     """A 127.0.0.1 address nothing listens on: what a missing network looks like."""
     with socket.socket() as s:
@@ -128,7 +123,6 @@ def dead_url() -> str:
 
 
 def test_fetch_by_ticker_downloads_ingests_and_then_uses_the_cache(edgar, tmp_path):
-    need_shared("pfe-10-q-2023-07-02.html")
     with Engine.open(edgar.settings(tmp_path / "index")) as engine:
         report = engine.fetch("pfe", ["10-Q"], "2023-2023")
         # the two 2023 10-Qs of the submissions; the first quarter's document is not on the server
@@ -165,7 +159,6 @@ def test_fetch_by_ticker_downloads_ingests_and_then_uses_the_cache(edgar, tmp_pa
 
 
 def test_cli_fetch_two_companies(edgar, tmp_path):
-    need_shared("mmm-10-q-2023-06-30.html")
     from docqa.faces.cli import app as cli
 
     index = tmp_path / "index"
@@ -244,7 +237,6 @@ def test_no_network(tmp_path):
 
 
 def test_no_network_after_a_fetch_works_from_the_cache(edgar, tmp_path):
-    need_shared("pfe-10-q-2023-07-02.html")
     settings = edgar.settings(tmp_path)
     first = fetch_filings(settings, "PFE", ["10-Q"])
     assert [f.downloaded for f in first.filings] == [True]
@@ -333,7 +325,6 @@ def test_a_filing_holds_only_values_of_edgars_shapes():
 
 
 def test_a_document_over_the_size_limit_fails_alone(edgar, tmp_path):
-    need_shared("pfe-10-q-2023-07-02.html")
     report = fetch_filings(edgar.settings(tmp_path, sec_max_document_mb=1), "PFE", ["10-Q"])
     (only,) = report.filings
     assert only.path is None and only.error == "larger than 1 MB (DOCQA_SEC_MAX_DOCUMENT_MB)"
