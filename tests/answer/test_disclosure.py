@@ -13,6 +13,7 @@ import pytest
 from docqa.answer.disclosure import DisclosureAnswerer
 from docqa.plan.topic import disclosure_question, parse_topic
 from docqa.answer.verify import verify
+from docqa.answer.contract import Evidence
 from docqa.plan import QuestionPlan
 from docqa.store.base import StoredLine, StoredPage
 from docqa.types import Document, DocumentMeta, DocType, SearchFilters
@@ -56,7 +57,7 @@ def _ask(question: str, pages: list[str], company: str = "Example Corp"):
     plan = QuestionPlan(question=question, terms=[], phrases=[], companies=[company],
                      groups=[SearchFilters(document_ids=(doc.id,))],
                      years=[int(y) for y in re.findall(r"\b20\d\d\b", question)])
-    draft = DisclosureAnswerer().answer(question, [], plan, store)
+    draft = DisclosureAnswerer().answer(plan, Evidence.of([], store))
     assert draft is not None
     texts = {(doc.id, p.number): p.text for p in store.pages(doc.id)}
     return draft, verify(draft, question, texts)
@@ -211,6 +212,6 @@ def test_a_state_question_is_yes_on_evidence_and_no_verdict_from_absence():
     assert answer.text.startswith("Yes") and answer.citations[0].page == 2
     doc = _doc("EXAMPLE_2022_10K", "Example Corp")
     store = FakeStore({doc.id: (doc, [COVER, "Revenue grew in every region."])})
-    plan = QuestionPlan(question="", terms=[], phrases=[], companies=["Example Corp"],
+    plan = QuestionPlan(question="Is Example's business subject to cyclicality?", terms=[], phrases=[], companies=["Example Corp"],
                      groups=[SearchFilters(document_ids=(doc.id,))])
-    assert DisclosureAnswerer().answer("Is Example's business subject to cyclicality?", [], plan, store) is None
+    assert DisclosureAnswerer().answer(plan, Evidence.of([], store)) is None

@@ -16,18 +16,18 @@ PAGE = EvidencePage(
 
 
 def test_a_why_question_quotes_the_line_that_gives_the_cause():
-    draft = ExtractiveAnswerer().answer("What drove the gross margin change for Acme in FY2022?", [PAGE])
+    draft = ExtractiveAnswerer().answer_text("What drove the gross margin change for Acme in FY2022?", [PAGE])
     assert draft.found
     assert draft.citations[0].quote.startswith("The decrease in gross margin was primarily due to")
 
 
 def test_a_what_question_quotes_the_line_that_names_it():
-    draft = ExtractiveAnswerer().answer("What was Acme's gross margin in 2022?", [PAGE])
+    draft = ExtractiveAnswerer().answer_text("What was Acme's gross margin in 2022?", [PAGE])
     assert draft.found and draft.citations[0].quote.startswith("Gross margin was 41.2%")
 
 
 def test_lines_that_share_too_little_with_the_question_are_not_an_answer():
-    draft = ExtractiveAnswerer().answer("Who audits Acme's pension plan assets?", [PAGE])
+    draft = ExtractiveAnswerer().answer_text("Who audits Acme's pension plan assets?", [PAGE])
     assert not draft.found and "share too little" in draft.reason
 
 
@@ -59,20 +59,20 @@ QUESTION = "What industry does Acme primarily operate in?"
 
 
 def test_meaning_lifts_the_line_that_answers_over_the_one_that_shares_words():
-    lexical = ExtractiveAnswerer().answer(QUESTION, [INDUSTRY])
+    lexical = ExtractiveAnswerer().answer_text(QUESTION, [INDUSTRY])
     assert lexical.citations[0].quote.startswith("Industry awards")
     model = MeaningStandIn({"Acme is a global leader": 0.9, "Industry awards": 0.1})
-    by_meaning = ExtractiveAnswerer(model, meaning_weight=1.0).answer(QUESTION, [INDUSTRY])
+    by_meaning = ExtractiveAnswerer(model, meaning_weight=1.0).answer_text(QUESTION, [INDUSTRY])
     assert by_meaning.citations[0].quote.startswith("Acme is a global leader")
 
 
 def test_a_line_close_in_meaning_answers_without_the_questions_words_and_a_far_one_does_not():
     question = "Who supplies Acme's resin?"  # no line holds "supplies" or "resin"
     close = MeaningStandIn({"Acme is a global leader": 0.9})
-    assert ExtractiveAnswerer(close).answer(question, [INDUSTRY]).found
+    assert ExtractiveAnswerer(close).answer_text(question, [INDUSTRY]).found
     far = MeaningStandIn({"Acme is a global leader": 0.3})
-    assert not ExtractiveAnswerer(far).answer(question, [INDUSTRY]).found
-    assert not ExtractiveAnswerer().answer(question, [INDUSTRY]).found
+    assert not ExtractiveAnswerer(far).answer_text(question, [INDUSTRY]).found
+    assert not ExtractiveAnswerer().answer_text(question, [INDUSTRY]).found
 
 
 def test_the_engine_hands_the_sentence_model_to_the_quoter_unless_told_not_to(tmp_path):
@@ -100,8 +100,8 @@ def test_the_safe_harbour_paragraph_is_never_the_answer():
               "action by competitors and membership growth.\n"
               "Our competitors are other packaging makers such as Bemis and Sealed Air.\n"),
     )
-    draft = ExtractiveAnswerer().answer("Who are Acme's competitors?", [page])
+    draft = ExtractiveAnswerer().answer_text("Who are Acme's competitors?", [page])
     assert draft.found and all("forward-looking" not in c.quote for c in draft.citations)
     assert draft.citations[0].quote.startswith("Our competitors are")
-    asked = ExtractiveAnswerer().answer("What do Acme's forward-looking statements cover?", [page])
+    asked = ExtractiveAnswerer().answer_text("What do Acme's forward-looking statements cover?", [page])
     assert asked.found and "forward-looking" in asked.citations[0].quote

@@ -47,7 +47,7 @@ def test_the_answer_to_what_drove_operating_income_names_each_quotes_segment_and
     evidence = [EvidencePage(label=f"P{i + 1}", document="3M_2018_10K.pdf", document_id=DOC, page=n, text=pages[n],
                              company="3M Company", year=2018) for i, n in enumerate((34, 36, 37))]
     question = "What drove 3M's operating income change in 2018?"
-    draft = ExtractiveAnswerer(page_text=page_text(pages)).answer(question, evidence)
+    draft = ExtractiveAnswerer(page_text=page_text(pages)).answer_text(question, evidence)
     quotes = [c.quote for c in draft.citations]
     assert draft.found and not draft.decisive and pull_opposite_ways(quotes), draft  # margins up in one, down in another
     assert all(c.about for c in draft.citations), draft.citations

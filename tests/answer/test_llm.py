@@ -86,7 +86,7 @@ def assert_prompt_carries_evidence(text: str, pages: list[EvidencePage]) -> None
 def test_anthropic_request_and_realistic_reply():
     pages = evidence()
     with FakeServer(lambda r: Scripted(body=anthropic_reply(reply()))) as server:
-        draft = anthropic(server).answer(QUESTION, pages)
+        draft = anthropic(server).answer_text(QUESTION, pages)
     (request,) = server.requests
     assert request.path == "/v1/messages"
     # The SDK sends the key as x-api-key (1.x) or as a bearer token (2.x): either carries it.
@@ -114,7 +114,7 @@ def test_openai_compatible_request_and_fenced_reply():
     pages = evidence()
     fenced = "Here you go:\n```json\n" + reply() + "\n```"
     with FakeServer(lambda r: Scripted(body=openai_reply(fenced))) as server:
-        draft = openai_compat(server).answer(QUESTION, pages)
+        draft = openai_compat(server).answer_text(QUESTION, pages)
     (request,) = server.requests
     assert request.path == "/v1/chat/completions"
     assert request.headers["authorization"] == "Bearer sk-test"
@@ -134,7 +134,7 @@ def test_openai_server_that_refuses_json_mode_gets_a_plain_request():
         return Scripted(body=openai_reply(reply()))
 
     with FakeServer(respond) as server:
-        draft = openai_compat(server).answer(QUESTION, evidence())
+        draft = openai_compat(server).answer_text(QUESTION, evidence())
     assert len(server.requests) == 2 and "response_format" not in server.requests[1].body
     assert draft.found
 
@@ -145,7 +145,7 @@ def test_local_server_without_key_via_factory():
         answerer = make_llm_answerer(settings.model_copy(update={"openai_base_url": server.url + "/v1"}),
                                      max_retries=0)
         assert answerer is not None and answerer.name == "openai:llama3"
-        draft = answerer.answer(QUESTION, evidence())
+        draft = answerer.answer_text(QUESTION, evidence())
     assert draft.found
     assert server.requests[0].body["model"] == "llama3"
 
@@ -177,7 +177,7 @@ def test_factory_picks_by_settings():
 )
 def test_malformed_replies_become_not_found_drafts(text, reason_part):
     with FakeServer(lambda r: Scripted(body=anthropic_reply(text))) as server:
-        draft = anthropic(server).answer(QUESTION, evidence())
+        draft = anthropic(server).answer_text(QUESTION, evidence())
     assert draft.found is False
     assert reason_part in draft.reason
 
@@ -191,7 +191,7 @@ def test_unknown_label_is_dropped_and_the_rest_kept():
         "not an object",
     ]
     with FakeServer(lambda r: Scripted(body=openai_reply(reply("$177,866 million", citations=citations)))) as server:
-        draft = openai_compat(server).answer(QUESTION, evidence())
+        draft = openai_compat(server).answer_text(QUESTION, evidence())
     assert [c.page for c in draft.citations] == [38, 24]
 
 
@@ -199,7 +199,7 @@ def test_only_unknown_labels_leave_nothing_to_verify():
     pages = evidence()
     text = reply(citations=[{"label": "P3", "quote": "Net income  $  596  $  2,371  $  3,033"}])
     with FakeServer(lambda r: Scripted(body=anthropic_reply(text))) as server:
-        draft = anthropic(server).answer(QUESTION, pages)
+        draft = anthropic(server).answer_text(QUESTION, pages)
     assert draft.citations == ()
     answer = verify(draft, QUESTION, page_texts(pages))
     assert answer.found is False and answer.verification == "not_found"
@@ -209,7 +209,7 @@ def test_fabricated_quote_is_not_verified():
     pages = evidence()
     text = reply("$3,500 million", citations=[{"label": "P1", "quote": "Net income  $  3,500"}])
     with FakeServer(lambda r: Scripted(body=anthropic_reply(text))) as server:
-        draft = anthropic(server).answer(QUESTION, pages)
+        draft = anthropic(server).answer_text(QUESTION, pages)
     assert draft.found and len(draft.citations) == 1  # the answerer passes it on ...
     answer = verify(draft, QUESTION, page_texts(pages))  # ... verify throws it out
     assert answer.found is False
@@ -220,7 +220,7 @@ def test_fabricated_quote_is_not_verified():
 def test_model_says_not_found():
     text = json.dumps({"answer": "", "found": False, "reason": "the pages do not state net income", "citations": []})
     with FakeServer(lambda r: Scripted(body=openai_reply(text))) as server:
-        draft = openai_compat(server).answer(QUESTION, evidence())
+        draft = openai_compat(server).answer_text(QUESTION, evidence())
     assert draft.found is False and draft.reason == "the pages do not state net income"
 
 
@@ -233,7 +233,7 @@ def test_formula_is_passed_on():
         formula="4,106 / 177,866 = 2.31%",
     )
     with FakeServer(lambda r: Scripted(body=anthropic_reply(text))) as server:
-        draft = anthropic(server).answer("What was the FY2017 operating margin?", pages)
+        draft = anthropic(server).answer_text("What was the FY2017 operating margin?", pages)
     assert draft.formula == "4,106 / 177,866 = 2.31%"
     assert verify(draft, "What was the FY2017 operating margin?", page_texts(pages)).verification == "verified"
 
@@ -244,19 +244,19 @@ def test_formula_is_passed_on():
 def test_http_500_is_a_not_found_draft():
     body = {"type": "error", "error": {"type": "api_error", "message": "Internal server error"}}
     with FakeServer(lambda r: Scripted(500, body)) as server:
-        draft = anthropic(server).answer(QUESTION, evidence())
+        draft = anthropic(server).answer_text(QUESTION, evidence())
     assert draft.found is False and "HTTP 500" in draft.reason
     with FakeServer(lambda r: Scripted(500, {"error": {"message": "boom"}})) as server:
-        draft = openai_compat(server).answer(QUESTION, evidence())
+        draft = openai_compat(server).answer_text(QUESTION, evidence())
     assert draft.found is False and "HTTP 500" in draft.reason
 
 
 def test_timeout_is_a_not_found_draft():
     with FakeServer(lambda r: Scripted(body=anthropic_reply(reply()), delay_s=1.5)) as server:
-        draft = anthropic(server, timeout_s=0.3).answer(QUESTION, evidence())
+        draft = anthropic(server, timeout_s=0.3).answer_text(QUESTION, evidence())
     assert draft.found is False and "timed out" in draft.reason
     with FakeServer(lambda r: Scripted(body=openai_reply(reply()), delay_s=1.5)) as server:
-        draft = openai_compat(server, timeout_s=0.3).answer(QUESTION, evidence())
+        draft = openai_compat(server, timeout_s=0.3).answer_text(QUESTION, evidence())
     assert draft.found is False and "timed out" in draft.reason
 
 
@@ -265,13 +265,13 @@ def test_nothing_listening_is_a_not_found_draft():
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     answerer = LLMAnswerer(OpenAIClient("m", "k", f"http://127.0.0.1:{port}/v1", 2.0, max_retries=0))
-    draft = answerer.answer(QUESTION, evidence())
+    draft = answerer.answer_text(QUESTION, evidence())
     assert draft.found is False and "did not answer" in draft.reason
 
 
 def test_no_evidence_asks_nobody():
     with FakeServer(lambda r: Scripted(body=anthropic_reply(reply()))) as server:
-        draft = anthropic(server).answer(QUESTION, [])
+        draft = anthropic(server).answer_text(QUESTION, [])
     assert draft.found is False and server.requests == []
 
 
@@ -301,7 +301,7 @@ def test_injected_answer_is_not_verified(citations):
     pages = evidence(INCOME, INJECTION)
     obeyed = reply("42", citations=citations)
     with FakeServer(lambda r: Scripted(body=anthropic_reply(obeyed))) as server:
-        draft = anthropic(server).answer(QUESTION, pages)
+        draft = anthropic(server).answer_text(QUESTION, pages)
     answer = verify(draft, QUESTION, page_texts(pages))
     assert answer.verification == "not_found" and answer.found is False
     assert "42" not in answer.text
@@ -310,7 +310,7 @@ def test_injected_answer_is_not_verified(citations):
 def test_honest_answer_on_the_same_pages_is_verified():
     pages = evidence(INCOME, INJECTION)
     with FakeServer(lambda r: Scripted(body=anthropic_reply(reply()))) as server:
-        draft = anthropic(server).answer(QUESTION, pages)
+        draft = anthropic(server).answer_text(QUESTION, pages)
     assert verify(draft, QUESTION, page_texts(pages)).verification == "verified"
 
 

@@ -49,6 +49,6 @@ def test_the_same_line_on_several_pages_is_quoted_once():
     line = "Exhibit 31.1 Certification of the Chief Executive Officer pursuant to Rule 13a-14(a) of the Exchange Act."
     pages = [EvidencePage(label=f"P{i}", document="x.pdf", document_id="x", page=i, text=line + "\nOther words here on page.")
              for i in (80, 81, 82)]
-    draft = ExtractiveAnswerer().answer("Which certification of the chief executive officer is filed?", pages)
+    draft = ExtractiveAnswerer().answer_text("Which certification of the chief executive officer is filed?", pages)
     assert draft.found
     assert len(draft.citations) == 1 and draft.text.count("Certification") == 1

@@ -19,8 +19,8 @@ _NAMES = {"question"}
 
 # module:function -> still reads the raw question (to be moved into a plan slot)
 STILL_READING: frozenset[str] = frozenset({
-    "answer.disclosure:answer",
-    "answer.extractive:answer",
+    "answer.disclosure:_read",
+    "answer.extractive:answer_text",
     "answer.figures.answerer:_answer",
     "answer.figures.asked:_definition_spans",
     "answer.figures.asked:asked_measures",

@@ -11,8 +11,8 @@ import re
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Protocol
 
+from docqa.answer.contract import Answerer, Evidence
 from docqa.answer.verify import Grounding, numbers_in, verify
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.text import holds, stems
@@ -29,19 +29,6 @@ from docqa.text import normalize_for_match
 from docqa.types import Answer, BBox, Citation, Document, Draft, EvidencePage, Figure, SearchFilters
 
 EVIDENCE_PAGES = 6
-
-
-class TextAnswerer(Protocol):
-    name: str
-
-    def answer(self, question: str, evidence: list[EvidencePage]) -> Draft: ...
-
-
-class FigureAnswerer(Protocol):
-    name: str
-
-    def answer(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Store) -> Draft | None:
-        """A draft when the question asks for a figure or formula it can compute; None otherwise."""
 
 
 @dataclass
@@ -75,9 +62,9 @@ ROUTES: dict[Intent, tuple[Step, ...]] = {
 
 
 class Asker:
-    def __init__(self, store: Store, searcher: HybridSearcher, text_answerer: TextAnswerer,
-                 figure_answerer: FigureAnswerer | None = None, disclosure_answerer: FigureAnswerer | None = None,
-                 fact_answerers: tuple[FigureAnswerer, ...] = ()):
+    def __init__(self, store: Store, searcher: HybridSearcher, text_answerer: Answerer,
+                 figure_answerer: Answerer | None = None, disclosure_answerer: Answerer | None = None,
+                 fact_answerers: tuple[Answerer, ...] = ()):
         self.store = store
         self.searcher = searcher
         self.text_answerer = text_answerer
@@ -150,18 +137,18 @@ class Asker:
     def _run(self, name: str, plan: QuestionPlan, evidence: list[EvidencePage], pages: dict[tuple[str, int], str],
              grounding: Grounding, progress: StageReporter):
         """The verified answers of one step of a route, in order (a step may hold several answerers)."""
-        asked = plan.asked  # what the answerers read: names spelt as the filings spell them
         if name == "text":
             progress("composing", f"composing an answer from the lines printed on {plural(len(evidence), 'page')}")
-            draft = self.text_answerer.answer(asked, evidence)
+            draft = self.text_answerer.answer(plan, Evidence.of(evidence))
             yield self._text_checked(self._verified(draft, plan.question, pages, grounding, progress), plan)
             return
+        given = Evidence.of(evidence, self.store)
         answerers = {"facts": self.fact_answerers, "disclosure": (self.disclosure_answerer,),
                      "figures": (self.figure_answerer,)}[name]
         for answerer in answerers:
             if answerer is None:
                 continue
-            draft = answerer.answer(asked, evidence, plan, self.store)
+            draft = answerer.answer(plan, given)
             if draft is not None:
                 yield self._verified(draft, plan.question, pages, grounding, progress)
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from docqa.answer.extractive import units
 from docqa.finance.lexicon import load_lexicon
+from docqa.answer.contract import Evidence, Filings
 from docqa.plan import QuestionPlan
 from docqa.plan.companies import company_names
 from docqa.plan.topic import (_STATE_Q, _STOP, Slot, Topic_, _stem, _words, disclosure_question,
@@ -265,7 +266,12 @@ class DisclosureAnswerer:
 
     name = "disclosure"
 
-    def answer(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Store) -> Draft | None:
+    def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft | None:
+        if evidence.filings is None:
+            return None  # reads whole filings, not only the retrieved pages
+        return self._read(plan.asked, list(evidence.pages), plan, evidence.filings)
+
+    def _read(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Filings) -> Draft | None:
         if plan.sign or not disclosure_question(question) and not _STATE_Q.match(question.strip()):
             return None  # a line's sign ("did X report a net loss") is its statement's, not a sentence's
         documents = self._documents(plan, evidence, store)

@@ -19,6 +19,8 @@ from docqa.finance.lexicon import load_lexicon
 from docqa.injection import looks_like_instruction, opens_payload
 from docqa.answer.verify import quoted_text
 from docqa.text import normalize_for_match, query_tokens, tokens
+from docqa.answer.contract import Evidence
+from docqa.plan import QuestionPlan
 from docqa.types import Citation, Draft, EvidencePage
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
@@ -145,7 +147,11 @@ class ExtractiveAnswerer:
             self._embedder = self._embedder()
         return self._embedder  # type: ignore[return-value]
 
-    def answer(self, question: str, evidence: list[EvidencePage]) -> Draft:
+    def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft:
+        return self.answer_text(plan.asked, list(evidence.pages))
+
+    def answer_text(self, question: str, evidence: list[EvidencePage]) -> Draft:
+        """The lines of the retrieved pages that answer ``question`` (also used without a plan)."""
         if not evidence:
             return Draft(text="Not found.", found=False, reason="no page in the index matches the question",
                          answerer=self.name)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from docqa.answer.contract import Evidence, Filings
 from docqa.plan import QuestionPlan
 from docqa.store.base import Store, StoredPage
 from docqa.types import Citation, Document, Draft, EvidencePage
@@ -104,7 +105,12 @@ def _signer(pages: list[StoredPage]) -> Fact | None:
 class FilingFactsAnswerer:
     name = "filing_facts"
 
-    def answer(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Store) -> Draft | None:
+    def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft | None:
+        if evidence.filings is None:
+            return None  # reads whole filings, not only the retrieved pages
+        return self._read(plan.asked, list(evidence.pages), plan, evidence.filings)
+
+    def _read(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Filings) -> Draft | None:
         kind = plan.fact
         if kind is None:
             return None

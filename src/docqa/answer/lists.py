@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
+from docqa.answer.contract import Evidence, Filings
 from docqa.plan import QuestionPlan
-from docqa.store.base import Store
 from docqa.types import Citation, Draft, EvidencePage
 
 MAX_DOCUMENTS = 2
@@ -34,7 +34,12 @@ def _enumerates(sentence: str, noun: str) -> re.Match | None:
 class ListAnswerer:
     name = "lists"
 
-    def answer(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Store) -> Draft | None:
+    def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft | None:
+        if evidence.filings is None:
+            return None  # reads whole filings, not only the retrieved pages
+        return self._read(plan.asked, list(evidence.pages), plan, evidence.filings)
+
+    def _read(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Filings) -> Draft | None:
         asked = plan.list_noun
         if asked is None or plan.measures:
             return None  # "what were net sales" names a figure, not a list

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from docqa.config import Settings
+from docqa.answer.contract import Evidence
+from docqa.plan import QuestionPlan
 from docqa.types import Citation, Draft, EvidencePage
 
 log = logging.getLogger(__name__)
@@ -259,7 +261,11 @@ class LLMAnswerer:
         self.name = client.name
         self.system_prompt = system_prompt
 
-    def answer(self, question: str, evidence: list[EvidencePage]) -> Draft:
+    def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft:
+        return self.answer_text(plan.asked, list(evidence.pages))
+
+    def answer_text(self, question: str, evidence: list[EvidencePage]) -> Draft:
+        """The lines of the retrieved pages that answer ``question`` (also used without a plan)."""
         if not evidence:
             return Draft(text="", found=False, reason="no pages were found to answer from", answerer=self.name)
         try:

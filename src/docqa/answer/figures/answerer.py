@@ -21,6 +21,7 @@ from docqa.finance import compose as C
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.periods import Period
+from docqa.answer.contract import Evidence
 from docqa.plan import QuestionPlan
 from docqa.store.base import Store
 from docqa.types import Draft, EvidencePage
@@ -33,8 +34,11 @@ class FiguresAnswerer:
 
     name = ANSWERER
 
-    def answer(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Store) -> Draft | None:
-        draft = self._answer(question, evidence, plan, store)
+    def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft | None:
+        if evidence.filings is None or not evidence.pages:
+            return None  # reads the statements of the retrieved pages' filings
+        question, store = plan.asked, evidence.filings
+        draft = self._answer(question, list(evidence.pages), plan, store)
         return in_reporting_currency(draft, store) if draft is not None and draft.found else draft
 
     def _answer(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Store) -> Draft | None:
