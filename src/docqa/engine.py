@@ -355,9 +355,11 @@ class Engine:
         from docqa.answer.disclosure import DisclosureAnswerer
         from docqa.answer.filing_facts import FilingFactsAnswerer
         from docqa.answer.lists import ListAnswerer
+        from docqa.answer.section import SectionAnswerer
 
-        return Asker(self.store, self.searcher(), text_answerer, _figure_answerer(), DisclosureAnswerer(),
-                     (FilingFactsAnswerer(), ListAnswerer()))
+        return Asker(self.store, self.searcher(), {
+            "facts": (FilingFactsAnswerer(), ListAnswerer()), "figures": (_figure_answerer(),),
+            "disclosure": (DisclosureAnswerer(),), "section": (SectionAnswerer(),), "text": (text_answerer,)})
 
     def ask(
         self,

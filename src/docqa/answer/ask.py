@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 import uuid
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from docqa.answer.contract import Answerer, Evidence
@@ -58,20 +59,20 @@ ROUTES: dict[Intent, tuple[Step, ...]] = {
     # filing says; the figures answerer would answer the balance instead.
     Intent.EVENT: (Step("facts"), Step("disclosure"), Step("figures", timing="figures_ms"),
                    Step("text", fallback=True, timing="answer_ms")),
+    # "What are the main risks?": the Item that discusses the topic, read whole (answer/section.py).
+    Intent.SECTION: (Step("facts"), Step("section", timing="answer_ms"), Step("text", fallback=True, timing="answer_ms")),
 }
 
 
 class Asker:
-    def __init__(self, store: Store, searcher: HybridSearcher, text_answerer: Answerer,
-                 figure_answerer: Answerer | None = None, disclosure_answerer: Answerer | None = None,
-                 fact_answerers: tuple[Answerer, ...] = ()):
+    """``answerers`` names each step's answerers: "facts" (cover facts, enumerated lists), "figures",
+    "disclosure" (a verdict from the filing's full text), "section", "text" (the lines that answer);
+    a step with none is skipped."""
+
+    def __init__(self, store: Store, searcher: HybridSearcher, answerers: Mapping[str, Sequence[Answerer]]):
         self.store = store
         self.searcher = searcher
-        self.text_answerer = text_answerer
-        self.figure_answerer = figure_answerer
-        self.disclosure_answerer = disclosure_answerer  # "did X disclose Y": a verdict from X's full text
-        # read where filings print them: cover facts, the auditor's signature, enumerated lists
-        self.fact_answerers = fact_answerers
+        self.answerers = {name: tuple(a for a in group if a is not None) for name, group in answerers.items()}
 
     def ask(self, request: AskRequest) -> Answer:
         started = time.perf_counter()
@@ -139,15 +140,14 @@ class Asker:
         """The verified answers of one step of a route, in order (a step may hold several answerers)."""
         if name == "text":
             progress("composing", f"composing an answer from the lines printed on {plural(len(evidence), 'page')}")
-            draft = self.text_answerer.answer(plan, Evidence.of(evidence))
-            yield self._text_checked(self._verified(draft, plan.question, pages, grounding, progress), plan)
+            for answerer in self.answerers.get(name, ()):
+                # the text answerer reads the retrieved pages only
+                draft = answerer.answer(plan, Evidence.of(evidence))
+                if draft is not None:
+                    yield self._text_checked(self._verified(draft, plan.question, pages, grounding, progress), plan)
             return
         given = Evidence.of(evidence, self.store)
-        answerers = {"facts": self.fact_answerers, "disclosure": (self.disclosure_answerer,),
-                     "figures": (self.figure_answerer,)}[name]
-        for answerer in answerers:
-            if answerer is None:
-                continue
+        for answerer in self.answerers.get(name, ()):
             draft = answerer.answer(plan, given)
             if draft is not None:
                 yield self._verified(draft, plan.question, pages, grounding, progress)

@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from docqa.finance.periods import FiscalCalendar, Period, PeriodKind, header_quarter
-from docqa.ingest.ixbrl import SCALES, unscaled
+from docqa.finance.scales import SCALES, unscaled
 from docqa.types import BBox, StatementKind
 
 Unit = Literal["units", "thousands", "millions", "billions"]

@@ -23,6 +23,9 @@ class Topic(BaseModel):
     sections: tuple[str, ...] = ()
     synonyms: tuple[str, ...] = ()   # more printed forms, for scanning a full text (not searched)
     implies: tuple[str, ...] = ()    # topics this one goes without saying ("dividends" are paid to shareholders)
+    # An open question about the topic ("what are the main risks?") is answered by its section,
+    # quoted: the Items in ``sections`` are where the filing discusses it as a whole.
+    section_answer: bool = False
 
     @property
     def phrases(self) -> tuple[str, ...]:

@@ -19,14 +19,10 @@ from decimal import Decimal, InvalidOperation
 
 from pydantic import BaseModel, ConfigDict
 
+from docqa.finance.scales import SCALES, unscaled
 from docqa.types import BBox, DocType, DocumentMeta
 
 
-# The powers of ten a filing prints amounts in. EDGAR filings use -2 (percents as hundredths), 0, 3, 6
-# and 9; the Inline XBRL spec allows any integer, but 10^400 overflows a float and 10^30000000 takes
-# a minute of CPU to compute. Millionths (-6, parts per million) to trillions (12) leave room for
-# every unit a statement heading names.
-SCALES = range(-6, 13)
 # The largest magnitude a fact's value may have, in its unit. The largest totals filed on EDGAR
 # (balance sheets in Korean won or Indonesian rupiah) are near 10^15.
 MAX_VALUE = Decimal(10) ** 18
@@ -125,11 +121,6 @@ def _scaled(number: Decimal, scale: int, negated: bool) -> float | None:
     if not value.is_finite() or abs(value) > MAX_VALUE:
         return None
     return -float(value) if negated else float(value)
-
-
-def unscaled(value: float, scale: int) -> float:
-    """``|value| / 10^scale`` without the float noise of a division (1234000000.0, 6 -> 1234.0)."""
-    return float(abs(Decimal(repr(value))).scaleb(-scale))
 
 
 def read_scale(raw: str | None) -> int | None:

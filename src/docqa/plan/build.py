@@ -53,9 +53,12 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
     content = content_text(question)
     phrases = [" ".join(tokens(p)) for p in lexicon.expansion_terms(question)]
     sections: set[str] = set()
+    answered_by_section = []
     for topic in topics_for(content):
         phrases.extend(p for p in (" ".join(tokens(x)) for x in topic.prints) if p not in phrases)
         sections.update(topic.sections)
+        if topic.section_answer and topic.sections:
+            answered_by_section.append(topic)
     plan = QuestionPlan(
         question=question, content=content, terms=tuple(query_tokens(content)), phrases=tuple(phrases),
         years=tuple(detect_years(question)), quarter=detect_quarter(question),
@@ -63,6 +66,9 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
         statements=frozenset(lexicon.statements_for(question)), sections=frozenset(sections),
         latest=bool(_LATEST.search(question)), period_end=asked_period_end(question), day=asked_day(question),
         forward_looking=is_forward_looking(question), inherited=inherited,
+        section_topics=tuple(t.key for t in answered_by_section),
+        section_items=tuple(dict.fromkeys(s for t in answered_by_section for s in t.sections)),
+        section_words=tuple(dict.fromkeys(p for t in answered_by_section for p in t.asks)),
     )
     plan = _with_subject(plan, documents, explicit, is_word, owner)
     plan = _with_ask(plan)

@@ -19,6 +19,11 @@ def asks_why(question: str) -> bool:
     return WHY.search(without_provisos(question)) is not None
 
 
+# An open question ("what are ...", "describe ...", "how does ... manage ..."): one a passage answers.
+_OPEN = re.compile(r"^\W*(?:what|how|describe|summari[sz]e|discuss|explain|outline|tell|give|provide|list|"
+                   r"which|can\s+you|please)\b", re.I)
+
+
 # One pattern for "is / did / has X ...?" questions, wherever a verdict is told apart.
 YES_NO = re.compile(r"^\W*(?:is|are|does|do|did|has|have|had|was|were|can|will)\b", re.I)
 
@@ -52,4 +57,6 @@ def classify(plan: "QuestionPlan") -> "Intent":
         return Intent.WHY
     if plan.measures:
         return Intent.VALUE
+    if plan.section_items and not plan.verdict and _OPEN.match(question):
+        return Intent.SECTION
     return Intent.TEXT

@@ -28,6 +28,7 @@ class Intent(str, Enum):
     EVENT = "event"              # "did X report a goodwill impairment": what the filing says happened
     YES_NO = "yes_no"            # a verdict on a figure: its direction, sign, level, a threshold
     WHY = "why"                  # "what drove ...": the filing's explanation
+    SECTION = "section"          # "what are the main risks?": the Item that discusses it, quoted
     VALUE = "value"              # a figure, a ratio, a change: read and computed from the statements
     TEXT = "text"                # anything else: the lines that answer it
 
@@ -65,6 +66,9 @@ class QuestionPlan:
     phrases: tuple[str, ...] = ()                  # printed forms of what is asked (lexicon, topics)
     statements: frozenset[StatementKind] = frozenset()
     sections: frozenset[str] = frozenset()         # Items that usually hold the topic asked about
+    section_topics: tuple[str, ...] = ()           # topics whose open questions their section answers
+    section_items: tuple[str, ...] = ()            # ... and those sections ("Item 1A")
+    section_words: tuple[str, ...] = ()            # how filings print those topics ("risk factors")
     # what kind of answer
     intent: Intent = Intent.TEXT
     statistic: Statistic | None = None

@@ -1,0 +1,133 @@
+"""Section answers: an open question about a topic a filing discusses as a whole ("what are the main
+risk factors?", "describe the legal proceedings", "how is liquidity managed?") is answered by the
+Item that discusses it, read in full, with its key sentences quoted and cited.
+
+The quotes speak to the topic; they are not a verdict or a figure, so the answer is badged as
+passages, never verified. The sentences are chosen by the question's own words first, spread over
+the section's pages so that one paragraph does not stand for the whole Item.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docqa.answer.contract import Evidence, Filings
+from docqa.answer.extractive import units
+from docqa.answer.verify import quote_on_page
+from docqa.finance.text import stems
+from docqa.plan import Intent, QuestionPlan
+from docqa.plan.companies import company_names
+from docqa.types import Citation, Document, Draft
+
+MAX_QUOTES = 5
+MIN_WORDS = 8          # a heading or a footer is no key sentence
+MAX_WORDS = 90         # nor is a whole paragraph run together
+# Lines that point elsewhere or say how to read the filing, not what it says about the topic.
+_NOT_CONTENT = re.compile(
+    r"forward[\s-]looking\s+statements?|safe\s+harbor|\bsee\s+(?:item|note|part)\b|\b(?:is|are)\s+(?:discussed|described|"
+    r"included|set\s+forth)\s+(?:in|under)\b|\bincorporated\s+(?:herein\s+)?by\s+reference\b|\btable\s+of\s+contents\b"
+    r"|\(in\s+(?:millions|thousands|billions)", re.I)
+_PLAIN = frozenset(stems("what are is the main key principal primary describe summarize discuss explain outline "
+                         "tell give provide list how does do did company company's its their in of for fiscal year "
+                         "report annual 10-k filing"))
+
+
+class SectionAnswerer:
+    name = "section"
+
+    def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft | None:
+        if plan.intent is not Intent.SECTION or evidence.filings is None:
+            return None
+        document = _filing(plan, evidence, evidence.filings)
+        if document is None:
+            return None
+        pages = _where_discussed(evidence.filings.pages(document.id), plan)
+        if not pages:
+            return None
+        skip = {w for n in company_names(document) for w in stems(n)} | _PLAIN
+        wanted = {s for s in stems(plan.content) if s not in skip and not s.isdigit()}
+        wanted |= {s for phrase in plan.section_words for s in stems(phrase)} - _PLAIN
+        in_item = {p.number for p in pages if p.info is not None and p.info.section in plan.section_items}
+        chosen = _key_sentences(pages, wanted, in_item)
+        if not chosen:
+            return None
+        section = " and ".join(dict.fromkeys(p.info.section for p in pages if p.info and p.info.section)) or "The filing"
+        lines = "\n".join(f"• “{quote}” (p. {number})" for number, quote in chosen)
+        return Draft(
+            text=f"{section} of {document.file_name} discusses it; its key lines:\n{lines}",
+            found=True, answerer=self.name, decisive=False,
+            citations=tuple(Citation(document=document.file_name, document_id=document.id, page=n, quote=q)
+                            for n, q in chosen))
+
+
+def _filing(plan: QuestionPlan, evidence: Evidence, filings: Filings) -> Document | None:
+    """The filing whose section answers: the plan's first company's chosen filings, the annual
+    report first (a 10-Q's Item 1A only lists changes); else the best retrieved page's filing."""
+    ids = [i for g in plan.groups[:1] for i in g.document_ids] or [p.document_id for p in evidence.pages[:1]]
+    documents = [d for d in (filings.document(i) for i in dict.fromkeys(ids)) if d is not None]
+    documents.sort(key=lambda d: (not (d.meta.doc_type and d.meta.doc_type.is_annual), -(d.meta.fiscal_year or 0)))
+    return documents[0] if documents else None
+
+
+HEADING_WORDS = 8     # a line this short that names the topic is a heading
+FOLLOWING = 2         # pages read after a heading that names the topic
+
+
+def _where_discussed(pages, plan: QuestionPlan) -> list:
+    """The pages that discuss the topic: within its Item, from the heading that names it (Item 7's
+    "Liquidity and Capital Resources") and the pages after; with a note whose heading names it
+    ("Legal Proceedings" under Commitments and Contingencies), wherever it is. The whole Item when
+    no heading names the topic."""
+    phrases = [tuple(stems(p)) for p in plan.section_words if stems(p)]
+
+    def names_topic(page) -> bool:
+        for line in page.lines:
+            text = line.text.strip()
+            words = stems(text)
+            if (len(words) <= HEADING_WORDS and text[:1].isupper() and not re.search(r"\d|[.;,]$", text)
+                    and any(_holds(words, ph) for ph in phrases)):
+                return True
+        return False
+
+    in_item = [p for p in pages if p.info is not None and p.info.section in plan.section_items]
+    headed = [i for i, p in enumerate(pages) if names_topic(p)]
+    item_numbers = {p.number for p in in_item}
+    starts = [i for i in headed if pages[i].number in item_numbers]
+    if starts:
+        chosen = {pages[j].number for i in starts for j in range(i, min(i + 1 + FOLLOWING, len(pages)))
+                  if pages[j].number in item_numbers}
+    else:
+        chosen = set(item_numbers)
+    # a note headed by the topic, outside the Item: the Item often only points at it ("see Note 7")
+    if len(in_item) <= 1:
+        chosen |= {pages[i].number for i in headed if pages[i].number not in item_numbers
+                   and pages[i].info is not None and pages[i].info.section == "Item 8"}
+    return [p for p in pages if p.number in chosen]
+
+
+def _holds(words: list[str], phrase: tuple[str, ...]) -> bool:
+    n = len(phrase)
+    return any(tuple(words[i:i + n]) == phrase for i in range(len(words) - n + 1))
+
+
+def _key_sentences(pages, wanted: set[str], in_item: set[int]) -> list[tuple[int, str]]:
+    """Up to MAX_QUOTES sentences spread over the pages (a page's share of them, at least one),
+    the best by the question's words (the first of a page breaks ties), in page order."""
+    share = max(1, -(-MAX_QUOTES // max(1, len(pages))))
+    best: list[tuple[float, int, str]] = []
+    for page in pages:
+        candidates = []
+        for position, unit in enumerate(units(page)):
+            words = unit.split()
+            if not MIN_WORDS <= len(words) <= MAX_WORDS or _NOT_CONTENT.search(unit) or "  " in unit:
+                continue
+            if not quote_on_page(unit, page.text):
+                continue  # a sentence joined across a hyphenated line break is not quoted as printed
+            overlap = len(set(stems(unit)) & wanted) / (len(wanted) or 1)
+            if overlap == 0 and page.number not in in_item:
+                continue  # outside the Item, a sentence must speak to the question
+            candidates.append((overlap + (0.3 if position == 0 else 0.0), page.number, unit))
+        best.extend(sorted(candidates, key=lambda c: -c[0])[:share])
+    best.sort(key=lambda c: -c[0])
+    return sorted(((n, u) for _, n, u in best[:MAX_QUOTES]), key=lambda c: c[0])  # stable: page order, then as read
+

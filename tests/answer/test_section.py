@@ -1,0 +1,70 @@
+"""Section answers: an open question about risks, legal proceedings or liquidity is answered by the
+Item that discusses it, quoted and cited, and badged as passages (never verified)."""
+
+from __future__ import annotations
+
+import fitz
+import pytest
+
+from docqa.engine import Engine
+from docqa.plan import Intent, build_plan
+
+COVER = ("UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nWashington, D.C. 20549\nFORM 10-K\n"
+         "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934\n"
+         "For the fiscal year ended December 31, 2022\nExample Widgets Corporation\n"
+         "(Exact name of registrant as specified in its charter)")
+PAGES = [
+    COVER,
+    "PART I\nItem 1. Business\nExample Widgets Corporation makes widgets for industrial customers in 40 countries.",
+    "Item 1A. Risk Factors\nThe Company's results depend on the price of steel, which is volatile and may rise sharply.\n"
+    "A cyberattack on the Company's factories could halt production for several weeks at a time.",
+    "Risks related to the widget market\nDemand for widgets falls when industrial output declines in a recession.\n"
+    "Item 1B. Unresolved Staff Comments\nNone.",
+    "Item 3. Legal Proceedings\nIn March 2022 a distributor filed a lawsuit against the Company alleging breach of contract.\n"
+    "The Company believes the lawsuit is without merit and intends to defend itself vigorously.",
+    "Item 7. Management's Discussion and Analysis\nRevenue grew because widget prices rose across every region we serve.\n"
+    "Liquidity and Capital Resources\nThe Company funds its operations with cash from operations and a revolving credit facility.\n"
+    "Liquidity is sufficient to meet the Company's obligations for at least the next twelve months.",
+]
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("section")
+    pdf = fitz.open()
+    for text in PAGES:
+        page = pdf.new_page()
+        page.insert_text((72, 72), text, fontsize=10)
+    path = folder / "widgets-10k.pdf"
+    pdf.save(path)
+    engine = Engine.open(folder / "idx")
+    report = engine.ingest([path])
+    assert [f.status for f in report.files] == ["indexed"], report
+    return engine
+
+
+@pytest.mark.parametrize("question, item", [
+    ("What are the main risk factors for Example Widgets in 2022?", "Item 1A"),
+    ("Describe the legal proceedings Example Widgets faced in 2022.", "Item 3"),
+    ("How does Example Widgets describe its liquidity in 2022?", "Item 7"),
+])
+def test_an_open_question_is_answered_from_its_section_as_passages(engine, question, item):
+    answer = engine.ask(question)
+    assert answer.found and answer.answerer == "section", answer
+    assert answer.verification == "passages"  # quotes that speak to a topic are never "verified"
+    assert item in answer.text
+    pages = {engine.store.page(c.document_id, c.page).info.section for c in answer.citations}
+    assert pages == {item}
+
+
+def test_the_section_quoted_is_the_one_the_heading_names(engine):
+    answer = engine.ask("How does Example Widgets describe its liquidity in 2022?")
+    quotes = " ".join(c.quote for c in answer.citations)
+    assert "revolving credit facility" in quotes or "sufficient to meet" in quotes
+
+
+def test_a_verdict_or_a_figure_about_the_topic_is_not_a_section_question(engine):
+    documents = engine.documents()
+    assert build_plan("Did Example Widgets face any lawsuits in 2022?", documents).intent is not Intent.SECTION
+    assert build_plan("What are the main risk factors for Example Widgets?", documents).intent is Intent.SECTION
+    assert build_plan("What was Example Widgets' revenue in 2022?", documents).intent is Intent.VALUE
