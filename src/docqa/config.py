@@ -33,6 +33,13 @@ class Settings(BaseSettings):
     ocr: bool = True
     max_upload_mb: int = 100
     max_pages: int = 2000
+    # One HTML filing (ingest/html.py): a larger file is refused; a table's cells past max_table_cells
+    # are skipped and the filing is read up to max_html_cells cells, tagged facts and contexts, each
+    # with a warning. The shared 10-Ks are 1-4 MB with at most 1,035 cells in a table and 17,000 in
+    # all; a generated 50 MB single table took 5.7 GB before these limits.
+    max_html_mb: int = Field(100, ge=1, description="largest HTML filing read, in MB")
+    max_table_cells: int = Field(100_000, ge=10, description="cells read of one HTML table; the rest are skipped")
+    max_html_cells: int = Field(500_000, ge=100, description="table cells, facts and contexts read of one HTML filing")
     # A page is rasterised (evidence images, OCR) at a scale lowered so that width x height stays
     # within this many pixels: a few-hundred-byte PDF can hold a 200 x 200 inch page.
     max_render_pixels: int = Field(25_000_000, ge=1_000_000, description="pixel cap for rendering and OCR one page")

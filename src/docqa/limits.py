@@ -9,6 +9,7 @@ be shown as a smear (its short side under ``MIN_SIDE_PX`` pixels) is refused wit
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 MIN_SIDE_PX = 16
 
@@ -44,10 +45,29 @@ def check_renderable(width_pt: float, height_pt: float, scale: float, page: int 
             f"{max_render_pixels() / 1e6:,.0f}-megapixel limit (DOCQA_MAX_RENDER_PIXELS)")
 
 
+@dataclass(frozen=True)
+class HtmlLimits:
+    """What reading one HTML filing may cost (ingest.html): a 50 MB single-table file once took
+    5.7 GB, and a 6,137-page one was laid out in full before the page limit refused it."""
+
+    max_bytes: int        # a larger file is refused before it is read (DOCQA_MAX_HTML_MB)
+    max_table_cells: int  # a table's cells past this are skipped, with a warning (DOCQA_MAX_TABLE_CELLS)
+    max_cells: int        # the filing's cells, facts and contexts: reading stops past this (DOCQA_MAX_HTML_CELLS)
+    max_pages: int        # refused while reading once its pages pass this (DOCQA_MAX_PAGES)
+
+    @classmethod
+    def from_settings(cls, settings=None) -> HtmlLimits:
+        from docqa.config import Settings
+
+        s = settings if settings is not None else Settings()
+        return cls(max_bytes=s.max_html_mb * 1024 * 1024, max_table_cells=s.max_table_cells,
+                   max_cells=s.max_html_cells, max_pages=s.max_pages)
+
+
 def capped_dpi(width_pt: float, height_pt: float, dpi: int, max_pixels: int | None = None) -> int:
     """The dpi to rasterise a page at (for OCR), lowered to keep within the pixel limit."""
     scale = capped_scale(width_pt, height_pt, dpi / 72.0, max_pixels)
     return max(1, min(dpi, int(scale * 72.0)))
 
 
-__all__ = ["MIN_SIDE_PX", "PageTooLarge", "capped_dpi", "capped_scale", "check_renderable", "max_render_pixels"]
+__all__ = ["HtmlLimits", "MIN_SIDE_PX", "PageTooLarge", "capped_dpi", "capped_scale", "check_renderable", "max_render_pixels"]

@@ -84,13 +84,19 @@ def test_a_closed_groups_balance_sheet_is_not_the_filers():
 
 
 def test_a_column_whose_year_heading_was_lost_is_the_filings_own_year():
-    # McDonald's 2022 cash flow statement: the "2022" heading sits apart from its column, which is
-    # read with no header beside "2021" and "2020". Only the filing's own year fills such a gap: a
-    # blank column beside a filing's years is as often a notes column.
+    # McDonald's 2022 cash flow statement prints "Years ended December 31, 2022  2021  2020" on one
+    # line, its first heading starting over the labels: that heading is the first column's.
     from docqa.finance.tables import with_own_year_filled
 
     tables = read_tables(practice_page("MCDONALDS_2022_10K.pdf", 39))
-    flows = next(t for t in tables if t.statement is not None)
+    read = next(t for t in tables if t.statement is not None)
+    assert [c.fiscal_year for c in read.columns] == [2022, 2021, 2020]
+    # A heading lost all the same (set apart from its column, read with no header beside "2021" and
+    # "2020"): only the filing's own year fills such a gap, a blank column beside a filing's years
+    # is as often a notes column.
+    blank = read.columns[0].model_copy(update={"header": "", "fiscal_year": None, "period": None,
+                                               "period_end": None, "months": None})
+    flows = read.model_copy(update={"columns": (blank, *read.columns[1:])})
     assert flows.column_for(2022) is None and flows.column_for(2021) is not None
     filled = with_own_year_filled(flows, 2022)
     column = filled.column_for(2022)

@@ -282,3 +282,44 @@ def test_folders_yield_html_beside_pdfs(tmp_path):
         (tmp_path / name).write_bytes(b"x")
     files, missing = expand_paths([tmp_path])
     assert sorted(p.name for p in files) == ["a.pdf", "b.htm", "c.HTML"] and not missing
+
+
+def _collapse_by_character(raw: str, marks: list[tuple[int, int, int]]) -> tuple[str, list[tuple[int, int, int]]]:
+    """The reference: a table of new offsets, one per character of ``raw``."""
+    out, new_index, space, n = [], [0] * (len(raw) + 1), True, 0
+    for i, ch in enumerate(raw):
+        new_index[i] = n
+        if ch.isspace():
+            if not space:
+                out.append(" ")
+                n, space = n + 1, True
+        else:
+            out.append(ch)
+            n, space = n + 1, False
+    new_index[len(raw)] = n
+    text = "".join(out)
+    stripped, mapped = text.rstrip(), []
+    for index, start, end in marks:
+        s, e = new_index[start], new_index[len(raw) if end < 0 else end]
+        while s < e and s < len(text) and text[s] == " ":
+            s += 1
+        e = min(e, len(stripped))
+        if s < e:
+            mapped.append((index, s, e))
+    return stripped, mapped
+
+
+def test_fact_offsets_survive_whitespace_collapsing():
+    # Offsets are mapped run by run (a paragraph can be megabytes long): the same as character by character.
+    import random
+
+    from docqa.ingest.html_layout import collapse
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        raw = "".join(rng.choice("ab \n\t\xa0c") for _ in range(rng.randint(0, 14)))
+        marks = []
+        for index in range(rng.randint(0, 3)):
+            start = rng.randint(0, len(raw))
+            marks.append((index, start, rng.choice([-1, rng.randint(start, len(raw))])))
+        assert collapse(raw, marks) == _collapse_by_character(raw, marks), (raw, marks)

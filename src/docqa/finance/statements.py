@@ -342,21 +342,33 @@ def _column_headers(header_lines: list[Line], cols: list[_Col]) -> tuple[list[st
     for line in header_lines:
         groups = [part for g in _groups(line.words, _height(line)) for part in _repeated_dates(g)]
         years = _years(w.text for w in line.words)
-        right = []
+        right, left_dated, right_dated = [], [], 0
         for g in groups:
             text = " ".join(footnoted_year(w.text, years) or w.text for w in g)
             x0, x1 = g[0].bbox[0], g[-1].bbox[2]
+            dated = any(is_year(w.text) or is_numeric_date(w.text) for w in g)
             # A period ("2022", "June 30, 2022") set a little left of its figures still heads the first column.
-            period = (any(is_year(w.text) or is_numeric_date(w.text) for w in g) and len(g) <= 4
-                      and x1 > first_x0 - 0.4 * spacing)
+            period = dated and len(g) <= 4 and x1 > first_x0 - 0.4 * spacing
             # Units and "(Unaudited)" centred over the figures describe the table, not a column.
-            if ((x0 + x1) / 2 < first_x0 - 4 and not period) or _UNIT.search(text) or _UNAUDITED.fullmatch(text.strip()):
+            if _UNIT.search(text) or _UNAUDITED.fullmatch(text.strip()):
                 stub.append(text)
+            elif (x0 + x1) / 2 < first_x0 - 4 and not period:
+                stub.append(text)  # context for every column ("Years ended"), and maybe the first's heading
+                left_dated += [text] if dated and len(g) > 1 else []
             else:
                 right.append((x0, x1, text))
-        for k, text in _place(right, cols):
+                right_dated += dated
+        in_order = len(left_dated) == 1 and len(cols) >= 2 and len(right) == right_dated == len(cols) - 1
+        for k, text in _first_period_over_labels(left_dated[0], right) if in_order else _place(right, cols):
             parts[k].append(text)
     return [" ".join(p) for p in parts], " ".join(stub)
+
+
+def _first_period_over_labels(left: str, right: list[tuple[float, float, str]]) -> list[tuple[int, str]]:
+    """"Year Ended December 31, 2023 | 2022": a line of periods, one per column, the first set so wide
+    that it starts over the labels. It heads the first column (taken for the table's context only,
+    it left its column to the "2022" beside it); the others follow in order."""
+    return [(0, left)] + [(k + 1, text) for k, (*_, text) in enumerate(sorted(right))]
 
 
 def _repeated_dates(group: list[Word]) -> list[list[Word]]:
