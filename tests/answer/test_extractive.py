@@ -86,8 +86,8 @@ def test_the_engine_hands_the_sentence_model_to_the_quoter_unless_told_not_to(tm
     on = Engine.open(tmp_path / "on", dense=False)
     off = Engine.open(tmp_path / "off", dense=False, quote_by_meaning=False)
     try:
-        assert on.asker().text_answerer.embedder is not None
-        assert off.asker().text_answerer.embedder is None
+        assert on.asker().answerers["text"][0].embedder is not None
+        assert off.asker().answerers["text"][0].embedder is None
     finally:
         on.close()
         off.close()

@@ -2,7 +2,8 @@
 
 import pytest
 
-from docqa.finance.compose import Avg, BinOp, Leaf, Name, compose, convention, defined_inputs, parse_formula, parse_words, show
+from docqa.finance.compose import Avg, BinOp, Leaf, Name, parse_formula, parse_words, show
+from docqa.plan.composition import compose, convention, defined_inputs
 
 
 def test_definition_in_words():

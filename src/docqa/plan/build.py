@@ -13,6 +13,7 @@ from docqa.finance.lexicon import load_lexicon
 from docqa.finance.topics import topics_for
 from docqa.plan.choice import choose_documents
 from docqa.plan.companies import _held, company_names, normalize_name
+from docqa.plan.composition import compose, convention, defined_inputs, main_clause
 from docqa.plan.facts import asked_fact
 from docqa.plan.filing_types import detect_doc_types
 from docqa.plan.lines import line_asked
@@ -88,7 +89,8 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         bottom_line=bottom_line_asked(asked), amount=asks_amount(asked, measures), counted=counted_noun(asked),
         format=requested_format(asked), currency=asked_currency(asked), pick=which_is_most(asked),
         listed=tuple(listed_activities(asked)), which=asks_which(asked, list(measures)), line=line_asked(asked),
-        fact=asked_fact(asked), list_noun=_noun(asked_noun(asked)))
+        fact=asked_fact(asked), list_noun=_noun(asked_noun(asked)), composition=compose(asked),
+        convention=convention(asked), defined_inputs=tuple(defined_inputs(asked)), main_clause=main_clause(asked))
 
 
 def _noun(found: tuple[str, list[str]] | None) -> tuple[str, tuple[str, ...]] | None:

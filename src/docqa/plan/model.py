@@ -14,6 +14,7 @@ from docqa.finance.currency import Currency
 from docqa.finance.formulas import Format
 from docqa.finance.lexicon import MetricMatch
 from docqa.finance.periods import Period
+from docqa.plan.composition import Composition
 from docqa.plan.lines import LineAsked
 from docqa.plan.periods import AskedPeriods
 from docqa.types import DocType, SearchFilters, StatementKind
@@ -87,6 +88,10 @@ class QuestionPlan:
     line: LineAsked | None = None                  # "the largest current liability": a line of a kind
     fact: str | None = None                        # a cover or signature fact: address, incorporation, auditor, signer
     list_noun: tuple[str, tuple[str, ...]] | None = None  # "what are its business segments": noun, qualifiers
+    composition: Composition | None = None         # arithmetic the question states ("A as a share of B")
+    convention: str | None = None                  # "average" | "year_end": the balances asked
+    defined_inputs: tuple[str, ...] = ()           # "ROA using net income and total assets": the inputs named
+    main_clause: str = ""                          # the question without its format instructions and definition
     inherited: tuple[str, ...] = ()                # of "company", "period", "metric", "scope"
 
     @property

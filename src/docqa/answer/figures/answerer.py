@@ -17,7 +17,6 @@ from docqa.answer.figures.reporting_currency import in_reporting_currency
 from docqa.answer.figures.sources import Source, annual_report, dated_quarter, filing_sources
 from docqa.answer.figures.yes_no import yes_no
 from docqa.answer.statement_lines import largest_line
-from docqa.finance import compose as C
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.periods import Period
@@ -47,7 +46,7 @@ class FiguresAnswerer:
         named = list(dict.fromkeys([m.key for m in matches if m.kind == "metric"] + list(plan.listed)))
         pick = plan.pick if len(named) >= 2 else None
         line = plan.line
-        composition = C.compose(question)
+        composition = plan.composition
         free = names_no_line_item(matches) and ASKS_FIGURE.match(question) is not None and not plan.why
         if not matches and pick is None and line is None and composition is None and not free \
                 and not plan.bottom_line:
@@ -62,7 +61,7 @@ class FiguresAnswerer:
         if not sources:
             return None
         company_words = company_name_words(store, sources, plan)
-        compose_measures(question, asked, matches, composition, company_words)
+        compose_measures(plan, asked, company_words)
         if not asked.measures and bottom_line and judged in ("positive", "negative"):
             asked.measures = [MetricMeasure(lexicon.metric("net_income"))]  # profitable: the bottom line
         if not asked.measures and not (judged or pick is not None or line is not None):
@@ -95,7 +94,7 @@ class FiguresAnswerer:
         if asked.over_time and asked.measures:
             # Growth, averages and changes are what is asked: the bare figure is no answer.
             return over_time(asked, sources, periods, fmt)
-        return _figure(question, asked, sources, target, fmt)
+        return _figure(question, asked, sources, target, fmt, plan.convention)
 
 
 def _periods_asked(question: str, evidence: list[EvidencePage], plan: QuestionPlan, sources: list[Source],
@@ -136,7 +135,8 @@ def _share_of_year(asked: Asked, sources: list[Source], part: Period, whole: Per
     return None
 
 
-def _figure(question: str, asked: Asked, sources: list[Source], target: Period, fmt: F.Format) -> Draft | None:
+def _figure(question: str, asked: Asked, sources: list[Source], target: Period, fmt: F.Format,
+            convention: str | None = None) -> Draft | None:
     """The first measure that reads for the period in the kind of number asked; a formula's other
     convention is stated beside it when the question names none."""
     for measure in asked.measures:
@@ -144,7 +144,7 @@ def _figure(question: str, asked: Asked, sources: list[Source], target: Period, 
         if value is not None and not kind_answers(question, value):
             continue  # a total where a per-share amount is asked, a percentage where a count is
         if value is not None:
-            alternative = (measure.alternative(target) if isinstance(measure, FormulaMeasure) and C.convention(question) is None
+            alternative = (measure.alternative(target) if isinstance(measure, FormulaMeasure) and convention is None
                            else None)
             if alternative is not None:
                 other = alternative.measure.evaluate(sources, target)

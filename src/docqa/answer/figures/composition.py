@@ -15,6 +15,7 @@ from docqa.answer.figures.line_item_words import leaf_text, qualifiers
 from docqa.answer.figures.measures import Either, ExprMeasure, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.printed_rows import PrintedAsAsked, RowMeasure
 from docqa.finance import compose as C
+from docqa.plan import QuestionPlan
 from docqa.finance.lexicon import Metric, MetricMatch
 from docqa.finance.text import stems
 
@@ -32,23 +33,11 @@ def names_no_line_item(matches: list[MetricMatch]) -> bool:
     return all(m.kind == "formula" and m.key in _OVER_TIME for m in matches)
 
 
-def main_clause(question: str) -> str:
-    """The question without its format instructions and the definition it gives."""
-    main = question.split("?")[0]
-    found = C.definition(main)
-    if found is not None:
-        main = main[:main.find(found[0])] if found[0] in main else main
-    main = re.split(r"\b(?:answer|round(?:ed)?|give|express)\s+(?:in|to|it|the|your|as|rounded|with|using|one|two)\b",
-                    main, flags=re.I)[0]
-    main = re.sub(r"\bin\s+(?:usd|us\$|\$)?\s*(?:millions?|billions?|thousands?)(?:\s+of\s+(?:us\s+)?dollars)?\b", " ", main, flags=re.I)
-    return main
-
-
-def compose_measures(question: str, asked: Asked, matches: list[MetricMatch], composition: C.Composition | None,
-                     company_words: frozenset[str]) -> None:
+def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[str]) -> None:
     """Put the question's own arithmetic first, its convention on named formulas, and replace a
     line item the question qualifies ("King segment net revenues") by the printed row it names."""
-    convention = C.convention(question)
+    question, matches, composition = plan.asked, list(plan.measures), plan.composition
+    convention = plan.convention
     for measure in asked.measures:
         if isinstance(measure, FormulaMeasure) and convention == "year_end" and measure.formula.average:
             measure.year_end = True
@@ -62,14 +51,14 @@ def compose_measures(question: str, asked: Asked, matches: list[MetricMatch], co
         first.append(ExprMeasure(label[:1].upper() + label[1:], composition.expr, kind, company_words,
                                  year_end=convention == "year_end"))
     elif named and named[0].formula.inputs and len(named[0].formula.inputs) == 2:
-        inputs = C.defined_inputs(question)
+        inputs = list(plan.defined_inputs)
         if len(inputs) == 2:
             # "ROA using net income attributable to Walmart and total assets": numerator, denominator.
             avg = named[0].formula.average and convention != "year_end"
             right = C.Avg(C.Leaf(inputs[1])) if avg else C.Leaf(inputs[1])
             first.append(ExprMeasure(named[0].label, C.BinOp("/", C.Leaf(inputs[0]), right), named[0].formula.kind,
                                      company_words))
-    main = main_clause(question)
+    main = plan.main_clause
     subject = leaf_text(main, company_words)
     kept: list[Measure] = []
     for measure in asked.measures:

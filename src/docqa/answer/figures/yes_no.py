@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from docqa.answer.figures.asked import Asked, asked_measures
 from docqa.answer.figures.composition import compose_measures
 from docqa.answer.figures.drafts import judged_draft
@@ -9,7 +11,8 @@ from docqa.answer.figures.evaluated import Evaluated, Measure, growth_expression
 from docqa.plan.judgement import DOWN, UP, band_asked, compared, parse_threshold
 from docqa.answer.figures.measures import Combined, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.sources import Source
-from docqa.finance import compose as C
+from docqa.plan import build_plan
+from docqa.plan.composition import without_period
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.periods import Period
@@ -106,9 +109,10 @@ def _judge(judged: str, question: str, measure: Measure, sources: list[Source], 
 def side_measures(words: str, company_words: frozenset[str]) -> list[Measure]:
     """What one side of a comparison names, read as a figure question reads it: a line item the
     lexicon knows, or the printed row its words name ("its Digital Experience segment revenue")."""
-    words = C.without_period(words)
+    words = without_period(words)
     asked = asked_measures(words)
-    compose_measures(words, asked, load_lexicon().match(words), None, company_words)
+    side = replace(build_plan(words, []), composition=None)  # the side's own words, planned as a question
+    compose_measures(side, asked, company_words)
     return asked.measures
 
 
