@@ -32,6 +32,11 @@ class Settings(BaseSettings):
     ingest_cluster: str | None = Field(None, description="Dask scheduler that builds uploaded documents")
     ocr: bool = True
     max_upload_mb: int = 100
+    # A request body is refused (413) once it runs past its limit, before the rest is read: one upload
+    # request (all its files; never below one file at max_upload_mb) or one JSON request (/api/ask,
+    # /api/feedback). Without them a 400 MB JSON question was parsed in 13.6 s at 1.1 GB of memory.
+    max_upload_request_mb: int = Field(250, ge=1, description="largest upload request, all its files together, in MB")
+    max_json_kb: int = Field(256, ge=16, description="largest JSON request body (a question, feedback), in KB")
     max_pages: int = 2000
     # One HTML filing (ingest/html.py): a larger file is refused; a table's cells past max_table_cells
     # are skipped and the filing is read up to max_html_cells cells, tagged facts and contexts, each
@@ -95,6 +100,9 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     api_token: SecretStr | None = None
+    # Several tokens, comma-separated (with or without api_token): each token is its own user, who sees
+    # only the questions and threads asked with it (faces/web/guard.py, docs/web.md).
+    api_tokens: SecretStr | None = Field(None, description="bearer tokens of several users, comma-separated")
     # `docqa serve` answers in this many processes (0: one per core) and indexes uploads in one more:
     # answering is CPU-bound Python, so threads of one process would share one core (faces/web/serving.py).
     web_workers: int = Field(0, ge=0, le=64, description="answering processes of `docqa serve`; 0: one per core")
@@ -109,6 +117,18 @@ class Settings(BaseSettings):
     # The CLI keeps its questions by default (a person at a prompt, as on the web); scripts that ask in
     # bulk turn it off with DOCQA_CLI_LOG_QUESTIONS=false.
     cli_log_questions: bool = Field(True, description="log `docqa ask` questions to the question log (export-log)")
+
+    @property
+    def bearer_tokens(self) -> tuple[str, ...]:
+        """Every token the web API accepts: api_token, then each of api_tokens (blanks and repeats dropped)."""
+        given = [self.api_token.get_secret_value() if self.api_token else ""]
+        given += (self.api_tokens.get_secret_value() if self.api_tokens else "").split(",")
+        return tuple(dict.fromkeys(t.strip() for t in given if t.strip()))
+
+    @property
+    def upload_request_bytes(self) -> int:
+        """The upload request limit in bytes: one file at the per-file limit always fits (plus its framing)."""
+        return max(self.max_upload_request_mb, self.max_upload_mb + 1) * 1024 * 1024
 
     @property
     def sqlite_path(self) -> Path:

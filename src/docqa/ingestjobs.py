@@ -8,10 +8,15 @@ process cannot keep a server in a crash loop).
 
 A job's id is the first 16 hex digits of the file's SHA-256, which is also the id the document
 gets once indexed: a client follows one id from upload to answer.
+
+A ready job's ``reason`` holds what indexing warned about (one warning per line: the file looks
+truncated, pages without text), as the CLI prints them; a failed job's says why, in the words of
+pdfcheck.failure_reason.
 """
 
 from __future__ import annotations
 
+import errno
 import logging
 import threading
 import time
@@ -23,12 +28,15 @@ import shutil
 
 from docqa.engine import Engine
 from docqa.ingest.parallel import TOTAL
+from docqa.pdfcheck import failure_reason
 from docqa.store import StoreUnavailable
 from docqa.types import FileOutcome, Job
 
 log = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 3
+DISK_FULL_REASON = ("no space left on the index's disk: free some space there (or move DOCQA_INDEX to a disk with "
+                    "room), then delete this upload and send it again")
 PROGRESS_EVERY_S = 0.5  # at most this often a job's progress is written to the store
 STORE_RETRY_S = 2.0  # how often a worker whose store is down tries it again
 
@@ -135,8 +143,10 @@ class IngestWorker:
                 if self._stop.is_set():
                     return  # shutting down (the store may be closed): the job is retried on the next start
                 log.exception("job %s failed", job.id)
+                full = isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT)  # store.DiskFull too
                 try:
-                    self._finish(job.id, status="failed", reason=f"internal error while indexing: {exc}")
+                    self._finish(job.id, status="failed",
+                                 reason=DISK_FULL_REASON if full else f"internal error while indexing: {exc}")
                 except Exception:
                     log.exception("job %s: cannot record the failure", job.id)
             finally:
@@ -218,14 +228,14 @@ class IngestWorker:
 
         outcome = self._ingest(job, path, progress)
         if outcome.status == "failed":
-            reason = outcome.reason or "could not be indexed"  # a truncated file says so (pipeline.failure_reason)
+            reason = failure_reason(path, outcome.reason or "could not be indexed", job.file_name)
             finished = self._finish(job.id, status="failed", reason=reason)
         else:
             # "skipped": the same bytes were already indexed (by the CLI, or before a restart): ready all the same.
             document = self.store.document(outcome.document_id) if outcome.document_id else None
             pages = document.pages if document else outcome.pages
             finished = self._finish(job.id, status="ready", document_id=outcome.document_id, pages_done=pages,
-                                    pages_total=pages, reason=None)
+                                    pages_total=pages, reason="\n".join(outcome.warnings) or None)
             if finished is None and outcome.status == "indexed" and outcome.document_id:
                 # The user deleted the document while it was being indexed: honour that.
                 self.engine.delete(outcome.document_id)

@@ -1,4 +1,5 @@
-"""Resource limits shared by every path that rasterises a page (evidence images, OCR).
+"""Resource limits: what every path that rasterises a page (evidence images, OCR) keeps within, and
+how long a value taken from a request may be, or be when an error message shows it.
 
 A PDF's page can be as large as 14,400 x 14,400 points (200 inches square) in a file of a few
 hundred bytes; rendered at 2x zoom that is 830 million pixels (2.5 GB of RGB). The scale is
@@ -12,6 +13,12 @@ import math
 from dataclasses import dataclass
 
 MIN_SIDE_PX = 16
+# A document name or id in a request (REST `document`, `documents`, `company`): longer than any file
+# name a file system allows (255 bytes), so nothing real is refused.
+MAX_NAME_CHARS = 500
+# An error message that shows a value from the request shows at most this much of it: a 1 MB
+# `document` was sent back whole in its 404.
+ECHO_CHARS = 80
 
 
 class PageTooLarge(ValueError):
@@ -45,6 +52,18 @@ def check_renderable(width_pt: float, height_pt: float, scale: float, page: int 
             f"{max_render_pixels() / 1e6:,.0f}-megapixel limit (DOCQA_MAX_RENDER_PIXELS)")
 
 
+def clipped(value: object, limit: int = ECHO_CHARS) -> str:
+    """``value`` as an error message shows it: cut to ``limit`` characters, its length said when cut."""
+    text = str(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
+def shown(value: object, limit: int = ECHO_CHARS) -> str:
+    """``value`` quoted (repr'd) as an error message shows it, cut to ``limit`` characters."""
+    text = str(value)
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text):,} characters)"
+
+
 @dataclass(frozen=True)
 class HtmlLimits:
     """What reading one HTML filing may cost (ingest.html): a 50 MB single-table file once took
@@ -70,4 +89,5 @@ def capped_dpi(width_pt: float, height_pt: float, dpi: int, max_pixels: int | No
     return max(1, min(dpi, int(scale * 72.0)))
 
 
-__all__ = ["HtmlLimits", "MIN_SIDE_PX", "PageTooLarge", "capped_dpi", "capped_scale", "check_renderable", "max_render_pixels"]
+__all__ = ["ECHO_CHARS", "HtmlLimits", "MAX_NAME_CHARS", "MIN_SIDE_PX", "PageTooLarge", "capped_dpi", "capped_scale",
+           "check_renderable", "clipped", "max_render_pixels", "shown"]

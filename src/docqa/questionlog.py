@@ -30,9 +30,16 @@ _NUMBER = re.compile(r"[-+(]?\$?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|x|bn|billion|millio
 
 
 def record_answer(store: Store, answer: Answer, filters: dict | None = None) -> QuestionRecord:
-    """Log an answer (it must carry an id) with the filters it was asked with; returns the record."""
+    """Log an answer (it must carry an id) with the filters it was asked with, and whose it is when a
+    web server with several tokens asks for one of them (threads.asking_as); returns the record."""
+    from docqa.threads import OWNER_KEY, current_owner
+
     stamp = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-    record = QuestionRecord(answer=answer, filters=dict(filters or {}), created_at=stamp)
+    filters = dict(filters or {})
+    owner = current_owner()
+    if owner is not None:
+        filters[OWNER_KEY] = owner
+    record = QuestionRecord(answer=answer, filters=filters, created_at=stamp)
     store.log_question(record)
     return record
 

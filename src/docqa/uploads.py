@@ -5,12 +5,14 @@ document also cancels its upload. The web face calls these; none of it is the fa
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, Iterator
 
 from docqa.ingest.pipeline import unique_name
 from docqa.ingestjobs import IngestWorker, job_id_for, now
@@ -33,6 +35,7 @@ class UploadResult:
     code: str | None = None      # why refused: not_pdf, empty, too_large, too_many_pages, duplicate
     reason: str | None = None    # why refused; for an accepted file, a note (renamed)
     size: int = 0
+    duplicate_of: str | None = None  # a duplicate's: the file name of the document or upload it duplicates
 
 
 @dataclass(frozen=True)
@@ -74,68 +77,129 @@ def find(engine: "Engine", key: str) -> Entry:
 
 
 
+ACCEPT_LOCK = ".accept.lock"
+
+
+@dataclass(frozen=True)
+class Received:
+    """An uploaded file as written to its incoming name: its size, first bytes and digest."""
+
+    size: int
+    head: bytes
+    sha256: str
+
+
+@contextmanager
+def accepting(uploads: Path) -> Iterator[None]:
+    """One upload at a time decides whether its file is new and queues it, across the threads and the
+    processes of ``docqa serve`` (an exclusive lock on a file in the uploads folder): of identical files
+    sent at once one is queued and every other is told it duplicates that one. Unlocked, 100 at once
+    queued 4, under names no document ever had."""
+    with (uploads / ACCEPT_LOCK).open("a") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
 def accept(engine: "Engine", worker: IngestWorker, uploads: Path, stream: BinaryIO, name: str,
            taken: set[str], names: set[str] | None = None) -> UploadResult:
     """One uploaded file checked (size, PDF bytes, page count, duplicates), named uniquely and queued;
     ``taken`` and ``names`` are the ids and display names given earlier in the same request."""
-    limit_mb = engine.settings.max_upload_mb
-    limit = limit_mb * 1024 * 1024
-
-    def refused(code: str, reason: str, size: int = 0, doc_id: str | None = None) -> UploadResult:
-        return UploadResult(file_name=name, accepted=False, id=doc_id, code=code, reason=reason, size=size)
-
     names = set() if names is None else names  # display names given earlier in this request
     incoming = uploads / f".incoming-{uuid.uuid4().hex}"  # a name the server chose; the user's never is
-    digest, size, head = hashlib.sha256(), 0, b""
     try:
-        with incoming.open("wb") as out:
-            while block := stream.read(READ_BLOCK):
-                size += len(block)
-                if size > limit:  # count the rest (already spooled by the server, capped by Guard) unwritten
-                    while block := stream.read(READ_BLOCK):
-                        size += len(block)
-                    break
-                if len(head) < 1024:
-                    head += block[: 1024 - len(head)]
-                digest.update(block)
-                out.write(block)
-        if size > limit:
-            return refused("too_large", f"{size / (1024 * 1024):,.1f} MB ({size:,} bytes) is larger than the upload "
-                                        f"limit of {limit_mb} MB (DOCQA_MAX_UPLOAD_MB)", size)
-        if size == 0:
-            return refused("empty", "empty file (0 bytes)")
-        if PDF_MAGIC not in head:
-            return refused("not_pdf", "not a PDF: the file's bytes do not start with a PDF header, whatever its "
-                                      "name says; export or print it to PDF first", size)
-        pages = count_pages(incoming)
-        if pages > engine.settings.max_pages:
-            return refused("too_many_pages", f"{pages} pages is over the limit of {engine.settings.max_pages} "
-                                             "(DOCQA_MAX_PAGES)", size)
-        sha = digest.hexdigest()
-        doc_id = job_id_for(sha)
-        existing = engine.store.document_by_sha(sha)
-        if existing is not None:
-            return refused("duplicate", f"already indexed as {existing.file_name}", size, existing.id)
-        job = engine.store.job(doc_id)
-        if doc_id in taken or (job is not None and job.status in ("queued", "processing")):
-            shown = job.file_name if job else name
-            return refused("duplicate", f"the same file is already waiting to be indexed as {shown}", size, doc_id)
-        stored = uploads / f"{doc_id}.pdf"
-        # A display name is unique in the index: a second "report.pdf" becomes "report (2).pdf" (docs/web.md).
-        in_use = [d.file_name for d in engine.documents()]
-        in_use += [j.file_name for j in engine.store.jobs() if j.status != "ready" and j.id != doc_id] + sorted(names)
-        shown = unique_name(name, in_use)
-        note = None if shown == name else f"renamed to {shown}: a document named {name} is already in the index"
-        os.replace(incoming, stored)
-        stamp = now()
-        worker.submit(Job(id=doc_id, file_name=shown, stored_path=str(stored), sha256=sha, status="queued",
-                          pages_total=pages, created_at=stamp, updated_at=stamp))
-        taken.add(doc_id)
-        names.add(shown)
-        return UploadResult(file_name=shown, accepted=True, id=doc_id, reason=note, size=size)
+        received = _receive(stream, incoming, engine.settings.max_upload_mb * 1024 * 1024)
+        refusal, pages = _refusal(engine, incoming, received, name)
+        if refusal is not None:
+            return refusal
+        with accepting(uploads):
+            return _queue(engine, worker, uploads, incoming, received, name, pages, taken, names)
     finally:
         incoming.unlink(missing_ok=True)
         stream.close()
+
+
+def _receive(stream: BinaryIO, incoming: Path, limit: int) -> Received:
+    """Write the upload to ``incoming`` up to ``limit`` bytes; past it, only count the rest."""
+    digest, size, head = hashlib.sha256(), 0, b""
+    with incoming.open("wb") as out:
+        while block := stream.read(READ_BLOCK):
+            size += len(block)
+            if size > limit:  # count the rest (already spooled by the server, capped by the guard) unwritten
+                while block := stream.read(READ_BLOCK):
+                    size += len(block)
+                break
+            if len(head) < 1024:
+                head += block[: 1024 - len(head)]
+            digest.update(block)
+            out.write(block)
+    return Received(size=size, head=head, sha256=digest.hexdigest())
+
+
+def _refusal(engine: "Engine", incoming: Path, received: Received, name: str) -> tuple[UploadResult | None, int]:
+    """Why the file is refused before it is queued (too large, empty, not a PDF, too many pages), or
+    None; and its page count (0 when it was not counted, or cannot be here)."""
+    limit_mb, size = engine.settings.max_upload_mb, received.size
+
+    def refused(code: str, reason: str, size: int = 0) -> UploadResult:
+        return UploadResult(file_name=name, accepted=False, code=code, reason=reason, size=size)
+
+    if size > limit_mb * 1024 * 1024:
+        return refused("too_large", f"{size / (1024 * 1024):,.1f} MB ({size:,} bytes) is larger than the upload "
+                                    f"limit of {limit_mb} MB (DOCQA_MAX_UPLOAD_MB)", size), 0
+    if size == 0:
+        return refused("empty", "empty file (0 bytes)"), 0
+    if PDF_MAGIC not in received.head:
+        return refused("not_pdf", "not a PDF: the file's bytes do not start with a PDF header, whatever its "
+                                  "name says; export or print it to PDF first", size), 0
+    pages = count_pages(incoming)
+    if pages > engine.settings.max_pages:
+        return refused("too_many_pages", f"{pages} pages is over the limit of {engine.settings.max_pages} "
+                                         "(DOCQA_MAX_PAGES)", size), pages
+    return None, pages
+
+
+def _queue(engine: "Engine", worker: IngestWorker, uploads: Path, incoming: Path, received: Received, name: str,
+           pages: int, taken: set[str], names: set[str]) -> UploadResult:
+    """Queue a checked file unless the same bytes are indexed or waiting (under ``accepting``)."""
+    sha, size = received.sha256, received.size
+    doc_id = job_id_for(sha)
+    # The job first, then the document: the worker writes the document before it marks the job ready,
+    # so a job read as not waiting has its document there already (read the other way round, a file
+    # indexed in between was queued again under a new name no document ever had).
+    job = engine.store.job(doc_id)
+    if doc_id in taken or (job is not None and job.status in ("queued", "processing")):
+        shown = job.file_name if job else name
+        return UploadResult(file_name=name, accepted=False, id=doc_id, code="duplicate", size=size,
+                            reason=f"the same file is already waiting to be indexed as {shown}", duplicate_of=shown)
+    existing = engine.store.document_by_sha(sha)
+    if existing is not None:
+        return UploadResult(file_name=name, accepted=False, id=existing.id, code="duplicate", size=size,
+                            reason=f"already indexed as {existing.file_name}", duplicate_of=existing.file_name)
+    stored = uploads / f"{doc_id}.pdf"
+    # A display name is unique in the index: a second "report.pdf" becomes "report (2).pdf" (docs/web.md).
+    in_use = [d.file_name for d in engine.documents()]
+    in_use += [j.file_name for j in engine.store.jobs() if j.status != "ready" and j.id != doc_id] + sorted(names)
+    shown = unique_name(name, in_use)
+    note = None if shown == name else f"renamed to {shown}: a document named {name} is already in the index"
+    os.replace(incoming, stored)
+    stamp = now()
+    try:
+        worker.submit(Job(id=doc_id, file_name=shown, stored_path=str(stored), sha256=sha, status="queued",
+                          pages_total=pages, created_at=stamp, updated_at=stamp))
+    except BaseException:  # not queued (a full disk, the store down): no file is left behind for it
+        stored.unlink(missing_ok=True)
+        raise
+    taken.add(doc_id)
+    names.add(shown)
+    return UploadResult(file_name=shown, accepted=True, id=doc_id, reason=note, size=size)
+
+
+def warnings_of(job: Job | None) -> list[str]:
+    """What indexing warned about a ready document (ingestjobs keeps them in its job's reason)."""
+    return job.reason.splitlines() if job is not None and job.status == "ready" and job.reason else []
 
 
 def count_pages(path: Path) -> int:

@@ -146,14 +146,15 @@ def test_bad_files_are_refused_or_fail_with_a_reason(client, bad_files, tmp_path
 
 def test_oversize_and_too_many_pages_are_refused(tmp_path):
     big = NETFLIX.read_bytes() + b"\n%" + b"0" * (1024 * 1024)  # a PDF just over 1 MB
-    settings = Settings(index=tmp_path / "small-limits", dense=False, max_upload_mb=1, max_pages=50)
+    settings = Settings(index=tmp_path / "small-limits", dense=False, max_upload_mb=1, max_upload_request_mb=20,
+                        max_pages=50)
     with TestClient(create_app(settings, worker=False), base_url=LOCAL) as c:
         r = c.post("/api/documents", files=[("files", ("big.pdf", big, "application/pdf")), pdf_part(AMAZON)])
         body = assert_error(r, 422, "nothing_accepted")
         codes = {f["file_name"]: f["code"] for f in body["files"]}
         assert codes == {"big.pdf": "too_large", "AMAZON_2017_10K.pdf": "too_many_pages"}
         assert "1 MB" in body["files"][0]["reason"]
-        # a request far over every limit is cut off before it is read
+        # a request over the upload request limit (DOCQA_MAX_UPLOAD_REQUEST_MB) is cut off before it is read
         huge = c.post("/api/documents", files=[("files", ("huge.pdf", b"%PDF-1.7\n" + b"0" * (22 << 20), "application/pdf"))])
         assert_error(huge, 413, "too_large")
 

@@ -38,6 +38,8 @@ from docqa.config import Settings
 from docqa.engine import Engine, PageOutOfRange
 from docqa.faces.origin import HostPolicy, SameOrigin
 from docqa.ingest.parse import ParseError
+from docqa.limits import MAX_NAME_CHARS, clipped, shown
+from docqa.question import check_length
 from docqa.store import AmbiguousDocument, DocumentNotFound, EmbedderMismatch
 from docqa.types import Answer, Document
 
@@ -49,6 +51,7 @@ RESOURCES_PER_LIST_PAGE = 200   # resources/list is paginated: an index can hold
 MAX_KNOWN_IN_ERROR = 12         # how many known document names an unknown-document error lists
 SNIPPET_CHARS = 400
 MAX_IMAGE_BYTES = 75_000        # show_evidence: an image a model reads well, at most 100 kB as base64
+TERM_ECHO_CHARS = 200           # document_stats sends its term back at most this long
 
 INSTRUCTIONS = """\
 docqa holds an index of company filings (10-K annual reports, 10-Qs, earnings releases) and \
@@ -197,12 +200,12 @@ class StatsOut(BaseModel):
 def _unknown_document(exc: DocumentNotFound) -> ToolError:
     known = list(exc.known)
     if not known:
-        return ToolError(f"Unknown document {exc.name!r}: the index is empty. Ingest PDFs with `docqa ingest`.")
-    shown = ", ".join(known[:MAX_KNOWN_IN_ERROR])
+        return ToolError(f"Unknown document {shown(exc.name)}: the index is empty. Ingest PDFs with `docqa ingest`.")
+    listed = ", ".join(known[:MAX_KNOWN_IN_ERROR])
     extra = len(known) - MAX_KNOWN_IN_ERROR
     more = f" (and {extra} more; call list_documents)" if extra > 0 else ""
     return ToolError(
-        f"Unknown document {exc.name!r}. Known documents, closest first: {shown}{more}. "
+        f"Unknown document {shown(exc.name)}. Known documents, closest first: {listed}{more}. "
         "Pass a file name as list_documents shows it."
     )
 
@@ -221,7 +224,8 @@ def _agent_errors():
     try:
         yield
     except AmbiguousDocument as exc:  # two documents share the name: say which, with the ids that work
-        raise ToolError(str(exc)) from exc
+        raise ToolError(f"{len(exc.matches)} documents are named {shown(exc.name)}: {'; '.join(exc.known)}; "
+                        "pass the id instead") from exc
     except DocumentNotFound as exc:
         raise _unknown_document(exc) from exc
     except PageOutOfRange as exc:
@@ -376,7 +380,11 @@ def build_server(engine: Engine) -> DocqaServer:
         return register
 
     def named(document: str | None) -> None:
-        """An empty index knows no document; say so before the engine looks for close names."""
+        """An empty index knows no document; say so before the engine looks for close names (and a name
+        longer than any file name is refused before it is compared with every document's)."""
+        if document is not None and len(document) > MAX_NAME_CHARS:
+            raise ValueError(f"`document` is {len(document):,} characters long; a file name or id is at most "
+                             f"{MAX_NAME_CHARS:,}: pass one as list_documents shows it")
         if document is not None and not engine.documents():
             raise DocumentNotFound(document, [])
 
@@ -474,7 +482,8 @@ def build_server(engine: Engine) -> DocqaServer:
         if context and context.strip():  # a follow-up: made whole from the context (threads.py)
             from docqa.threads import Scope
 
-            with _agent_errors():
+            with _agent_errors():  # the previous question is a question: the same limit as REST's and `question`'s
+                check_length(context, engine.settings.max_question_chars, "context")
                 named(document)
                 scope = Scope(documents=(document,) if document else (), company=company, year=year,
                               doc_type=getattr(doc_type, "value", doc_type))
@@ -499,10 +508,14 @@ def build_server(engine: Engine) -> DocqaServer:
 
         Use it for questions like "how many times does the report mention X" or "how long is it";
         search only returns the top-ranked pages and cannot count."""
-        with _agent_errors():
+        with _agent_errors():  # a term is a search query: the same limit as REST's questions and `search`
+            if term is not None:
+                check_length(term, engine.settings.max_question_chars, "term")
             named(document)
             s = engine.stats(document, term)
-        return StatsOut(document=s.document, pages=s.pages, words=s.words, term=s.term, count=s.count,
+        # the term comes back as counted, cut short: the caller knows what it sent
+        return StatsOut(document=s.document, pages=s.pages, words=s.words,
+                        term=clipped(s.term, TERM_ECHO_CHARS) if s.term is not None else None, count=s.count,
                         pages_with_term=list(s.pages_with_term))
 
     @tool('Show the evidence on the page')

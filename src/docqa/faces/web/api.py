@@ -6,25 +6,25 @@ refuses every file adds the per-file results under ``"files"``).
 
 from __future__ import annotations
 
+import errno
 import itertools
-import json
 import logging
 from pathlib import Path
-from typing import Iterator, Literal
+from typing import Annotated, Iterator, Literal
 
 from fastapi import APIRouter, File, Query, Request, Security, UploadFile
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.security import HTTPBearer
-from pydantic import BaseModel, Field, StrictBool
+from pydantic import BaseModel, Field
 
-from docqa import history, uploads
+from docqa import uploads
 from docqa.conversation import UnknownThread
 from docqa.engine import AnswerNotFound, Engine
-from docqa.history import HistoryEntry
 from docqa.ingestjobs import IngestWorker
+from docqa.limits import MAX_NAME_CHARS, shown
 from docqa.progress import STAGES, Failed, Finished, Stage, StageName, StageReporter, stages_of
 from docqa.store import StoreUnavailable
-from docqa.threads import ASKED_KEY, INHERITED_KEY, ORIGIN_KEY, THREAD_KEY, UNDERSTOOD_KEY, Scope
+from docqa.threads import ASKED_KEY, INHERITED_KEY, ORIGIN_KEY, THREAD_KEY, UNDERSTOOD_KEY, Scope, visible
 from docqa.types import Answer, DocType, Document, DocumentMeta, Job, JobStatus
 from docqa.viewer import MAX_SCALE, MIN_SCALE
 
@@ -69,6 +69,8 @@ class DocumentOut(BaseModel):
     pages_done: int = 0
     pages_total: int = 0
     reason: str | None = Field(None, description="why indexing failed (or a note, e.g. retried after a restart)")
+    warnings: list[str] = Field(default_factory=list, description="what indexing noticed about a ready document, "
+                                                                  "e.g. that the file looks truncated")
     pages: int = 0
     chunks: int = 0
     meta: DocumentMeta = DocumentMeta()
@@ -89,8 +91,11 @@ class FileResult(BaseModel):
     accepted: bool
     id: str | None = None
     status: Literal["queued", "refused"]
-    code: str | None = Field(None, description="why refused: not_pdf, empty, too_large, duplicate, too_many_files")
+    code: str | None = Field(None, description="why refused: not_pdf, empty, too_large, too_many_pages, duplicate, "
+                                                "too_many_files")
     reason: str | None = Field(None, description="why refused; for an accepted file, a note (renamed to a unique name)")
+    duplicate_of: str | None = Field(None, description="for a duplicate: the file name of the document (or upload "
+                                                       "waiting to be indexed) it duplicates; id is that one's id")
     size: int = 0
 
 
@@ -111,12 +116,12 @@ class AskIn(BaseModel):
     question: str = Field(..., min_length=1, pattern=QUESTION_PATTERN,
                           description="the question, with at least one letter or digit; at most "
                                       "DOCQA_MAX_QUESTION_CHARS characters")
-    document: str | None = Field(None, description="only this document: its id or file name")
-    company: str | None = None
+    document: str | None = Field(None, max_length=MAX_NAME_CHARS, description="only this document: its id or file name")
+    company: str | None = Field(None, max_length=MAX_NAME_CHARS)
     year: int | None = Field(None, ge=1900, le=2200)
     doc_type: DocType | None = Field(None, description="only filings of this type")
-    documents: list[str] | None = Field(None, max_length=MAX_SCOPE_DOCUMENTS,
-                                        description="only these documents (ids or file names); with document, both")
+    documents: list[Annotated[str, Field(max_length=MAX_NAME_CHARS)]] | None = Field(
+        None, max_length=MAX_SCOPE_DOCUMENTS, description="only these documents (ids or file names); with document, both")
     thread: str | None = Field(None, pattern=r"^[0-9a-f]{12}$",
                                description="the thread_id of an earlier answer: this question follows it and "
                                            "takes its company, period, metric and scope when it omits them")
@@ -178,45 +183,6 @@ class StageOut(BaseModel):
     elapsed_s: float = Field(..., description="seconds since the question was taken")
 
 
-class FeedbackIn(BaseModel):
-    answer_id: str = Field(..., min_length=1, max_length=64)
-    helpful: StrictBool = Field(..., description="true or false (not 0, 1 or a string)")
-    note: str | None = Field(None, max_length=2000)
-
-
-class FeedbackOut(BaseModel):
-    answer_id: str
-    helpful: bool
-    note: str | None = None
-
-
-class QuestionOut(BaseModel):
-    id: str
-    question: str
-    created_at: str
-    filters: dict[str, str | int | None] = Field(default_factory=dict)
-    helpful: bool | None = None
-    note: str | None = None
-    origin: str = Field("cli", description="where it was asked: web, cli or mcp")
-    thread_id: str | None = None
-    document_deleted: bool = Field(False, description="a cited document was deleted since: no longer verified")
-    deleted_documents: list[str] = Field(default_factory=list)
-    answer: AnswerOut
-
-
-class QuestionList(BaseModel):
-    questions: list[QuestionOut]
-
-
-class ThreadOut(BaseModel):
-    thread_id: str
-    questions: list[QuestionOut] = Field(description="oldest first")
-
-
-class Cleared(BaseModel):
-    deleted: int
-
-
 class Examples(BaseModel):
     examples: list[str]
 
@@ -228,6 +194,24 @@ class Health(BaseModel):
     processing: int
 
 
+DISK_FULL_MESSAGE = ("no space left on the index's disk: free some space there (or move DOCQA_INDEX to a disk "
+                     "with room), then try again")
+FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
+
+
+def disk_full(exc: BaseException) -> bool:
+    """Whether ``exc``, or an error it was raised from, says the disk is full: an OSError with ENOSPC or
+    EDQUOT (the store's DiskFull is one)."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, OSError) and current.errno in FULL_ERRNOS:
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
 # --- helpers -----------------------------------------------------------------------------------------
 
 ERRORS = {
@@ -235,6 +219,12 @@ ERRORS = {
     401: {"model": ErrorOut, "description": "missing or wrong bearer token"},
     404: {"model": ErrorOut, "description": "not found"},
     422: {"model": ErrorOut, "description": "invalid request"},
+}
+# What a request that writes can also meet: a body over its limit (guard.py), a full disk.
+SERVER_ERRORS = {
+    413: {"model": ErrorOut, "description": "the request body is over its limit (DOCQA_MAX_JSON_KB, "
+                                            "DOCQA_MAX_UPLOAD_REQUEST_MB)"},
+    507: {"model": ErrorOut, "description": "no space left on the index's disk"},
 }
 
 
@@ -247,11 +237,12 @@ def _worker(request: Request) -> IngestWorker:
 
 
 def _document_out(doc: Document | None, job: Job | None) -> DocumentOut:
-    if doc is not None:
+    # Written but its job not yet settled: still processing, so that "ready" comes with its warnings.
+    if doc is not None and (job is None or job.status not in ("queued", "processing")):
         return DocumentOut(
             id=doc.id, file_name=doc.file_name, status="ready", pages_done=doc.pages, pages_total=doc.pages,
             pages=doc.pages, chunks=doc.chunks, meta=doc.meta, ocr_pages=doc.ocr_pages,
-            no_text_pages=doc.no_text_pages, embedded=doc.embedded,
+            no_text_pages=doc.no_text_pages, embedded=doc.embedded, warnings=uploads.warnings_of(job),
             attempts=job.attempts if job else 0, created_at=job.created_at if job else None,
             updated_at=job.updated_at if job else None,
         )
@@ -306,16 +297,6 @@ def _answer_out(answer: Answer, engine: Engine, filters: dict | None = None) -> 
     )
 
 
-def _question_out(entry: HistoryEntry, engine: Engine) -> QuestionOut:
-    record = entry.record
-    return QuestionOut(
-        id=record.answer.id or "", question=record.answer.question, created_at=record.created_at,
-        filters=record.filters, helpful=record.helpful, note=record.note, origin=entry.origin,
-        thread_id=record.filters.get(THREAD_KEY), document_deleted=entry.document_deleted,  # type: ignore[arg-type]
-        deleted_documents=list(entry.deleted_documents), answer=_answer_out(record.answer, engine, record.filters),
-    )
-
-
 # --- the routes -----------------------------------------------------------------------------------
 
 # The token itself is checked by the middleware in app.py for every /api path; this only documents it.
@@ -332,7 +313,7 @@ def health(request: Request) -> Health:
 @router.post(
     "/documents", status_code=202, response_model=UploadOut,
     summary="Upload PDFs (several at once); each file is accepted or refused with a reason",
-    responses={422: {"description": "no file was accepted; per-file reasons under 'files'"}},
+    responses={422: {"description": "no file was accepted; per-file reasons under 'files'"}, **SERVER_ERRORS},
 )
 def upload(request: Request, files: list[UploadFile] = File(..., min_length=1, description="PDF files")):
     engine, worker = _engine(request), _worker(request)
@@ -347,15 +328,26 @@ def upload(request: Request, files: list[UploadFile] = File(..., min_length=1, d
             results.append(FileResult(file_name=name, accepted=False, status="refused", code="too_many_files",
                                       reason=f"at most {MAX_FILES_PER_REQUEST} files per upload; send the rest again"))
             continue
-        done = uploads.accept(engine, worker, folder, upload_file.file, name, taken, names)
+        try:
+            done = uploads.accept(engine, worker, folder, upload_file.file, name, taken, names)
+        except OSError as exc:
+            _disk_full(exc, results)
+            raise
         results.append(FileResult(file_name=done.file_name, accepted=done.accepted, id=done.id,
                                   status="queued" if done.accepted else "refused", code=done.code,
-                                  reason=done.reason, size=done.size))
+                                  reason=done.reason, duplicate_of=done.duplicate_of, size=done.size))
     if not any(r.accepted for r in results):
         body = UploadOut(files=results).model_dump()
         message = "; ".join(f"{r.file_name}: {r.reason}" for r in results) or "no files in the upload"
         return error_response(422, "nothing_accepted", message, **body)
     return UploadOut(files=results)
+
+
+def _disk_full(exc: OSError, results: list[FileResult]) -> None:
+    """507 for a full disk, with what the same upload had already queued (those stay queued)."""
+    if disk_full(exc):
+        log.error("upload: no space left on the index's disk (%s)", exc)
+        raise ApiError(507, "disk_full", DISK_FULL_MESSAGE, files=[r.model_dump() for r in results]) from exc
 
 
 @router.get("/documents", response_model=DocumentList, summary="Every document: queued, processing, ready or failed")
@@ -386,7 +378,8 @@ def delete_all(request: Request, all: bool = Query(False, include_in_schema=Fals
     return Deleted(deleted=uploads.remove_all(_engine(request), _worker(request)))
 
 
-@router.post("/ask", response_model=AnswerOut, summary="Ask a question; a verified answer, or 'not found' with why")
+@router.post("/ask", response_model=AnswerOut, summary="Ask a question; a verified answer, or 'not found' with why",
+             responses=SERVER_ERRORS)
 def ask(request: Request, body: AskIn) -> AnswerOut:
     return _asked(_engine(request), body)
 
@@ -429,7 +422,7 @@ STREAM_RESPONSES = {200: {
 }}
 
 
-@router.post("/ask/stream", response_class=StreamingResponse, responses=STREAM_RESPONSES,
+@router.post("/ask/stream", response_class=StreamingResponse, responses={**STREAM_RESPONSES, **SERVER_ERRORS},
              summary="Ask a question and watch it answered: its stages as events, then the answer")
 def ask_stream(request: Request, body: AskIn) -> StreamingResponse:
     engine = _engine(request)
@@ -494,6 +487,9 @@ def page_image(request: Request, doc_id: str, page: int,
                                            description="pixels per PDF point (2 unless given)")) -> Response:
     engine = _engine(request)
     doc = _ready(engine, doc_id)
+    record = engine.store.question(answer) if answer else None
+    if answer and (record is None or not visible(record)):  # another token's answer boxes nothing here
+        raise ApiError(404, "answer_not_found", f"no answer with id {shown(answer)}")
     try:
         image = engine.page_image(doc.id, page, answer, scale)
     except AnswerNotFound as exc:
@@ -516,106 +512,6 @@ def _ready(engine: Engine, doc_id: str) -> Document:
         job = entry.job
         raise ApiError(409, "not_ready", f"{job.file_name} is {job.status}; pages can be shown once it is ready")  # type: ignore[union-attr]
     return entry.document
-
-
-@router.post("/feedback", response_model=FeedbackOut, summary="Say whether an answer helped")
-def feedback(request: Request, body: FeedbackIn) -> FeedbackOut:
-    note = (body.note or "").strip() or None
-    if not _engine(request).feedback(body.answer_id, body.helpful, note):
-        raise ApiError(404, "answer_not_found", f"no answer with id {body.answer_id!r}")
-    return FeedbackOut(answer_id=body.answer_id, helpful=body.helpful, note=note)
-
-
-@router.get("/questions", response_model=QuestionList, summary="Questions asked, newest first; searchable")
-def questions(request: Request, limit: int = Query(50, ge=1, le=1000),
-              q: str | None = Query(None, max_length=200, description="words that must all occur in the question, "
-                                                                      "the answer or a cited file name"),
-              origin: Literal["web", "cli", "mcp"] | None = Query(None, description="only questions asked there"),
-              ) -> QuestionList:
-    engine = _engine(request)
-    return QuestionList(questions=[_question_out(e, engine) for e in history.search(engine, q, limit, origin)])
-
-
-# `all` is declared by hand as for DELETE /api/documents: required and true.
-@router.delete("/questions", response_model=Cleared, summary="Clear the whole history (needs ?all=true)",
-               openapi_extra={"parameters": [{
-                   "name": "all", "in": "query", "required": True, "schema": {"type": "boolean", "enum": [True]},
-                   "description": "must be true: deletes every logged question"}]})
-def clear_questions(request: Request, all: bool = Query(False, include_in_schema=False)) -> Cleared:
-    if not all:
-        raise ApiError(400, "confirm_clear_history", "this deletes the whole history; add ?all=true to confirm")
-    return Cleared(deleted=history.clear(_engine(request)))
-
-
-@router.get("/questions/{answer_id}", response_model=QuestionOut, summary="One asked question and its answer")
-def question(request: Request, answer_id: str) -> QuestionOut:
-    engine = _engine(request)
-    entry = history.entry(engine, answer_id)
-    if entry is None:
-        raise ApiError(404, "answer_not_found", f"no answer with id {answer_id!r}")
-    return _question_out(entry, engine)
-
-
-@router.delete("/questions/{answer_id}", response_model=Deleted, summary="Delete one question from the history")
-def delete_question(request: Request, answer_id: str) -> Deleted:
-    if not history.delete(_engine(request), answer_id):
-        raise ApiError(404, "answer_not_found", f"no answer with id {answer_id!r}")
-    return Deleted(deleted=[answer_id])
-
-
-@router.get("/threads/{thread_id}", response_model=ThreadOut, summary="A conversation: its questions, oldest first")
-def thread(request: Request, thread_id: str) -> ThreadOut:
-    engine = _engine(request)
-    entries = history.thread(engine, thread_id)
-    if not entries:
-        raise ApiError(404, "thread_not_found", f"no conversation with id {thread_id!r}")
-    return ThreadOut(thread_id=thread_id, questions=[_question_out(e, engine) for e in entries])
-
-
-EXPORT_RESPONSES = {200: {"content": {"text/markdown": {}, "application/json": {}},
-                          "description": "the answer(s) with their citations"}}
-
-
-def _export(engine: Engine, entries: list[HistoryEntry], fmt: str, title: str, stem: str) -> Response:
-    if fmt == "json":
-        body = json.dumps({"title": title, "questions": [_question_out(e, engine).model_dump(mode="json")
-                                                         for e in entries]}, ensure_ascii=False)
-        media, suffix = "application/json", "json"
-    else:
-        names = {d.id: d.file_name for d in engine.documents()}
-        body = history.to_markdown(entries, label=lambda d, p: _label_or_none(engine, d, p), title=title, names=names)
-        media, suffix = "text/markdown; charset=utf-8", "md"
-    return Response(body, media_type=media,
-                    headers={"Content-Disposition": f'attachment; filename="{stem}.{suffix}"'})
-
-
-def _label_or_none(engine: Engine, doc_id: str, page: int) -> str | None:
-    try:
-        return engine.page_label(doc_id, page)
-    except Exception:  # the document was deleted since, or its kept copy is gone: no printed number to show
-        return None
-
-
-@router.get("/questions/{answer_id}/export", summary="One answer as Markdown or JSON, with its citations",
-            response_class=Response, responses=EXPORT_RESPONSES)
-def export_question(request: Request, answer_id: str,
-                    format: Literal["markdown", "json"] = Query("markdown")) -> Response:
-    engine = _engine(request)
-    entry = history.entry(engine, answer_id)
-    if entry is None:
-        raise ApiError(404, "answer_not_found", f"no answer with id {answer_id!r}")
-    return _export(engine, [entry], format, entry.record.answer.question, f"docqa-answer-{answer_id}")
-
-
-@router.get("/threads/{thread_id}/export", summary="A conversation as Markdown or JSON, with its citations",
-            response_class=Response, responses=EXPORT_RESPONSES)
-def export_thread(request: Request, thread_id: str, format: Literal["markdown", "json"] = Query("markdown")) -> Response:
-    engine = _engine(request)
-    entries = history.thread(engine, thread_id)
-    if not entries:
-        raise ApiError(404, "thread_not_found", f"no conversation with id {thread_id!r}")
-    return _export(engine, entries, format, f"Conversation: {entries[0].record.answer.question}",
-                   f"docqa-thread-{thread_id}")
 
 
 @router.get("/examples", response_model=Examples, summary="Example questions built from what is indexed")

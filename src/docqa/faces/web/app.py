@@ -1,12 +1,12 @@
 """The web app: the REST API (api.py), the background ingest worker (jobs.py) and the page (static/).
 
-Safe by default: binds 127.0.0.1; when ``DOCQA_API_TOKEN`` is set every /api call needs
-``Authorization: Bearer <token>``; uploads are stored under names the server chooses.
+Safe by default: binds 127.0.0.1; when ``DOCQA_API_TOKEN`` (or ``DOCQA_API_TOKENS``) is set every /api
+call needs ``Authorization: Bearer <token>``; request bodies have limits (guard.py); uploads are stored
+under names the server chooses.
 """
 
 from __future__ import annotations
 
-import hmac
 import ipaddress
 import logging
 from contextlib import asynccontextmanager
@@ -17,108 +17,25 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Scope
 
 import docqa
 from docqa.config import Settings
 from docqa.engine import Engine, PageOutOfRange
-from docqa.faces.web.api import MAX_FILES_PER_REQUEST, ApiError, error_response, router
+from docqa.faces.web.api import DISK_FULL_MESSAGE, ApiError, disk_full, error_response, router
+from docqa.faces.web.questions import router as questions_router
+from docqa.faces.web.guard import Guard
 from docqa.faces.origin import HostPolicy, SameOrigin
 from docqa.faces.web.jobs import IngestWorker
 from docqa.ingest.parse import ParseError
-from docqa.limits import PageTooLarge
+from docqa.limits import PageTooLarge, clipped, shown
 from docqa.store import AmbiguousDocument, DocumentNotFound, EmbedderMismatch, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
-PAGE_HEADERS = {
-    "Content-Security-Policy": "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; "
-                               "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "X-Frame-Options": "DENY",
-}
 STATUS_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
                 405: "method_not_allowed", 409: "conflict", 413: "too_large", 415: "unsupported_media_type"}
-
-
-class Guard:
-    """ASGI middleware: bearer token on /api, a cap on upload request bodies, headers on the page."""
-
-    def __init__(self, app: ASGIApp, token: str | None, max_body: int):
-        self.app = app
-        self.token = token
-        self.max_body = max_body
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        path: str = scope["path"]
-        if path == "/api" or path.startswith("/api/"):
-            if self.token and not self._authorized(scope):
-                response = error_response(
-                    401, "unauthorized",
-                    "this server needs a token: send 'Authorization: Bearer <token>' (the DOCQA_API_TOKEN it runs with)",
-                    headers={"WWW-Authenticate": "Bearer"},
-                )
-                await response(scope, receive, send)
-                return
-            if scope["method"] == "POST":
-                await self._capped(scope, receive, send)
-                return
-            await self.app(scope, receive, send)
-            return
-        if path == "/" or path.startswith("/static/"):
-            async def send_with_headers(message):
-                if message["type"] == "http.response.start":
-                    headers = list(message.get("headers", []))
-                    headers += [(k.lower().encode(), v.encode()) for k, v in PAGE_HEADERS.items()]
-                    message = {**message, "headers": headers}
-                await send(message)
-
-            await self.app(scope, receive, send_with_headers)
-            return
-        await self.app(scope, receive, send)
-
-    def _authorized(self, scope: Scope) -> bool:
-        header = dict(scope["headers"]).get(b"authorization", b"").decode("latin-1")
-        scheme, _, given = header.partition(" ")
-        return scheme.lower() == "bearer" and hmac.compare_digest(given.strip().encode(), self.token.encode())  # type: ignore[union-attr]
-
-    async def _capped(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Refuse a request body over ``max_body``: up front by Content-Length, else once it runs past."""
-        too_large = error_response(
-            413, "too_large", f"the request is larger than {self.max_body // (1024 * 1024)} MB; "
-            "send fewer or smaller files (DOCQA_MAX_UPLOAD_MB is the limit per file)")
-        length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and length.isdigit() and int(length) > self.max_body:
-            await too_large(scope, receive, send)
-            return
-        seen = 0
-        over = False
-        answered = False
-
-        async def capped_receive() -> dict:
-            nonlocal seen, over
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_body:  # a chunked body that runs on: stop reading it
-                    over = True
-                    return {"type": "http.disconnect"}
-            return message
-
-        async def guarded_send(message: dict) -> None:
-            nonlocal answered
-            if not over:
-                await send(message)
-            elif not answered:  # whatever the app made of the cut-off body, the answer is 413
-                answered = True
-                await too_large(scope, receive, send)
-
-        await self.app(scope, capped_receive, guarded_send)
 
 
 def create_app(settings: Settings | None = None, engine: Engine | None = None, worker: bool = True,
@@ -150,16 +67,17 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, w
         title="docqa", version=docqa.__version__, lifespan=lifespan,
         description="Questions about company filings, answered with the page, the quote and the arithmetic that "
                     "prove them. Every error is `{\"error\": {\"code\", \"message\"}}`. When the server runs with "
-                    "DOCQA_API_TOKEN, every /api call needs `Authorization: Bearer <token>`.",
+                    "DOCQA_API_TOKEN (or DOCQA_API_TOKENS), every /api call needs `Authorization: Bearer <token>`; "
+                    "with several tokens each sees only the questions and threads asked with it. A JSON body "
+                    "over DOCQA_MAX_JSON_KB or an upload over DOCQA_MAX_UPLOAD_REQUEST_MB is refused with 413.",
     )
     app.state.engine = engine
     app.state.worker = ingest
     app.state.settings = settings
     app.state.uploads_dir = uploads_dir
 
-    token = settings.api_token.get_secret_value() if settings.api_token else None
-    max_body = (settings.max_upload_mb * MAX_FILES_PER_REQUEST + 1) * 1024 * 1024
-    app.add_middleware(Guard, token=token or None, max_body=max_body)
+    token = bool(settings.bearer_tokens)
+    app.add_middleware(Guard, settings=settings)
     if not token:  # no token: only this machine's own pages may reach it (DNS rebinding, cross-site forms)
         app.add_middleware(SameOrigin, policy=HostPolicy(settings.host, settings.allowed_hosts))
 
@@ -169,11 +87,14 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, w
 
     @app.exception_handler(DocumentNotFound)
     async def _no_document(request: Request, exc: DocumentNotFound):
-        return error_response(404, "document_not_found", str(exc))
+        hint = ", ".join(exc.known[:8]) or "none indexed yet"  # the name as sent is shown cut short
+        return error_response(404, "document_not_found", f"unknown document {shown(exc.name)}; known documents: {hint}")
 
     @app.exception_handler(AmbiguousDocument)
     async def _ambiguous(request: Request, exc: AmbiguousDocument):
-        return error_response(409, "ambiguous_document", str(exc),
+        listed = "; ".join(exc.known)
+        return error_response(409, "ambiguous_document",
+                              f"{len(exc.matches)} documents are named {shown(exc.name)}: {listed}; pass the id instead",
                               matches=[{"file_name": name, "id": doc_id} for name, doc_id in exc.matches])
 
     @app.exception_handler(PageOutOfRange)
@@ -215,19 +136,27 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, w
         message = exc.detail if isinstance(exc.detail, str) else code
         headers = getattr(exc, "headers", None)
         if exc.status_code == 404 and message == "Not Found":
-            message = f"no such endpoint: {request.method} {request.url.path} (the API is described at /docs)"
+            message = f"no such endpoint: {request.method} {clipped(request.url.path)} (the API is described at /docs)"
         if exc.status_code == 405:  # Starlette names the first route's methods only; a path can have several
             allowed = allowed_methods(request.app, request.scope)
             headers = {**(headers or {}), "Allow": ", ".join(allowed)}
-            message = f"{request.method} is not allowed on {request.url.path}; allowed: {', '.join(allowed)}"
+            message = f"{request.method} is not allowed on {clipped(request.url.path)}; allowed: {', '.join(allowed)}"
         return error_response(exc.status_code, code, message, headers=headers)
+
+    @app.exception_handler(OSError)  # a full disk is the operator's to fix, not a crash: 507, and said so
+    async def _os_error(request: Request, exc: OSError):
+        return await _crash(request, exc)
 
     @app.exception_handler(Exception)
     async def _crash(request: Request, exc: Exception):
+        if disk_full(exc):
+            log.error("%s %s: no space left on the index's disk (%s)", request.method, request.url.path, exc)
+            return error_response(507, "disk_full", DISK_FULL_MESSAGE)
         log.exception("%s %s failed", request.method, request.url.path)
         return error_response(500, "internal_error", f"internal error ({type(exc).__name__}); see the server log")
 
     app.include_router(router)
+    app.include_router(questions_router)
     _fit_openapi(app, token_required=bool(token), max_question_chars=settings.max_question_chars)
 
     @app.get("/healthz", include_in_schema=False)
@@ -288,7 +217,7 @@ def _is_loopback(host: str) -> bool:
 def run_server(settings: Settings) -> None:
     """``docqa serve``: the app on settings.host:settings.port (127.0.0.1:8000 unless told otherwise)."""
     logging.getLogger("docqa").setLevel(logging.INFO)
-    if not _is_loopback(settings.host) and settings.api_token is None:
+    if not _is_loopback(settings.host) and not settings.bearer_tokens:
         log.warning("serving on %s without DOCQA_API_TOKEN: anyone who can reach this address can upload, "
                     "ask and delete; set DOCQA_API_TOKEN", settings.host)
     from docqa.faces.web.serving import answer_workers, run

@@ -237,6 +237,7 @@ function documentRow(doc) {
     pending ? bar(fraction, status === "queued" || !doc.pages_done) : null,
     status === "failed" && doc.reason ? el("div", { class: "reason", text: doc.reason }) : null,
     status !== "failed" && doc.reason ? el("div", { class: "note", text: doc.reason }) : null,
+    ...(doc.warnings || []).map((w) => el("div", { class: "note", text: `warning: ${w}` })),
     el("div", { class: "row" }, el("span"),
       el("button", { class: "delete", type: "button", "aria-label": `Delete ${doc.file_name}`,
         onclick: () => deleteDocument(doc), text: pending ? "Cancel" : "Delete" })));
