@@ -88,6 +88,8 @@ class Asker:
             answer = self._stats(plan, request.filters, documents, started, progress)
             if answer:
                 return answer
+        if plan.intent is Intent.PARTS:
+            return self._parts(plan, request, started)
 
         scoped = in_scope(documents, request.filters)
         progress("searching", f"searching {plural(sum(d.pages for d in scoped), 'page')} of "
@@ -134,6 +136,29 @@ class Asker:
         if best.found:
             best = best.model_copy(update={"text": with_source(best, documents)})
         return best.model_copy(update={"id": uuid.uuid4().hex[:12], "timings": timings})
+
+    def _parts(self, plan: QuestionPlan, request: AskRequest, started: float) -> Answer:
+        """Each part of a question that asks several measures, asked on its own (with the same
+        filters), given back as one answer: the parts found, and for the others why not."""
+        answers = [self.ask(AskRequest(question=part, filters=request.filters, k=request.k, progress=request.progress))
+                   for part in plan.parts]
+        found = [a for a in answers if a.found]
+        if not found:
+            reasons = "; ".join(dict.fromkeys(a.reason for a in answers if a.reason))
+            return self._not_found(plan.question, reasons or "no part of the question is answered by the filings",
+                                   started)
+        lines = [a.text if a.found else f"{part.rstrip(' ?')}: not found ({a.reason})"
+                 for part, a in zip(plan.parts, answers)]
+        states = {a.verification for a in found}
+        verification = "verified" if states == {"verified"} and len(found) == len(answers) else \
+            "passages" if states == {"passages"} else "partial"
+        timings = {"total_ms": round((time.perf_counter() - started) * 1000, 1)}
+        return Answer(
+            id=uuid.uuid4().hex[:12], question=plan.question, text="\n".join(lines), found=True,
+            citations=tuple(c for a in found for c in a.citations), figures=tuple(f for a in found for f in a.figures),
+            formula="; ".join(a.formula for a in found if a.formula) or None, answerer="parts",
+            verification=verification, timings=timings,
+            reason=None if len(found) == len(answers) else f"{len(answers) - len(found)} of {len(answers)} parts not found")
 
     def _run(self, name: str, plan: QuestionPlan, evidence: list[EvidencePage], pages: dict[tuple[str, int], str],
              grounding: Grounding, progress: StageReporter):

@@ -24,6 +24,7 @@ from docqa.plan.intent import classify
 from docqa.plan.judgement import bottom_line_asked, judgement, sign_asked
 from docqa.plan.model import QuestionPlan, Statistic
 from docqa.plan.names import OwnerCheck, WordCheck
+from docqa.plan.parts import split_parts
 from docqa.plan.periods import (
     _LATEST,
     _YEAR_END_ASKED,
@@ -83,13 +84,16 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
     asked = plan.asked
     routed = stats_question(asked)
     measures = tuple(load_lexicon().match(asked))
+    composition, judged, pick = compose(asked), judgement(asked), which_is_most(asked)
+    one_question = composition is not None or judged is not None or pick is not None or asks_verdict(asked)
     return replace(
         plan, measures=measures, periods=read_periods(asked), statistic=Statistic(*routed) if routed else None,
-        verdict=asks_verdict(asked), why=asks_why(asked), judgement=judgement(asked), sign=sign_asked(asked),
+        verdict=asks_verdict(asked), why=asks_why(asked), judgement=judged, sign=sign_asked(asked),
         bottom_line=bottom_line_asked(asked), amount=asks_amount(asked, measures), counted=counted_noun(asked),
-        format=requested_format(asked), currency=asked_currency(asked), pick=which_is_most(asked),
+        format=requested_format(asked), currency=asked_currency(asked), pick=pick,
         listed=tuple(listed_activities(asked)), which=asks_which(asked, list(measures)), line=line_asked(asked),
-        fact=asked_fact(asked), list_noun=_noun(asked_noun(asked)), composition=compose(asked),
+        fact=asked_fact(asked), list_noun=_noun(asked_noun(asked)), composition=composition,
+        parts=split_parts(asked, measures, one_question or bool(routed) or asks_why(asked)),
         convention=convention(asked), defined_inputs=tuple(defined_inputs(asked)), main_clause=main_clause(asked))
 
 

@@ -41,6 +41,8 @@ def classify(plan: "QuestionPlan") -> "Intent":
 
     if plan.statistic is not None:
         return Intent.STATISTIC
+    if plan.parts:
+        return Intent.PARTS
     question = plan.question
     # "Did X pay dividends in 2022?" names a statement line: its printed figure answers first
     # ("a goodwill impairment" is an event that a goodwill balance does not answer).

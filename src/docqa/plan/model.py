@@ -24,6 +24,7 @@ class Intent(str, Enum):
     """The kind of answer asked for; the asker's table maps each to the answerers that give it."""
 
     STATISTIC = "statistic"      # a count over a whole document: pages, words, mentions of a term
+    PARTS = "parts"              # several measures asked at once: each part answered, one reply
     FILING_FACT = "filing_fact"  # a fact the cover or signature page prints: auditor, state, signer
     LIST = "list"                # "which products / segments ...": what a sentence enumerates
     EVENT = "event"              # "did X report a goodwill impairment": what the filing says happened
@@ -92,6 +93,7 @@ class QuestionPlan:
     convention: str | None = None                  # "average" | "year_end": the balances asked
     defined_inputs: tuple[str, ...] = ()           # "ROA using net income and total assets": the inputs named
     main_clause: str = ""                          # the question without its format instructions and definition
+    parts: tuple[str, ...] = ()                    # "revenue and operating income": one question per measure
     inherited: tuple[str, ...] = ()                # of "company", "period", "metric", "scope"
 
     @property
