@@ -65,3 +65,9 @@ def test_a_part_the_filing_does_not_answer_is_said_not_found_beside_the_others(t
     assert not answer.found  # no filing of fiscal 2025: no part is answered
     partly = engine.ask("What were Amazon's total assets and goodwill impairment charges in 2017?")
     assert partly.found and "131,310" in partly.text
+
+
+def test_measures_listed_as_the_inputs_of_another_are_not_parts():
+    question = ("What is the FY2022 unadjusted EBITDA % margin for PepsiCo? Calculate unadjusted EBITDA using "
+                "unadjusted operating income and D&A (from cash flow statement).")
+    assert build_plan(question, []).parts == ()

@@ -3,8 +3,9 @@ FY2022", "net income, total assets and free cash flow") is several questions, ea
 not found) on its own and given back in one reply.
 
 A list is read only where the measures the lexicon names stand side by side, joined by nothing but
-"and", a comma or "as well as": "capex to depreciation", "A as a share of B", "was A larger than B"
-and "which of A and B" are one question about both.
+"and", a comma or "as well as", and nothing else is asked beside them: "capex to depreciation", "A as
+a share of B", "was A larger than B", "which of A and B" and "EBITDA margin using operating income
+and D&A" are one question about all of them.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     listed = max(runs, key=len)
     if not 2 <= len(listed) <= MAX_PARTS or len({m.key for m in listed}) < len(listed):
         return ()
+    if len(runs) > 1:
+        return ()  # another measure is asked beside the list ("EBITDA margin using operating income and D&A")
     start, end = listed[0].span[0], listed[-1].span[1]
     head, tail = question[:start], question[end:]
     return tuple(f"{head}{question[m.span[0]:m.span[1]]}{tail}" for m in listed)
