@@ -8,7 +8,7 @@ import socket
 import threading
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import uvicorn
 
@@ -38,7 +38,7 @@ def serving(app) -> Iterator[str]:
         thread.join(15)
 
 
-def raw_request(url: str, head: str, chunks: Iterator[bytes] = iter(())) -> tuple[int, dict]:
+def raw_request(url: str, head: str, chunks: Iterable[bytes] = ()) -> tuple[int, dict]:
     """Send ``head`` (request line and headers, no blank line) and then ``chunks`` as they are; the
     status and JSON body of the answer. A write the server refuses (it answered and closed) is fine."""
     host, port = url.removeprefix("http://").split(":")

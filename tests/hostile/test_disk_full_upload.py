@@ -29,15 +29,29 @@ def app(tmp_path):
     return create_app(Settings(index=tmp_path / "index", dense=False, quote_by_meaning=False), worker=False)
 
 
-def test_a_full_disk_on_the_store_write_is_507(app, tmp_path, monkeypatch):
+def disk_full_store(*args, **kwargs):
+    from docqa.store import DiskFull
+
+    raise DiskFull("/somewhere")
+
+
+@pytest.mark.parametrize("write", [no_space, disk_full_store], ids=["ENOSPC", "DiskFull"])
+def test_a_full_disk_on_the_store_write_is_507(app, tmp_path, monkeypatch, write):
     pdf = small_pdf(tmp_path / "report.pdf")
-    monkeypatch.setattr(app.state.engine.store, "put_job", no_space)
+    monkeypatch.setattr(app.state.engine.store, "put_job", write)
     with TestClient(app, base_url=LOCAL) as c:
         r = c.post("/api/documents", files=[part(pdf)])
     assert r.status_code == 507, r.text
     error = r.json()["error"]
     assert error["code"] == "disk_full" and "no space left on the index's disk" in error["message"]
     assert not list((tmp_path / "index" / "uploads").glob("*.pdf"))  # nothing left behind for it
+
+
+def test_a_full_disk_while_logging_a_question_is_507(app, monkeypatch):
+    monkeypatch.setattr(app.state.engine.store, "log_question", no_space)
+    with TestClient(app, base_url=LOCAL) as c:
+        r = c.post("/api/ask", json={"question": "What was total revenue?"})
+    assert r.status_code == 507 and r.json()["error"]["code"] == "disk_full", r.text
 
 
 def test_what_the_same_upload_queued_before_the_disk_filled_is_listed(app, tmp_path, monkeypatch):

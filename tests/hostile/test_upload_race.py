@@ -73,10 +73,10 @@ def paused(read):
 def assert_one_document(url: str, answers: list[httpx.Response]) -> None:
     results = [r.json()["files"][0] for r in answers]
     accepted = [f for f in results if f["accepted"]]
-    assert len(accepted) == 1, [(r.status_code, f["status"], f["file_name"], f["reason"]) for r, f in zip(answers, results)]
+    assert len(accepted) == 1, [(r.status_code, f["status"], f["file_name"], f["reason"]) for r, f in zip(answers, results, strict=True)]
     (queued,) = accepted
     assert answers[results.index(queued)].status_code == 202
-    for r, f in zip(answers, results):
+    for r, f in zip(answers, results, strict=True):
         if f is not queued:
             assert r.status_code == 422 and f["code"] == "duplicate", f
             assert f["id"] == queued["id"] and f["duplicate_of"] == queued["file_name"], f

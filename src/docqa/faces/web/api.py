@@ -450,6 +450,8 @@ def _error_out(exc: BaseException) -> ErrorOut:
         return ErrorOut(error=ErrorBody(code=exc.code, message=exc.message))
     if isinstance(exc, StoreUnavailable):
         return ErrorOut(error=ErrorBody(code="store_unavailable", message=f"{exc}; try again shortly"))
+    if disk_full(exc):
+        return ErrorOut(error=ErrorBody(code="disk_full", message=DISK_FULL_MESSAGE))
     log.error("answering a streamed question failed", exc_info=exc)
     return ErrorOut(error=ErrorBody(code="internal_error",
                                     message=f"internal error ({type(exc).__name__}); see the server log"))
