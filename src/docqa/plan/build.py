@@ -84,7 +84,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
     asked = plan.asked
     routed = stats_question(asked)
     measures = tuple(load_lexicon().match(asked))
-    composition, judged, pick = compose(asked), judgement(asked), which_is_most(asked)
+    composition, judged, pick = compose(asked, measures), judgement(asked), which_is_most(asked)
     one_question = composition is not None or judged is not None or pick is not None or asks_verdict(asked)
     return replace(
         plan, measures=measures, periods=read_periods(asked), statistic=Statistic(*routed) if routed else None,

@@ -5,7 +5,10 @@ ratio, the balance convention it asks (average or year-end), and its main clause
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from docqa.finance.lexicon import MetricMatch
 
 from docqa.finance.compose import Avg, BinOp, Leaf, Node, has_operator, parse_words  # noqa: F401  (Avg, Leaf: the tree a composition is built of)
 
@@ -91,7 +94,26 @@ def definition(question: str) -> tuple[str, str | None] | None:
     return None
 
 
-def compose(question: str) -> Composition | None:
+# "capital expenditure to depreciation", "R&D-to-gross-profit": two measures joined by "to" alone.
+_TO = re.compile(r"\s*(?:-\s*to\s*-|\s+to\s+)\s*(?:(?:the|its|their)\s+)?", re.I)
+
+
+def ratio_named(question: str, measures: Sequence[MetricMatch]) -> Composition | None:
+    """"A to B" where A and B are both measures the lexicon names and no named ratio covers the
+    words: the ratio of A to B, each read as a line item (not A alone)."""
+    ordered = sorted((m for m in measures if m.kind == "metric"), key=lambda m: m.span)
+    formulas = [m.span for m in measures if m.kind == "formula"]
+    for a, b in zip(ordered, ordered[1:]):
+        if a.span[1] > b.span[0] or not _TO.fullmatch(question[a.span[1]:b.span[0]]):
+            continue
+        if any(s <= a.span[0] and b.span[1] <= e for s, e in formulas):
+            continue  # a ratio the lexicon names ("debt-to-equity"): its own definition holds
+        return Composition(BinOp("/", parse_words(a.text), parse_words(b.text)), kind="ratio",
+                           label=f"ratio of {a.text} to {b.text}")
+    return None
+
+
+def compose(question: str, measures: Sequence[MetricMatch] = ()) -> Composition | None:
     """The question's arithmetic, when it states one (a definition, a share, a ratio of A to B)."""
     found = definition(question)
     if found is not None:
@@ -107,6 +129,9 @@ def compose(question: str) -> Composition | None:
             part, whole = without_period(part), without_period(whole)
             return Composition(BinOp("/", parse_words(part), parse_words(whole)), kind="percent",
                                label=f"{part.strip()} as a share of {whole.strip()}")
+    named = ratio_named(question, measures)  # both sides line items: their own words, nothing after
+    if named is not None:
+        return named
     for pattern in _RATIO_OF:
         m = pattern.search(question)
         if m:
