@@ -8,7 +8,8 @@ import pytest
 from docqa.config import Settings
 from docqa.engine import Engine
 from docqa.pagelabels import printed_label
-from docqa.threads import Scope, label_for, understand
+from docqa.app.conversation import ask_in_thread
+from docqa.app.threads import Scope, label_for, understand
 from docqa.types import Answer, QuestionRecord
 from tests.conftest import SAMPLES
 
@@ -53,7 +54,7 @@ def test_the_label_says_company_metric_and_period(engine):
 
 
 def test_a_context_makes_a_follow_up_for_callers_that_keep_the_conversation(engine):
-    asked = engine.ask_in_thread("and in 2016?", context="What was Netflix's operating income in 2017?",
+    asked = ask_in_thread(engine, "and in 2016?", context="What was Netflix's operating income in 2017?",
                                  origin="mcp", log=False)
     assert asked.record is None and asked.answer.question == "What was Netflix's operating income in 2016?"
     assert asked.answer.verification == "verified" and "379,793" in asked.answer.text
@@ -65,3 +66,17 @@ def test_printed_page_numbers_are_read_from_the_footer():
         assert printed_label(doc[0]) is None  # the cover prints none
     with fitz.open(AMAZON) as doc:
         assert printed_label(doc[22]) == "23"
+
+
+def test_a_question_that_names_an_unheld_company_never_inherits_the_thread_company(tmp_path):
+    from docqa.types import DocType, Document, DocumentMeta
+
+    docs = [Document(id="amzn", file_name="amzn.pdf", path="amzn.pdf", sha256="0" * 64, pages=80,
+                     meta=DocumentMeta(company="Amazon.com, Inc.", fiscal_year=2017, doc_type=DocType.ANNUAL))]
+    before = QuestionRecord(answer=Answer(question="Did Amazon pay a dividend in 2017?", text="", found=True))
+    understood = understand("What was Tesla's revenue in 2022?", before, docs, Scope())
+    assert "Amazon" not in understood.question
+    assert "company" not in understood.inherited
+    follow = understand("and Tesla?", QuestionRecord(answer=Answer(question="What was Amazon's revenue in 2017?",
+                                                                   text="", found=True)), docs, Scope())
+    assert "Tesla" in follow.question and "Amazon" not in follow.question

@@ -41,10 +41,7 @@ from docqa.types import (
 )
 
 if TYPE_CHECKING:
-    from docqa.conversation import Asked
     from docqa.progress import StageReporter
-    from docqa.types import QuestionRecord
-    from docqa.threads import Scope
     from docqa.viewer import PageSize
 
 log = logging.getLogger(__name__)
@@ -399,34 +396,9 @@ class Engine:
             _went_lexical.reset(token)
         return answer.model_copy(update={"notice": MODEL_LOADING_NOTICE}) if went_lexical else answer
 
-    def ask_in_thread(self, question: str, scope: "Scope | None" = None, thread: str | None = None,
-                      context: str | None = None, origin: str = "web", log: bool = True,
-                      progress: "StageReporter | None" = None) -> "Asked":
-        """A question in a conversation: a follow-up made whole from the thread (threads.py), answered
-        and verified on its own, said against its scope, and logged with its thread (conversation.py).
-        ``progress`` is told each stage as it begins, the first once the question is accepted."""
-        from docqa.conversation import ask_in_thread
-
-        return ask_in_thread(self, question, scope, thread, context, origin, log, progress=progress)
-
-    def log_answer(self, answer: Answer, filters: dict | None = None, origin: str = "cli") -> "QuestionRecord":
-        """Keep a face's answer in the question log (history, ``export-log``) with the filters it was
-        asked with and the face it came from (cli, mcp, web)."""
-        from docqa.questionlog import record_answer
-        from docqa.threads import ORIGIN_KEY
-
-        return record_answer(self.store, answer, {**{k: v for k, v in (filters or {}).items() if v},
-                                                  ORIGIN_KEY: origin})
-
     def feedback(self, answer_id: str, helpful: bool, note: str | None = None) -> bool:
         """Whether a logged answer helped; False when the log holds no such answer."""
         return self.store.add_feedback(answer_id, helpful, note)
-
-    def examples(self, limit: int = 6) -> list[str]:
-        """Questions a person could ask of what is indexed (examples.py)."""
-        from docqa.examples import example_questions
-
-        return example_questions(self.documents(), limit)
 
     def stats(self, document: str, term: str | None = None) -> DocStats:
         """Exact counts over the document's full text (not retrieval)."""

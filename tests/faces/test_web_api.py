@@ -369,7 +369,7 @@ def test_export_log_in_the_dev_question_format(client, ready, tmp_path):
     from typer.testing import CliRunner
 
     from docqa.faces.cli import app as cli
-    from docqa.questionlog import export_jsonl
+    from docqa.app.questionlog import export_jsonl
 
     asked = client.post("/api/ask", json={"question": COUNT_QUESTION}).json()
     client.post("/api/feedback", json={"answer_id": asked["id"], "helpful": True})

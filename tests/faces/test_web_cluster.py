@@ -13,7 +13,7 @@ pytest.importorskip("distributed")
 
 from docqa.config import Settings  # noqa: E402
 from docqa.engine import Engine  # noqa: E402
-from docqa.ingestjobs import IngestWorker, job_id_for, now  # noqa: E402
+from docqa.app.ingestjobs import IngestWorker, job_id_for, now  # noqa: E402
 from docqa.types import Job  # noqa: E402
 from tests.conftest import SAMPLES  # noqa: E402
 

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 
 from docqa.config import Settings
 from docqa.faces.web.app import create_app
-from docqa.ingestjobs import IngestWorker
+from docqa.app.ingestjobs import IngestWorker
 from tests.faces.web_helpers import small_pdf
 from tests.hostile.conftest import LOCAL
 

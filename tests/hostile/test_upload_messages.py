@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from docqa.config import Settings
 from docqa.faces.web.app import create_app
-from docqa.ingestjobs import IngestWorker, job_id_for, now
+from docqa.app.ingestjobs import IngestWorker, job_id_for, now
 from docqa.types import Job
 from tests.hostile.conftest import LOCAL
 

@@ -28,8 +28,7 @@ STILL_READING: frozenset[str] = frozenset({
     "answer.figures.yes_no:_threshold",
     "answer.verify:measure_asked",
     "finance.lexicon:metrics_for",
-    "questionlog:guess_answer_type",
-    "threads:subject_of",
+    "app.questionlog:guess_answer_type",
 })
 
 

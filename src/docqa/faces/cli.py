@@ -18,6 +18,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 from docqa.config import Settings
+from docqa.app import asking
 from docqa.engine import Engine
 from docqa.types import DocumentMeta
 
@@ -73,8 +74,7 @@ class UserError(Exception):
 def _user_error_line(exc: BaseException) -> str | None:
     """The one line for an error the user can act on; None for a bug (which keeps its traceback)."""
     from docqa.engine import PageOutOfRange
-    from docqa.ingest.parse import ParseError
-    from docqa.store import AmbiguousDocument, DocumentNotFound, EmbedderMismatch
+    from docqa.app.errors import AmbiguousDocument, DocumentNotFound, EmbedderMismatch, ParseError
 
     if isinstance(exc, UserError):
         return str(exc)
@@ -104,7 +104,7 @@ def _disk_full(exc: BaseException):
     ENOSPC, since ``show --out`` on a full disk is about that file (and says so with its name)."""
     import sqlite3
 
-    from docqa.store import DiskFull, disk_full
+    from docqa.app.errors import DiskFull, disk_full
 
     if isinstance(exc, DiskFull):
         return exc
@@ -240,7 +240,7 @@ def ingest(
     bar = _Bar()
     with bar.progress:
         if workers or cluster:
-            from docqa.ingest.parallel import ClusterUnavailable
+            from docqa.app.errors import ClusterUnavailable
 
             try:
                 report = engine.ingest_parallel(paths, workers=workers, cluster=cluster, progress=bar,
@@ -403,17 +403,15 @@ def ask(
     """Answer a question with citations, quotes and the arithmetic; or say why not."""
     engine = _reader(index)
     try:
-        answer = engine.ask(question, document=document, company=company, year=year, doc_type=doc_type)
+        answer = asking.ask(engine, question, origin="cli", log=engine.settings.cli_log_questions,
+                            document=document, company=company, year=year, doc_type=doc_type)
     except ValueError as exc:  # an empty question, a doc_type that is none
         err.print(f"[red]error[/red] {escape(str(exc))}")
         raise typer.Exit(2)
-    if engine.settings.cli_log_questions:
-        engine.log_answer(answer, {"document": document, "company": company, "year": year, "doc_type": doc_type},
-                          origin="cli")
     if as_json:
         _print_json(answer.model_dump_json(indent=2))
         raise typer.Exit(EXIT_OK if answer.found else EXIT_NOT_FOUND)
-    from docqa.answer.wording import how_answered
+    from docqa.app.asking import how_answered
 
     badge = {"verified": "[green]verified[/green]", "partial": "[yellow]partially verified[/yellow]",
              "passages": "[cyan]passages found - not an answer[/cyan]",
@@ -521,7 +519,7 @@ def export_log(
     as_json: bool = typer.Option(False, "--json"),
 ):
     """Export asked questions and answers as JSONL in the dev-question format."""
-    from docqa.questionlog import export_jsonl
+    from docqa.app.questionlog import export_jsonl
 
     n = export_jsonl(_reader(index), out)
     if as_json:

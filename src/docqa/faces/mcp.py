@@ -37,10 +37,11 @@ from docqa import __version__
 from docqa.config import Settings
 from docqa.engine import Engine, PageOutOfRange
 from docqa.faces.origin import HostPolicy, SameOrigin
-from docqa.ingest.parse import ParseError
 from docqa.limits import MAX_NAME_CHARS, clipped, shown
 from docqa.question import check_length
-from docqa.store import AmbiguousDocument, DocumentNotFound, EmbedderMismatch
+from docqa.app import asking
+from docqa.app.conversation import ask_in_thread
+from docqa.app.errors import AmbiguousDocument, DocumentNotFound, EmbedderMismatch, ParseError
 from docqa.types import Answer, Document
 
 log = logging.getLogger(__name__)
@@ -480,21 +481,20 @@ def build_server(engine: Engine) -> DocqaServer:
         rather than guessing, or use search/read_page to look further. Use show_evidence with a
         citation's document, page and quote to see it on the page."""
         if context and context.strip():  # a follow-up: made whole from the context (threads.py)
-            from docqa.threads import Scope
+            from docqa.app.threads import Scope
 
             with _agent_errors():  # the previous question is a question: the same limit as REST's and `question`'s
                 check_length(context, engine.settings.max_question_chars, "context")
                 named(document)
                 scope = Scope(documents=(document,) if document else (), company=company, year=year,
                               doc_type=getattr(doc_type, "value", doc_type))
-                asked = engine.ask_in_thread(question, scope, context=context, origin="mcp", log=log_questions)
+                asked = ask_in_thread(engine, question, scope, context=context, origin="mcp", log=log_questions)
             return _answer_out(asked.answer)
         with _agent_errors():
             named(document)
-            answer = engine.ask(question, document=document, company=company, year=year, doc_type=doc_type)
-        if log_questions:  # off by default: the tool is then read-only, as its annotations say
-            engine.log_answer(answer, {"document": document, "company": company, "year": year,
-                                       "doc_type": doc_type}, origin="mcp")
+            # logging is off by default: the tool is then read-only, as its annotations say
+            answer = asking.ask(engine, question, origin="mcp", log=log_questions, document=document,
+                                company=company, year=year, doc_type=doc_type)
         return _answer_out(answer)
 
     @tool('Exact document statistics')

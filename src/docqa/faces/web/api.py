@@ -17,14 +17,16 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.security import HTTPBearer
 from pydantic import BaseModel, Field
 
-from docqa import uploads
-from docqa.conversation import UnknownThread
+from docqa.app import uploads
+from docqa.app.conversation import UnknownThread
 from docqa.engine import AnswerNotFound, Engine
-from docqa.ingestjobs import IngestWorker
+from docqa.app.ingestjobs import IngestWorker
 from docqa.limits import MAX_NAME_CHARS, shown
 from docqa.progress import STAGES, Failed, Finished, Stage, StageName, StageReporter, stages_of
-from docqa.store import StoreUnavailable
-from docqa.threads import ASKED_KEY, INHERITED_KEY, ORIGIN_KEY, THREAD_KEY, UNDERSTOOD_KEY, Scope, visible
+from docqa.app import asking
+from docqa.app.conversation import ask_in_thread
+from docqa.app.errors import StoreUnavailable
+from docqa.app.threads import ASKED_KEY, INHERITED_KEY, ORIGIN_KEY, THREAD_KEY, UNDERSTOOD_KEY, Scope, visible
 from docqa.types import Answer, DocType, Document, DocumentMeta, Job, JobStatus
 from docqa.viewer import MAX_SCALE, MIN_SCALE
 
@@ -389,7 +391,7 @@ def _asked(engine: Engine, body: AskIn, progress: StageReporter | None = None) -
     scope = Scope(documents=tuple(documents), company=body.company, year=body.year,
                   doc_type=body.doc_type.value if body.doc_type else None)
     try:
-        asked = engine.ask_in_thread(body.question, scope, thread=body.thread, origin="web", progress=progress)
+        asked = ask_in_thread(engine, body.question, scope, thread=body.thread, origin="web", progress=progress)
     except UnknownThread as exc:
         raise ApiError(404, "thread_not_found", str(exc)) from exc
     except ValueError as exc:
@@ -518,4 +520,4 @@ def _ready(engine: Engine, doc_id: str) -> Document:
 
 @router.get("/examples", response_model=Examples, summary="Example questions built from what is indexed")
 def examples(request: Request) -> Examples:
-    return Examples(examples=_engine(request).examples())
+    return Examples(examples=asking.examples(_engine(request)))

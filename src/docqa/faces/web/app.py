@@ -27,9 +27,8 @@ from docqa.faces.web.questions import router as questions_router
 from docqa.faces.web.guard import Guard
 from docqa.faces.origin import HostPolicy, SameOrigin
 from docqa.faces.web.jobs import IngestWorker
-from docqa.ingest.parse import ParseError
 from docqa.limits import PageTooLarge, clipped, shown
-from docqa.store import AmbiguousDocument, DocumentNotFound, EmbedderMismatch, StoreUnavailable
+from docqa.app.errors import AmbiguousDocument, DocumentNotFound, EmbedderMismatch, ParseError, StoreUnavailable
 
 log = logging.getLogger(__name__)
 

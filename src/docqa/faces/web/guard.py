@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from docqa.config import Settings
 from docqa.faces.web.api import error_response
-from docqa.threads import asking_as
+from docqa.app.threads import asking_as
 
 PAGE_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' blob: data:; style-src 'self'; script-src 'self'; "

@@ -15,13 +15,13 @@ from fastapi.responses import Response
 from fastapi.security import HTTPBearer
 from pydantic import BaseModel, Field, StrictBool
 
-from docqa import history
+from docqa.app import history
 from docqa.engine import Engine
 from docqa.faces.web.api import ERRORS, SERVER_ERRORS, AnswerOut, ApiError, Deleted, _answer_out, _engine
-from docqa.history import HistoryEntry
+from docqa.app.history import HistoryEntry
 from docqa.limits import shown
-from docqa.questionlog import EXPORT_LIMIT
-from docqa.threads import OWNER_KEY, THREAD_KEY, current_owner, visible
+from docqa.app.questionlog import EXPORT_LIMIT
+from docqa.app.threads import OWNER_KEY, THREAD_KEY, current_owner, visible
 
 
 class FeedbackIn(BaseModel):

@@ -103,7 +103,7 @@ def ingest_main(blob: str) -> None:
     logging.basicConfig(level=logging.INFO, format="docqa ingest: %(message)s")
     from docqa.embed import load_in_background
     from docqa.engine import Engine
-    from docqa.ingestjobs import IngestWorker
+    from docqa.app.ingestjobs import IngestWorker
 
     settings = Settings(**json.loads(blob))
     stop = threading.Event()

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Iterator
 
 from docqa.ingest.pipeline import unique_name
-from docqa.ingestjobs import IngestWorker, job_id_for, now
+from docqa.app.ingestjobs import IngestWorker, job_id_for, now
 from docqa.store import AmbiguousDocument, DocumentNotFound
 from docqa.types import Document, Job
 

@@ -26,7 +26,6 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Iterator
 
-from docqa.finance.lexicon import load_lexicon
 from docqa.plan.companies import canonical_companies, company_names
 from docqa.plan import build_plan
 from docqa.text import tokens
@@ -98,6 +97,7 @@ class Subject:
     quarter: int | None = None
     metric: str | None = None          # the lexicon phrase ("capital expenditures"), or None
     topic: tuple[str, ...] = ()        # the words left once names, periods and filler are taken out
+    unheld: tuple[str, ...] = ()       # companies named that the index holds no filing of ("Tesla's")
 
     @property
     def has_topic(self) -> bool:
@@ -145,7 +145,7 @@ def new_thread_id() -> str:
 
 def subject_of(question: str, documents: list[Document]) -> Subject:
     plan = build_plan(question, documents)
-    matches = load_lexicon().match(question)
+    matches = plan.measures
     named: set[str] = set()
     canonical = canonical_companies(documents)
     for doc in documents:
@@ -155,7 +155,7 @@ def subject_of(question: str, documents: list[Document]) -> Subject:
     topic = tuple(t for t in plan.terms
                   if t not in _FILLER and t not in named and not _YEARISH.match(t) and len(t) > 1)
     return Subject(companies=tuple(plan.companies), years=tuple(plan.years), quarter=plan.quarter,
-                   metric=matches[0].text if matches else None, topic=topic)
+                   metric=matches[0].text if matches else None, topic=topic, unheld=plan.unheld)
 
 
 def label_for(question: str, documents: list[Document], subject: Subject | None = None) -> str:
@@ -214,7 +214,7 @@ def understand(asked: str, previous: QuestionRecord | None, documents: list[Docu
     before_q = previous.answer.question
     before = subject_of(before_q, documents)
     inherited: list[str] = []
-    if scope.is_empty() and not subject.companies:
+    if scope.is_empty() and not subject.companies and not subject.unheld:
         prior = Scope.from_filters(previous.filters)
         if not prior.is_empty():
             scope = prior
@@ -230,13 +230,17 @@ def understand(asked: str, previous: QuestionRecord | None, documents: list[Docu
             inherited.append("period")
         if subject.companies and set(subject.companies) != set(before.companies):
             question = _with_companies(question, before.companies, subject.companies, documents)
+        elif subject.unheld:  # "and Tesla?": asked of Tesla, which the index may not hold
+            question = _with_companies(question, before.companies, subject.unheld, documents)
         else:
             inherited.append("company")
         inherited.append("metric")
     else:
         question = _LEAD.sub("", asked).strip() or asked
         extra: list[str] = []
-        if not subject.companies and before.companies:
+        # A question that names a company, held or not, is about that company: "What was Tesla's
+        # revenue?" after an Amazon question is Tesla's (and not found), never Amazon's.
+        if not subject.companies and not subject.unheld and before.companies:
             who = " and ".join(_short(c) for c in before.companies)
             if _POSSESSIVE.search(question):  # "and its revenue?" is 3M's revenue
                 question = _POSSESSIVE.sub(f"{who}'s", question, count=1)

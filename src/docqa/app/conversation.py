@@ -10,8 +10,8 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from docqa.questionlog import record_answer
-from docqa.threads import (
+from docqa.app.questionlog import record_answer
+from docqa.app.threads import (
     ASKED_KEY,
     INHERITED_KEY,
     ORIGIN_KEY,

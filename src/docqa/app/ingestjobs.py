@@ -28,7 +28,7 @@ import shutil
 
 from docqa.engine import Engine
 from docqa.ingest.parallel import TOTAL
-from docqa.pdfcheck import failure_reason
+from docqa.app.pdfcheck import failure_reason
 from docqa.store import StoreUnavailable
 from docqa.types import FileOutcome, Job
 

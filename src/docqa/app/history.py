@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from docqa.threads import ASKED_KEY, ORIGIN_KEY, THREAD_KEY, UNDERSTOOD_KEY, Scope, thread_records
+from docqa.app.threads import ASKED_KEY, ORIGIN_KEY, THREAD_KEY, UNDERSTOOD_KEY, Scope, thread_records
 from docqa.types import Document, QuestionRecord
 
 if TYPE_CHECKING:

@@ -32,7 +32,7 @@ _NUMBER = re.compile(r"[-+(]?\$?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|x|bn|billion|millio
 def record_answer(store: Store, answer: Answer, filters: dict | None = None) -> QuestionRecord:
     """Log an answer (it must carry an id) with the filters it was asked with, and whose it is when a
     web server with several tokens asks for one of them (threads.asking_as); returns the record."""
-    from docqa.threads import OWNER_KEY, current_owner
+    from docqa.app.threads import OWNER_KEY, current_owner
 
     stamp = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
     filters = dict(filters or {})
