@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import statistics
 import time
 from pathlib import Path
@@ -31,45 +32,82 @@ def pct(values: list[float], p: float) -> float:
 
 
 class Timings:
+    """Wall and CPU time of each call, with the 1-minute load average seen while timing them."""
+
     def __init__(self, name: str):
         self.name = name
         self.wall: list[float] = []
         self.cpu: list[float] = []
+        self.load: list[float] = []
 
     def time(self, fn, *args, **kwargs):
         w, c = time.perf_counter(), time.process_time()
         out = fn(*args, **kwargs)
         self.cpu.append((time.process_time() - c) * 1000)
         self.wall.append((time.perf_counter() - w) * 1000)
+        self.load.append(os.getloadavg()[0])
         return out
+
+    def loads(self) -> str:
+        return f"load {min(self.load):.1f}-{max(self.load):.1f}" if self.load else "load -"
 
     def line(self) -> str:
         return (f"{self.name:22} wall p50 {pct(self.wall, 50):7.1f} ms  p95 {pct(self.wall, 95):7.1f} ms  "
                 f"mean {statistics.mean(self.wall):7.1f} ms   cpu p50 {pct(self.cpu, 50):7.1f} ms  "
-                f"p95 {pct(self.cpu, 95):7.1f} ms   ({len(self.wall)} queries)")
+                f"p95 {pct(self.cpu, 95):7.1f} ms   ({len(self.wall)} queries, {self.loads()})")
 
 
-def grow(index: Path, sizes: list[int], workdir: Path):
-    """Copies of the index grown to each size (chunks), one after the other, with copies of its
-    documents under new ids: same text, metadata and company, as benchmarks/scale.py grows its
-    stores, but written in SQL (chunks and their FTS5 rows, no pages or vectors), so that the
-    lexical cost at a million chunks is measured in minutes. Yields (chunks, index folder)."""
+def wait_for_quiet(limit: float, patience: float) -> None:
+    """On a shared machine, wait (at most ``patience`` seconds) for the 1-minute load average to
+    fall under ``limit`` before a timed pass; say how long it waited and what it found."""
+    if limit <= 0:
+        return
+    t = time.monotonic()
+    while os.getloadavg()[0] >= limit and time.monotonic() - t < patience:
+        time.sleep(5)
+    load = os.getloadavg()[0]
+    note = "" if load < limit else f" (still over {limit}: measured anyway)"
+    print(f"waited {time.monotonic() - t:.0f} s for load under {limit}: load average {load:.1f}{note}", flush=True)
+
+
+def grow(index: Path, sizes: list[int], workdir: Path, unit: str = "chunks", pages: bool = False):
+    """Copies of the index grown to each size (in chunks, or in pages with unit="pages"), one after
+    the other, with copies of its documents under new ids: same text, metadata and company, as
+    benchmarks/scale.py grows its stores, but written in SQL (chunks and their FTS5 rows; their pages
+    too with ``pages`` or unit="pages", for the peers' page BM25; no vectors), so that the lexical
+    cost at a million chunks is measured in minutes. The tantivy index is built from SQLite when the
+    engine opens the folder. A workdir that already holds a grown copy of at least the size asked is
+    searched as it is (its ``meta`` row ``grown_from`` names the source). Yields (size, folder)."""
     import sqlite3
 
     workdir.mkdir(parents=True, exist_ok=True)
+    pages = pages or unit == "pages"
     db = sqlite3.connect(workdir / "docqa.sqlite", isolation_level=None)
+    grown_from = db.execute("SELECT value FROM meta WHERE key='grown_from'").fetchone() if _has_meta(db) else None
+    measure_sql = "SELECT sum(pages) FROM documents" if unit == "pages" else "SELECT count(*) FROM chunks"
+    if grown_from and grown_from[0] == str(index.resolve()) and pages_copied(db) >= pages:
+        total = db.execute(measure_sql).fetchone()[0] or 0
+        if total >= max(sizes):
+            db.close()
+            for size in sorted(sizes):
+                yield total, workdir
+            return
     source = sqlite3.connect(f"file:{index / 'docqa.sqlite'}?mode=ro", uri=True)
     source.backup(db)
     source.close()
-    spans = db.execute("SELECT document_id, min(rowid), max(rowid) FROM chunks GROUP BY document_id"
-                       " ORDER BY min(rowid)").fetchall()
+    for stale in workdir.glob("docqa.sqlite.tantivy*"):  # built again from the copy's SQLite at open
+        shutil.rmtree(stale)
+    db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('grown_from', '')")
+    spans = db.execute("SELECT d.id, min(c.rowid), max(c.rowid), d.pages FROM documents d JOIN chunks c"
+                       " ON c.document_id = d.id GROUP BY d.id ORDER BY min(c.rowid)").fetchall()
     columns = "document, page, ordinal, kind, text, bbox, section, statement, company, fiscal_year, doc_type"
-    total = db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+    page_columns = "number, width, height, lines, info, tables, ocr, no_text"
+    total = db.execute(measure_sql).fetchone()[0]
     copy = 0
     for size in sorted(sizes):
         while total < size:
             copy += 1
-            doc_id, lo, hi = spans[(copy - 1) % len(spans)]
+            doc_id, lo, hi, doc_pages = spans[(copy - 1) % len(spans)]
             new_id = f"{doc_id[:10]}{copy:06x}"
             start = db.execute("SELECT max(rowid) FROM chunks").fetchone()[0] + 1
             db.execute("BEGIN")
@@ -82,9 +120,24 @@ def grow(index: Path, sizes: list[int], workdir: Path):
                        (lo, start, new_id, lo, new_id, lo, hi))
             db.execute("INSERT INTO chunks_fts(rowid, body) SELECT rowid - ? + ?, body FROM chunks_fts"
                        " WHERE rowid BETWEEN ? AND ?", (lo, start, lo, hi))
+            if pages:
+                db.execute(f"INSERT INTO pages(document_id, {page_columns}) SELECT ?, {page_columns} FROM pages"
+                           " WHERE document_id=?", (new_id, doc_id))
             db.execute("COMMIT")
-            total += hi - lo + 1
+            total += doc_pages if unit == "pages" else hi - lo + 1
+        db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('grown_from', ?), ('grown_pages', ?)",
+                   (str(index.resolve()), int(pages)))
         yield total, workdir
+    db.close()
+
+
+def _has_meta(db) -> bool:
+    return bool(db.execute("SELECT 1 FROM sqlite_master WHERE name='meta'").fetchone())
+
+
+def pages_copied(db) -> bool:
+    row = db.execute("SELECT value FROM meta WHERE key='grown_pages'").fetchone()
+    return bool(row and int(row[0]))
 
 
 def restricted(engine: Engine, questions: list[str], k: int) -> None:
@@ -185,7 +238,12 @@ def main() -> None:
     ap.add_argument("--modes", nargs="+", default=None, help="default: lexical, plus vector and hybrid if dense")
     ap.add_argument("--grow", type=int, nargs="+", default=None, metavar="CHUNKS",
                     help="instead of the index itself, time copies of it grown to these sizes (lexical only)")
-    ap.add_argument("--workdir", type=Path, default=None, help="where --grow writes its copy (default: a temp dir)")
+    ap.add_argument("--pages", action="store_true", help="--grow sizes are pages, not chunks (pages are copied too)")
+    ap.add_argument("--workdir", type=Path, default=None,
+                    help="where --grow writes its copy, kept and reused by the next run (default: a temp dir)")
+    ap.add_argument("--quiet-load", type=float, default=0.0, metavar="LOAD",
+                    help="before each timed pass, wait (up to --quiet-wait s) for the 1-minute load average to fall under LOAD")
+    ap.add_argument("--quiet-wait", type=float, default=600.0)
     ap.add_argument("--restricted", action="store_true",
                     help="instead: store-level lexical cost on a --grow index, all copies vs the real filings")
     ap.add_argument("--engines", action="store_true",
@@ -194,15 +252,16 @@ def main() -> None:
     paths = args.questions or [Path("../shared/data/questions/financebench.jsonl")]
     questions = [json.loads(line)["question"] for p in paths for line in p.open() if line.strip()]
     if args.grow:
-        import shutil
         import tempfile
 
         workdir = args.workdir or Path(tempfile.mkdtemp(prefix="docqa-grow-"))
+        unit = "pages" if args.pages else "chunks"
         try:
-            for size, folder in grow(args.index, args.grow, workdir):
-                engine = Engine.open(folder)
-                print(f"grown to {size:,} chunks")
-                measure(engine, questions, args, peer=False, modes=["lexical"])
+            for size, folder in grow(args.index, args.grow, workdir, unit=unit, pages=args.peer):
+                t = time.perf_counter()
+                engine = Engine.open(folder)  # builds the tantivy index from the grown SQLite when it is behind
+                print(f"grown to {size:,} {unit} in {folder} (opened in {time.perf_counter() - t:.1f} s)")
+                measure(engine, questions, args, peer=args.peer, modes=args.modes or ["lexical"])
                 engine.close()
         finally:
             if not args.workdir:
@@ -248,13 +307,14 @@ def measure(engine: Engine, questions: list[str], args, peer: bool, modes: list[
     modes = modes or (["lexical"] + (["vector", "hybrid"] if engine.dense_available else []))
     for mode in modes:
         engine.search("warm up", k=1, mode=mode)
+        wait_for_quiet(getattr(args, "quiet_load", 0.0), getattr(args, "quiet_wait", 0.0))
         ours = Timings(f"docqa {mode}")
         theirs = Timings("peer rank_bm25 pages")
         for q in questions:
             ours.time(engine.search, q, k=args.k, mode=mode)
             if peer is not None:
                 theirs.time(peer.rank, q, args.k)
-        print(ours.line())
+        print(ours.line(), flush=True)
         if getattr(args, "slowest", 0):
             slowest(engine, questions, ours.cpu, args.slowest, mode)
         if peer is not None:
@@ -262,7 +322,7 @@ def measure(engine: Engine, questions: list[str], args, peer: bool, modes: list[
             print(f"{'ratio (peer / docqa)':22} wall p50 {pct(theirs.wall, 50) / pct(ours.wall, 50):5.1f}x"
                   f"   p95 {pct(theirs.wall, 95) / pct(ours.wall, 95):5.1f}x"
                   f"   cpu p50 {pct(theirs.cpu, 50) / pct(ours.cpu, 50):5.1f}x"
-                  f"   p95 {pct(theirs.cpu, 95) / pct(ours.cpu, 95):5.1f}x")
+                  f"   p95 {pct(theirs.cpu, 95) / pct(ours.cpu, 95):5.1f}x   ({ours.loads()})", flush=True)
     print(f"load average {os.getloadavg()[0]:.1f}; peak memory (RSS): "
           f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 

@@ -41,3 +41,37 @@ def test_modes_and_bad_arguments(lexical_engine):
         lexical_engine.search("revenue", mode="vector")
     with pytest.raises(KeyError, match="NETFLIX_2017_10K.pdf"):
         lexical_engine.search("revenue", document="NETFLX_2017")
+
+
+class _PerGroupStore:
+    """The same store as a store without one-query group search or chunk heads is seen: the
+    searcher then searches each company group on its own and builds every candidate's Chunk."""
+
+    def __init__(self, store):
+        self._store = store
+
+    def __getattr__(self, name):
+        if name in ("lexical_search_groups", "chunk_heads"):
+            raise AttributeError(name)
+        return getattr(self._store, name)
+
+
+@pytest.mark.parametrize("question", [
+    "Compare Netflix and Adobe revenue",
+    "What were the total net sales of Amazon and Netflix in 2017, and Adobe's revenue in FY2022?",
+    "Compare the cash and cash equivalents of Adobe, Amazon and Netflix",
+    "What was Amazon's capital expenditure in FY2017?",
+    "Which risks do the filings list about competition?",
+])
+def test_one_query_for_all_groups_gives_the_hits_of_one_search_per_group(lexical_engine, question):
+    """A question naming several companies is one lexical query over all their filings: the pages
+    found, their order and their scores are those of one search per company group."""
+    from docqa.search.hybrid import HybridSearcher
+
+    store = lexical_engine.store
+    docs = lexical_engine.documents()
+    together = HybridSearcher(store, None).search(question, docs, k=10, mode="lexical")
+    alone = HybridSearcher(_PerGroupStore(store), None).search(question, docs, k=10, mode="lexical")
+    assert together.hits and together.hits == alone.hits
+    if question.startswith("Compare"):
+        assert len(together.plan.groups) > 1

@@ -34,6 +34,8 @@ class _Lookups:
     documents: tuple[str, ...] = ()
     words: dict[str, bool] = field(default_factory=dict)
     owners: dict[str, str | None] = field(default_factory=dict)
+    # The documents (the same objects until the store is written) and each one's company, canonical.
+    canonical: tuple[tuple[Document, ...], dict[str, str]] | None = None
 
 
 _LOOKUPS: "weakref.WeakKeyDictionary[Store, _Lookups]" = weakref.WeakKeyDictionary()
@@ -100,7 +102,10 @@ class HybridSearcher:
             t1 = time.perf_counter()
             vector = self.embedder.embed([query.text])[0]  # type: ignore[union-attr]
             timings["embed_ms"] = (time.perf_counter() - t1) * 1000
-        per_group = [self._search_group(query, group, vector, mode, k) for group in query.groups]
+        lexical = (self._lexical_rankings(query) if mode in ("hybrid", "lexical")
+                   else [[] for _ in query.groups])
+        per_group = [self._search_group(query, group, ranked, vector, mode, k)
+                     for group, ranked in zip(query.groups, lexical)]
         hits = _interleave(per_group, k)
         timings["total_ms"] = (time.perf_counter() - t0) * 1000
         return SearchResult(hits=hits, plan=plan, timings=timings)
@@ -117,13 +122,17 @@ class HybridSearcher:
 
     def _owner(self, documents: list[Document]):
         """The company whose filings (nearly) alone print a word: "Lockheed" is Lockheed Martin's."""
-        canonical = canonical_companies(documents)
+        held = tuple(documents)
+        if self._cache.canonical is None or self._cache.canonical[0] != held:  # identical objects: a quick test
+            self._cache.canonical = (held, canonical_companies(documents))
+        canonical = self._cache.canonical[1]
         owners = self._cache.owners
 
         def owner(word: str) -> str | None:
             if word not in owners:
                 ranked = self.store.lexical_search([word], [], SearchFilters(), OWNER_SAMPLE)
-                counts = Counter(canonical.get(c.document_id) for c in self.store.chunks([cid for cid, _ in ranked]))
+                heads = self._heads([cid for cid, _ in ranked])[0]
+                counts = Counter(canonical.get(head[0]) for head in heads.values())
                 top = counts.most_common(1)
                 total = sum(counts.values())
                 owners[word] = top[0][0] if top and top[0][0] and top[0][1] >= OWNER_SHARE * total else None
@@ -131,14 +140,31 @@ class HybridSearcher:
 
         return owner
 
-    def _search_group(self, plan: SearchQuery, filters: SearchFilters, vector, mode: SearchMode, k: int) -> list[Hit]:
+    def _lexical_rankings(self, query: SearchQuery) -> list[list[tuple[str, float]]]:
+        """Each company group's lexical ranking: one query for them all where the store can (tantivy
+        behind SQLite), the same lists as one search per group."""
+        terms, phrases = list(query.terms), list(query.phrases)
+        together = getattr(self.store, "lexical_search_groups", None)
+        if together is not None and len(query.groups) > 1:
+            return together(terms, phrases, list(query.groups), self.candidates)
+        return [self.store.lexical_search(terms, phrases, group, self.candidates) for group in query.groups]
+
+    def _heads(self, chunk_ids) -> tuple[dict[str, tuple], dict[str, Chunk] | None]:
+        """(document id, page, section, statement) of each chunk, and the built Chunks when the store
+        had to build them anyway (a store without chunk_heads)."""
+        heads = getattr(self.store, "chunk_heads", None)
+        if heads is not None:
+            return heads(chunk_ids), None
+        chunks = {c.id: c for c in self.store.chunks(chunk_ids)}
+        return {cid: (c.document_id, c.page, c.section, c.statement) for cid, c in chunks.items()}, chunks
+
+    def _search_group(self, plan: SearchQuery, filters: SearchFilters, lexical: list[tuple[str, float]], vector,
+                      mode: SearchMode, k: int) -> list[Hit]:
         fused: dict[str, float] = {}
         parts: dict[str, dict[str, float]] = {}
-        if mode in ("hybrid", "lexical"):
-            ranked = self.store.lexical_search(list(plan.terms), list(plan.phrases), filters, self.candidates)
-            for rank, (cid, score) in enumerate(ranked):
-                fused[cid] = fused.get(cid, 0.0) + RRF_SCALE / (self.rrf_k + rank + 1)
-                parts.setdefault(cid, {})["lexical"] = round(score, 4)
+        for rank, (cid, score) in enumerate(lexical):
+            fused[cid] = fused.get(cid, 0.0) + RRF_SCALE / (self.rrf_k + rank + 1)
+            parts.setdefault(cid, {})["lexical"] = round(score, 4)
         if mode in ("hybrid", "vector") and vector is not None:
             ranked = self.store.vector_search(vector, filters, self.candidates)
             weight = self.dense_weight if mode == "hybrid" else 1.0
@@ -147,29 +173,35 @@ class HybridSearcher:
                 parts.setdefault(cid, {})["dense"] = round(score, 4)
         if not fused:
             return []
-        chunks = {c.id: c for c in self.store.chunks(fused)}
-        best: dict[tuple[str, int], tuple[float, Chunk]] = {}
+        # Pages are ranked from each candidate's head; only the chunks that speak for the k pages kept
+        # are read in full (building all 200 candidates was a quarter of a search, and their garbage
+        # the collector's pauses).
+        heads, chunks = self._heads(fused)
+        best: dict[tuple[str, int], tuple[float, str]] = {}
         for cid, score in fused.items():
-            chunk = chunks.get(cid)
-            if chunk is None:
+            head = heads.get(cid)
+            if head is None:
                 continue
-            if plan.statements and chunk.statement in plan.statements:
+            document_id, page, section, statement = head
+            if plan.statements and statement in plan.statements:
                 score += self.statement_boost
                 parts[cid]["statement_boost"] = self.statement_boost
-            if plan.sections and chunk.section in plan.sections:
+            if plan.sections and section in plan.sections:
                 score += self.section_boost
                 parts[cid]["section_boost"] = self.section_boost
-            key = (chunk.document_id, chunk.page)
+            key = (document_id, page)
             if key not in best or score > best[key][0]:
-                best[key] = (score, chunk)
+                best[key] = (score, cid)
         ranked_pages = sorted(best.values(), key=lambda sc: -sc[0])[:k]
+        if chunks is None:
+            chunks = {c.id: c for c in self.store.chunks([cid for _, cid in ranked_pages])}
         return [
             Hit(
                 document=c.document, document_id=c.document_id, page=c.page, score=round(s, 4), text=c.text,
                 chunk_id=c.id, company=c.company, year=c.fiscal_year, doc_type=c.doc_type, section=c.section,
                 statement=c.statement, scores=parts.get(c.id, {}),
             )
-            for s, c in ranked_pages
+            for s, cid in ranked_pages if (c := chunks.get(cid)) is not None
         ]
 
 

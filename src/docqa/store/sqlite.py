@@ -27,6 +27,9 @@ SCHEMA_VERSION = 1
 CHUNK_CACHE = 20_000  # built Chunks kept between searches (~2 kB each)
 PAGE_CACHE_DOCUMENTS = 4  # filings whose pages are kept between questions (549 pages of PepsiCo: 15 MB)
 MAX_SPANS = 200       # rowid spans one restricted lexical search ranks separately
+HEAD_CACHE = 100_000  # chunk heads (document, page, section, statement) kept for ranking pages (~0.2 kB each)
+# What a search reads of each candidate chunk: ranking and its filters, not the text.
+_HEAD_COLUMNS = "id, document_id, page, section, statement, company, fiscal_year, doc_type"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -135,6 +138,7 @@ class SQLiteStore:
         self._generation = 0
         self._documents: tuple[tuple[int, int], list[Document]] | None = None
         self._chunk_cache: tuple[tuple[int, int], dict[str, Chunk]] | None = None
+        self._head_cache: tuple[tuple[int, int], dict[str, tuple]] | None = None
         self._page_cache: tuple[tuple[int, int], dict[str, list[StoredPage]]] | None = None
         self._spans: tuple[tuple[int, int], dict[str, tuple[int | None, int | None]]] | None = None
         self._lexical: TantivyLexical | None = None
@@ -357,14 +361,15 @@ class SQLiteStore:
             if self._chunk_cache is None or self._chunk_cache[0] != key:
                 self._chunk_cache = (key, {})
             cache = self._chunk_cache[1]
-            missing = list(dict.fromkeys(i for i in ids if i not in cache))
+            found = {i: c for i in ids if (c := cache.get(i)) is not None}  # kept if the cache is emptied below
+            missing = list(dict.fromkeys(i for i in ids if i not in found))
             if missing:
                 if len(cache) + len(missing) > CHUNK_CACHE:
                     cache.clear()
                 marks = ",".join("?" * len(missing))
                 for r in self._db.execute(f"SELECT * FROM chunks WHERE id IN ({marks})", missing):
-                    cache[r["id"]] = _chunk(r)
-            return [cache[i] for i in ids if i in cache]
+                    cache[r["id"]] = found[r["id"]] = _chunk(r)
+            return [found[i] for i in ids if i in found]
 
     def page(self, document_id: str, number: int) -> StoredPage | None:
         with self._lock:
@@ -401,7 +406,7 @@ class SQLiteStore:
         self, terms: list[str], phrases: list[str], filters: SearchFilters, k: int
     ) -> list[tuple[str, float]]:
         if self._lexical is not None and self._lexical_current():
-            return self._tantivy_search(terms, phrases, filters, k)
+            return self._tantivy_search(terms, phrases, [filters], k)[0]
         parts = [_fts_quote(t) for t in terms if t] + [_fts_quote(p) for p in phrases if p.strip()]
         if not parts:
             return []
@@ -449,20 +454,67 @@ class SQLiteStore:
                 self._lexical_seen = version
             return self._lexical_in_line
 
-    def _tantivy_search(self, terms: list[str], phrases: list[str], filters: SearchFilters,
-                        k: int) -> list[tuple[str, float]]:
+    def lexical_search_groups(self, terms: list[str], phrases: list[str], groups: list[SearchFilters],
+                              k: int) -> list[list[tuple[str, float]]]:
+        """lexical_search for each group (a question's company groups): with tantivy, one query ranks
+        them all (TantivyLexical.search_union), and each group's list is the same as its own search's."""
+        if self._lexical is not None and self._lexical_current():
+            return self._tantivy_search(terms, phrases, list(groups), k)
+        return [self.lexical_search(terms, phrases, g, k) for g in groups]
+
+    def _tantivy_search(self, terms: list[str], phrases: list[str], groups: list[SearchFilters],
+                        k: int) -> list[list[tuple[str, float]]]:
+        from docqa.store.tantivy_lexical import split_groups
+
         assert self._lexical is not None
+        columns = [filter_columns(g) for g in groups]
         with self._lock:
-            ranked = self._lexical.search(terms, phrases, filter_columns(filters), k)
-            if not ranked:
-                return []
-            marks = ",".join("?" * len(ranked))
-            ids = {r[0]: (r[1], r[2]) for r in self._db.execute(
-                f"SELECT rowid, id, document_id FROM chunks WHERE rowid IN ({marks})", [r for r, _ in ranked])}
-        wanted = set(filters.document_ids)
-        # A rowid SQLite no longer holds (or holds for another document) is a stale entry: dropped.
-        return [(ids[r][0], score) for r, score in ranked
-                if r in ids and (not wanted or ids[r][1] in wanted)]
+            ranked, complete = self._lexical.search_union(terms, phrases, columns, k * len(groups))
+            rows = self._candidate_rows([r for r, _ in ranked])
+        lists = split_groups(ranked, rows, columns, k)
+        for i, found in enumerate(lists):
+            if len(found) < k and not complete and len(groups) > 1:
+                lists[i] = self._tantivy_search(terms, phrases, [groups[i]], k)[0]  # past the union's best
+        return lists
+
+    def _candidate_rows(self, rowids: list[int]) -> dict[int, sqlite3.Row]:
+        """The chunk rows of ranked rowids (absent: a stale tantivy entry), each chunk's head kept for
+        chunk_heads(), which the searcher asks next."""
+        if not rowids:
+            return {}
+        marks = ",".join("?" * len(rowids))
+        rows = self._db.execute(f"SELECT rowid, {_HEAD_COLUMNS} FROM chunks WHERE rowid IN ({marks})", rowids).fetchall()
+        self._keep_heads(rows)
+        return {r["rowid"]: r for r in rows}
+
+    def chunk_heads(self, chunk_ids: Iterable[str]) -> dict[str, tuple[str, int, str | None, StatementKind | None]]:
+        """(document id, page, section, statement) of each chunk: what ranking pages needs of a
+        candidate, without building its Chunk (read for the pages shown only)."""
+        ids = list(chunk_ids)
+        with self._lock:
+            cache = self._heads()
+            found = {i: h for i in ids if (h := cache.get(i)) is not None}
+            missing = [i for i in dict.fromkeys(ids) if i not in found]
+            if missing:
+                marks = ",".join("?" * len(missing))
+                rows = self._db.execute(f"SELECT {_HEAD_COLUMNS} FROM chunks WHERE id IN ({marks})", missing).fetchall()
+                found.update(self._keep_heads(rows))
+        return found
+
+    def _heads(self) -> dict[str, tuple]:
+        key = self._version()
+        if self._head_cache is None or self._head_cache[0] != key:
+            self._head_cache = (key, {})
+        return self._head_cache[1]
+
+    def _keep_heads(self, rows: list[sqlite3.Row]) -> dict[str, tuple]:
+        heads = {r["id"]: (r["document_id"], r["page"], r["section"],
+                           StatementKind(r["statement"]) if r["statement"] else None) for r in rows}
+        cache = self._heads()
+        if len(cache) + len(heads) > HEAD_CACHE:
+            cache.clear()
+        cache.update(heads)
+        return heads
 
     def _rowid_ranges(self, document_ids: Iterable[str]) -> list[tuple[int, int]]:
         """The chunk rowid span of each document, adjacent spans merged; cached until a write."""

@@ -126,6 +126,7 @@ class TantivyLexical:
             "docqa", tantivy.TextAnalyzerBuilder(tantivy.Tokenizer.whitespace()).build())
         self.index.reload()
         self._df: dict[tuple[str, ...], int] = {}  # words -> chunks that hold them, until the next reload
+        self._clauses: dict[tuple[str, ...], tantivy.Query | None] = {}  # words -> FTS5-weighted clause, as long
 
     # --- writing ------------------------------------------------------------------------
     @staticmethod
@@ -158,12 +159,14 @@ class TantivyLexical:
             writer.wait_merging_threads()
         self.index.reload()
         self._df.clear()
+        self._clauses.clear()
 
     # --- reading ------------------------------------------------------------------------
     def reload(self) -> None:
         """See commits made since (by this process or another)."""
         self.index.reload()
         self._df.clear()
+        self._clauses.clear()
 
     def held(self) -> dict[str, int]:
         """document id -> chunks this index holds for it."""
@@ -174,24 +177,55 @@ class TantivyLexical:
     def search(self, terms: list[str], phrases: list[str], filter_columns: list[tuple[str, list]],
                k: int) -> list[tuple[int, float]]:
         """(rowid, BM25 score) of the k best chunks matching any term or phrase, best first."""
+        return self.search_union(terms, phrases, [filter_columns], k)[0]
+
+    def search_union(self, terms: list[str], phrases: list[str], groups: list[list[tuple[str, list]]],
+                     k: int) -> tuple[list[tuple[int, float]], bool]:
+        """The k best chunks that match any term or phrase and any one group's filter columns, best
+        first, and whether that is every chunk that matches (fewer than k did). One query for all of a
+        question's company groups: the filters restrict what is ranked and add nothing to a score, so
+        a chunk scores the same here as in its own group's search, and ties break the same way (by
+        index order): each group's own ranking is this one's rows that are the group's, in order."""
         searcher = self.index.searcher()
+        match = self._match(searcher, terms, phrases)
+        if match is None:
+            return [], True
+        must = [(tantivy.Occur.Must, match)]
+        if all(groups):  # a group with no filter ranks every chunk, and so does their union
+            if len(groups) == 1:
+                must.extend((tantivy.Occur.Must, self._allowed(column, values)) for column, values in groups[0])
+            else:
+                either = [(tantivy.Occur.Should, tantivy.Query.boolean_query(
+                    [(tantivy.Occur.Must, self._allowed(c, v)) for c, v in group])) for group in groups]
+                must.append((tantivy.Occur.Must, tantivy.Query.const_score_query(
+                    tantivy.Query.boolean_query(either), 0.0)))
+        hits = searcher.search(tantivy.Query.boolean_query(must), k, count=False).hits
+        rowids = searcher.fast_field_values("rowid", [address for _score, address in hits])
+        ranked = [(rowid, score) for (score, _address), rowid in zip(hits, rowids) if rowid is not None]
+        return ranked, len(hits) < k
+
+    def _allowed(self, column: str, values: list) -> tantivy.Query:
+        # A filter restricts what is ranked, and adds nothing to the score.
+        allowed = tantivy.Query.term_set_query(self.schema, _FIELDS[column], [str(v) for v in values])
+        return tantivy.Query.const_score_query(allowed, 0.0)
+
+    def _match(self, searcher: tantivy.Searcher, terms: list[str], phrases: list[str]) -> tantivy.Query | None:
+        """Any of the terms or phrases, each its own clause weighted as FTS5 weighs it; None when none
+        of them is in the index. The clauses are kept until the index changes: the lexicon's phrases
+        come back question after question."""
         clauses = []
         for part in [*terms, *phrases]:
-            words = stemmed(part).split()  # FTS5's tokenizer reads a quoted part as a phrase of these terms
-            clause = self._clause(searcher, words) if words else None
+            words = tuple(stemmed(part).split())  # FTS5's tokenizer reads a quoted part as a phrase of these terms
+            if not words:
+                continue
+            if words not in self._clauses:
+                if len(self._clauses) >= DF_CACHE:
+                    self._clauses.clear()
+                self._clauses[words] = self._clause(searcher, list(words))
+            clause = self._clauses[words]
             if clause is not None:
                 clauses.append((tantivy.Occur.Should, clause))
-        if not clauses:
-            return []
-        must = [(tantivy.Occur.Must, tantivy.Query.boolean_query(clauses))]
-        for column, values in filter_columns:
-            # A filter restricts what is ranked, and adds nothing to the score.
-            allowed = tantivy.Query.term_set_query(self.schema, _FIELDS[column], [str(v) for v in values])
-            must.append((tantivy.Occur.Must, tantivy.Query.const_score_query(allowed, 0.0)))
-        query = tantivy.Query.boolean_query(must)
-        hits = searcher.search(query, k, count=False).hits
-        rowids = searcher.fast_field_values("rowid", [address for _score, address in hits])
-        return [(rowid, score) for (score, _address), rowid in zip(hits, rowids) if rowid is not None]
+        return tantivy.Query.boolean_query(clauses) if clauses else None
 
     # --- ranking as FTS5 ranks ----------------------------------------------------------
     # tantivy's BM25 and FTS5's bm25() share k1=1.2, b=0.75 and the term-frequency part, and differ in
@@ -235,3 +269,22 @@ def _fts5_idf(total: int, n: int) -> float:
 def _tantivy_idf(total: int, n: int) -> float:
     """tantivy's BM25 IDF (src/query/bm25.rs), the weight a boost of 1 leaves a clause."""
     return math.log(1 + (total - n + 0.5) / (n + 0.5))
+
+
+def split_groups(ranked: list[tuple[int, float]], rows: dict, groups: list[list[tuple[str, list]]],
+                 k: int) -> list[list[tuple[str, float]]]:
+    """Each group's (chunk id, score) list out of one ranking of all the groups' chunks: the rows the
+    store holds (``rows``: rowid -> chunk row with the filter columns; a rowid it no longer holds, or
+    holds with other values, is a stale entry and dropped) that pass the group's filter, in order."""
+    out = []
+    for group in groups:
+        allowed = [(column.removeprefix("c."), set(values)) for column, values in group]
+        mine = []
+        for rowid, score in ranked:
+            row = rows.get(rowid)
+            if row is not None and all(row[column] in values for column, values in allowed):
+                mine.append((row["id"], score))
+                if len(mine) == k:
+                    break
+        out.append(mine)
+    return out
