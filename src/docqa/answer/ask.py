@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from docqa.answer.contract import Answerer, Evidence
-from docqa.answer.verify import Grounding, numbers_in, verify
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.text import holds, stems
 from docqa.finance.currency import printed_in
@@ -28,6 +27,7 @@ from docqa.stats import document_stats
 from docqa.store.base import Store, StoredPage
 from docqa.text import normalize_for_match
 from docqa.types import Answer, BBox, Citation, Document, Draft, EvidencePage, Figure, SearchFilters
+from docqa.verify import Grounding, numbers_in, verify
 
 EVIDENCE_PAGES = 6
 
@@ -447,6 +447,16 @@ def missing_subject(plan: QuestionPlan, documents: list[Document], filters: Sear
         near = (f"the closest names are {', '.join(plan.closest)}" if plan.closest
                 else f"none has a similar name (they include {', '.join(held[:4])}{'…' if len(held) > 4 else ''})")
         return f"the index holds no filing by {plan.unheld[0]!r}; of the {len(held)} companies it holds, {near}"
+    if plan.balance_day and not plan.period_end and plan.companies:
+        canonical = canonical_companies(documents)
+        for company in plan.companies:
+            held = [d for d in documents if canonical.get(d.id) == company]
+            ends = sorted(d.meta.period_end for d in held if d.meta.period_end)
+            dated = [d.meta.report_date for d in held if d.meta.report_date]
+            if (ends and ends[-1] < plan.balance_day and not any(days_apart(e, plan.balance_day) <= 7 for e in ends)
+                    and not any(days_apart(r, plan.balance_day) <= 7 for r in dated)):
+                return (f"the index holds no filing of {company} as of {plan.balance_day}; "
+                        f"its latest filing closes on {ends[-1]}")
     if plan.period_end and plan.companies:
         canonical = canonical_companies(documents)
         for company in plan.companies:

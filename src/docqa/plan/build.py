@@ -30,6 +30,7 @@ from docqa.plan.periods import (
     _YEAR_END_ASKED,
     asked_day,
     asked_period_end,
+    balance_date,
     detect_quarter,
     detect_years,
     fiscal_year_of,
@@ -66,7 +67,8 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
         years=tuple(detect_years(question)), quarter=detect_quarter(question),
         doc_types=tuple(explicit.doc_types) or tuple(detect_doc_types(question)),
         statements=frozenset(lexicon.statements_for(question)), sections=frozenset(sections),
-        latest=bool(_LATEST.search(question)), period_end=asked_period_end(question), day=asked_day(question),
+        latest=bool(_LATEST.search(question)), period_end=asked_period_end(question),
+        balance_day=balance_date(question), day=asked_day(question),
         forward_looking=is_forward_looking(question), inherited=inherited,
         section_topics=tuple(t.key for t in answered_by_section),
         section_items=tuple(dict.fromkeys(s for t in answered_by_section for s in t.sections)),
@@ -154,12 +156,12 @@ def _with_filings(plan: QuestionPlan, documents: list[Document], explicit: Searc
     for company in plan.companies or (None,):
         candidates = [d for d in pool if company is None or canonical.get(d.id) == company]
         chosen, note = choose_documents(candidates, years, plan.quarter, list(plan.doc_types), plan.forward_looking,
-                                        latest=plan.latest, period_end=plan.period_end,
+                                        latest=plan.latest, period_end=plan.dated,
                                         annual_first=bool(plan.measures) and plan.quarter is None and not plan.doc_types,
                                         day=plan.day)
         if note:
             notes.append(f"{company or 'all companies'}: {note}")
-        if company is None and plan.period_end and chosen and len(chosen) < len(candidates):
+        if company is None and plan.dated and chosen and len(chosen) < len(candidates):
             groups.append(SearchFilters(document_ids=tuple(d.id for d in chosen)))  # the date singles them out
         elif company is None and not years and not plan.doc_types and not explicit.companies:
             groups.append(SearchFilters())  # nothing named: search everything, unfiltered

@@ -54,7 +54,8 @@ class QuestionPlan:
     years: tuple[int, ...] = ()                    # fiscal years named (a period end's year by the filer's calendar)
     quarter: int | None = None
     period_end: str | None = None                  # "for the fiscal year ending May 28, 2023" (ISO)
-    day: str | None = None                         # "as of May 26, 2023" (ISO)
+    day: str | None = None                         # "as of May 26, 2023" (ISO): a current report of that day
+    balance_day: str | None = None                 # "as of July 29, 2023": the filing that closes on it
     latest: bool = False                           # "the most recent 10-Q"
     forward_looking: bool = False                  # "guidance", "expects": published the year before
     periods: AskedPeriods = field(default_factory=AskedPeriods)
@@ -95,6 +96,11 @@ class QuestionPlan:
     main_clause: str = ""                          # the question without its format instructions and definition
     parts: tuple[str, ...] = ()                    # "revenue and operating income": one question per measure
     inherited: tuple[str, ...] = ()                # of "company", "period", "metric", "scope"
+
+    @property
+    def dated(self) -> str | None:
+        """The date a filing asked for closes on: a period end, else a balance's date."""
+        return self.period_end or self.balance_day
 
     @property
     def asked(self) -> str:

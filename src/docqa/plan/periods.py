@@ -61,6 +61,21 @@ def asked_day(question: str) -> str | None:
     return day.isoformat() if day else None
 
 
+_AS_OF = re.compile(
+    r"\b(?:as\s+of|as\s+at|at)\s+"
+    r"((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d"
+    r"|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d\d)", re.I)
+
+
+def balance_date(question: str) -> str | None:
+    """"as of July 29, 2023": a balance asked at a date, which the filing closing on it prints (ISO)."""
+    from docqa.ingest.metadata import parse_date
+
+    m = _AS_OF.search(question)
+    day = parse_date(m.group(1)) if m else None
+    return day.isoformat() if day else None
+
+
 def asked_period_end(question: str) -> str | None:
     """The period end a question gives as a date ("for the fiscal year ending May 28, 2023"), ISO."""
     from docqa.ingest.metadata import parse_date

@@ -23,7 +23,7 @@ from docqa.finance.periods import Period
 from docqa.answer.contract import Evidence
 from docqa.plan import QuestionPlan
 from docqa.store.base import Store
-from docqa.types import Draft, EvidencePage
+from docqa.types import DocType, Draft, EvidencePage
 
 PART_OF_WHOLE = re.compile(r"\b(?:what|which)\s+(?:percent(?:age)?|share|portion|proportion|fraction|part)\s+of\b", re.I)
 
@@ -108,6 +108,12 @@ def _periods_asked(question: str, evidence: list[EvidencePage], plan: QuestionPl
         # "the three months ended December 31, 2022": the quarter of the filing that closes on
         # that date, by the filer's own fiscal calendar (Amcor's Q2 of fiscal 2023), not a year.
         periods = [dated]
+    own = sources[0]
+    if (not periods and own.quarterly and own.fiscal_quarter and own.fiscal_year
+            and (plan.latest or DocType.QUARTERLY in plan.doc_types)):
+        # "in its most recent 10-Q": the filing asked for, read for its own quarter, not the
+        # annual report's year.
+        periods = [Period(own.fiscal_year, own.fiscal_quarter)]
     if not any(p.quarter for p in periods) and all(s.quarterly for s in sources):
         # Years asked of quarterly filings: the company's annual report holds the years.
         annual = annual_report(store, sources[0].document_id, max((p.fiscal_year for p in periods), default=None))

@@ -101,13 +101,13 @@ def annual_report(store: Store, document_id: str, year: int | None) -> Source | 
 
 def dated_quarter(plan: QuestionPlan, sources: list[Source], store: Store) -> Period | None:
     """The fiscal quarter a question names by its end date, when a quarterly source closes on it."""
-    if not plan.period_end:
+    if not plan.dated:
         return None
     for source in sources:
         doc = store.document(source.document_id)
         meta = doc.meta if doc else None
         if (meta and source.quarterly and meta.fiscal_quarter and meta.fiscal_year and meta.period_end
-                and days_apart(meta.period_end, plan.period_end) <= 7):
+                and days_apart(meta.period_end, plan.dated) <= 7):
             return Period(meta.fiscal_year, meta.fiscal_quarter)
     return None
 
