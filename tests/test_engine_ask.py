@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from docqa.answer.verify import quote_on_page
+from docqa.verify import quote_on_page
 
 
 def _page_text(engine, citation):

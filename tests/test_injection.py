@@ -130,7 +130,7 @@ def test_asking_about_the_note_itself_finds_nothing(injected_engine):
 
 
 def test_verify_rebuilds_a_quoted_answer_without_the_dropped_quote():
-    from docqa.answer.verify import quoted_text, verify
+    from docqa.verify import quoted_text, verify
     from docqa.types import Citation, Draft
 
     page = REVENUE_LINE + "\n" + " ".join(INJECTIONS["classic"])
@@ -147,7 +147,7 @@ def test_verify_rebuilds_a_quoted_answer_without_the_dropped_quote():
 
 
 def test_verify_refuses_written_text_that_carries_an_injection():
-    from docqa.answer.verify import REASON_INSTRUCTION, verify
+    from docqa.verify import REASON_INSTRUCTION, verify
     from docqa.types import Citation, Draft
 
     page = REVENUE_LINE + "\n" + " ".join(INJECTIONS["classic"])

@@ -1,7 +1,7 @@
 """Text in a document that tries to instruct the reader (a prompt injection) is data, never evidence.
 
 One detector for every place that must not pass such text on: the extractive answerer never
-quotes it, ``answer.verify`` drops citations of it and rebuilds (or refuses) an answer that
+quotes it, ``docqa.verify`` drops citations of it and rebuilds (or refuses) an answer that
 carries it, and evidence can flag it on the page.
 
 It looks for the shapes an injection takes rather than one phrase: a note addressed to an AI,

@@ -213,7 +213,7 @@ class Citation(Frozen):
     document: str
     document_id: str
     page: int                       # 1-based
-    quote: str                      # occurs on the page (checked by answer.verify)
+    quote: str                      # occurs on the page (checked by docqa.verify)
     boxes: tuple[BBox, ...] = ()    # where the quote sits on the page, PDF points
     # what the quote is about, read off the page ("Safety and Graphics Business (2018)"): set when
     # an answer's quotes sit under different headings or pull opposite ways; shown beside the quote
@@ -238,7 +238,7 @@ class Figure(Frozen):
 
 
 class Draft(Frozen):
-    """What an answerer proposes; answer.verify decides what survives."""
+    """What an answerer proposes; docqa.verify decides what survives."""
 
     text: str
     found: bool

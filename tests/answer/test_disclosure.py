@@ -12,7 +12,7 @@ import pytest
 
 from docqa.answer.disclosure import DisclosureAnswerer
 from docqa.plan.topic import disclosure_question, parse_topic
-from docqa.answer.verify import verify
+from docqa.verify import verify
 from docqa.answer.contract import Evidence
 from docqa.plan import QuestionPlan
 from docqa.store.base import StoredLine, StoredPage

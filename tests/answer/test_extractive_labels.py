@@ -8,7 +8,7 @@ import pytest
 
 from docqa.answer.extractive import ExtractiveAnswerer, pull_opposite_ways
 from docqa.answer.quote_labels import headings, label, labelled
-from docqa.answer.verify import quoted_text, verify
+from docqa.verify import quoted_text, verify
 from docqa.ingest.parse import parse_page
 from docqa.types import Citation, EvidencePage
 from tests.filings import filing_pages

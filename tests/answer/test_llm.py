@@ -17,7 +17,7 @@ from docqa.answer.llm import (
     make_llm_answerer,
     parse_reply,
 )
-from docqa.answer.verify import verify
+from docqa.verify import verify
 from docqa.config import Settings
 from docqa.types import EvidencePage
 from tests.answer.fake_llm import FakeServer, Scripted, anthropic_reply, openai_reply

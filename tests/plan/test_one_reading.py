@@ -26,9 +26,9 @@ STILL_READING: frozenset[str] = frozenset({
     "answer.figures.asked:asked_measures",
     "answer.figures.asked_kind:kind_answers",
     "answer.figures.yes_no:_threshold",
-    "answer.verify:measure_asked",
     "finance.lexicon:metrics_for",
     "app.questionlog:guess_answer_type",
+    "verify.measure:measure_asked",
 })
 
 

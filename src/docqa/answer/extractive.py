@@ -17,7 +17,7 @@ from docqa.answer.quote_labels import PageText, labelled
 from docqa.embed import Embedder
 from docqa.finance.lexicon import load_lexicon
 from docqa.injection import looks_like_instruction, opens_payload
-from docqa.answer.verify import quoted_text
+from docqa.verify import quoted_text
 from docqa.text import normalize_for_match, query_tokens, tokens
 from docqa.answer.contract import Evidence
 from docqa.plan import QuestionPlan

@@ -5,7 +5,7 @@ a label back to the stored document and page (a model never names a page itself)
 goes in between delimiters and the system prompt says it is data, never instructions. Whatever
 the model or the network does (prose instead of JSON, unknown labels, HTTP 500, a timeout), the
 caller gets a ``Draft`` — with ``found=False`` and a reason when nothing usable came back — and
-``answer.verify`` then decides what of it survives.
+``docqa.verify`` then decides what of it survives.
 
 Two clients: the Anthropic Messages API and any OpenAI-compatible chat-completions endpoint
 (OpenAI, vLLM, Ollama, llama.cpp server), each through its official SDK.

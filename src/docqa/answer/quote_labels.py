@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterable, Sequence
 
-from docqa.answer.verify import numbers_in
 from docqa.text import tokens
 from docqa.types import Citation
+from docqa.verify import numbers_in
 
 MAX_HEADING_WORDS = 10   # a heading is a short line; a longer one is a sentence that lost its period
 MAX_HEADING_CHARS = 80

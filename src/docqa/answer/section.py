@@ -13,11 +13,11 @@ import re
 
 from docqa.answer.contract import Evidence, Filings
 from docqa.answer.extractive import units
-from docqa.answer.verify import quote_on_page
 from docqa.finance.text import stems
 from docqa.plan import Intent, QuestionPlan
 from docqa.plan.companies import company_names
 from docqa.types import Citation, Document, Draft
+from docqa.verify import quote_on_page
 
 MAX_QUOTES = 5
 MIN_WORDS = 8          # a heading or a footer is no key sentence

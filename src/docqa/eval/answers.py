@@ -20,13 +20,13 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from docqa.answer.verify import REASON_MEASURE_PREFIX, measure_asked
 from docqa.engine import Engine
 from docqa.eval.metrics import bootstrap_ci, mean
 from docqa.eval.runfolder import write_run
 from docqa.plan.companies import canonical_companies
 from docqa.text import query_tokens
 from docqa.types import DocType, Document
+from docqa.verify import REASON_MEASURE_PREFIX, measure_asked
 
 _NUM = re.compile(r"-?\(?\$?\d[\d,]*\.?\d*")
 _SHIFTS = (1.0, 1e3, 1e6, 1e9, 1e-3, 1e-6, 1e-9)
