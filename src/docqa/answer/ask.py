@@ -28,7 +28,6 @@ from docqa.store.base import Store, StoredPage
 from docqa.text import normalize_for_match
 from docqa.types import Answer, BBox, Citation, Document, Draft, EvidencePage, Figure, SearchFilters
 from docqa.verify import Grounding, numbers_in, verify
-from docqa.verify import Grounding, numbers_in, verify
 
 EVIDENCE_PAGES = 6
 
