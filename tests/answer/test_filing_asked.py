@@ -48,3 +48,26 @@ def test_a_date_after_every_filing_is_not_found(engine):
     answer = engine.ask("What were Apple's total assets as of June 27, 2026?")
     assert not answer.found
     assert "2026-06-27" in answer.reason
+
+
+def test_the_year_to_date_is_read_from_its_own_column_not_the_quarters(engine):
+    quarter = engine.ask("What was Apple's net income for the three months ended July 1, 2023?")
+    to_date = engine.ask("What was Apple's net income for the nine months ended July 1, 2023?")
+    assert quarter.found and to_date.found, (quarter.reason, to_date.reason)
+    assert _cited(quarter) == _cited(to_date) == {"aapl-10-q-2023-07-01.html"}
+    assert quarter.figures[0].value < to_date.figures[0].value  # nine months hold more than one quarter
+    assert "nine months to Q3 fiscal 2023" in to_date.text
+
+
+@pytest.mark.parametrize("question, months", [
+    ("What was revenue for the six months ended June 30, 2023?", 6),
+    ("What was net income in the first nine months of fiscal 2023?", 9),
+    ("What was H1 2024 revenue?", 6),
+    ("What was operating income year to date as of the second quarter?", 0),
+    ("What was revenue in the second quarter of 2023?", None),
+    ("What was revenue for the three months ended June 30, 2023?", None),
+])
+def test_year_to_date_slot(question, months):
+    from docqa.plan import build_plan
+
+    assert build_plan(question, []).ytd_months == months

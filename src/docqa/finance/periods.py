@@ -112,22 +112,35 @@ def _four_digit(text: str) -> int:
     return value + 2000 if value < 100 else value
 
 
+_MONTH_WORDS = {6: "six", 9: "nine"}
+
+
 # ------------------------------------------------------------------------ periods a question asks
 @dataclass(frozen=True)
 class Period:
     """A fiscal period a question asks about: a fiscal year (``quarter`` None: the year, or its
-    year-end for a balance) or one quarter of it (a quarter's three months, or its end date)."""
+    year-end for a balance) or one quarter of it (a quarter's three months, or its end date), or the
+    year to date at a quarter's end (``months`` 6 or 9: "the six months ended June 30, 2023")."""
 
     fiscal_year: int
     quarter: int | None = None
+    months: int | None = None     # 6 or 9: the year to date at the quarter's end; None: the quarter or the year
+
+    @property
+    def year_to_date(self) -> bool:
+        return self.quarter is not None and self.months in (6, 9)
 
     @property
     def label(self) -> str:
+        if self.year_to_date:
+            return f"the {_MONTH_WORDS[self.months]} months to Q{self.quarter} fiscal {self.fiscal_year}"
         return f"Q{self.quarter} fiscal {self.fiscal_year}" if self.quarter else f"fiscal {self.fiscal_year}"
 
     @property
     def short(self) -> str:
-        """"2023" or "2024 Q2": how a figure records its period."""
+        """"2023", "2024 Q2" or "2023 9M": how a figure records its period."""
+        if self.year_to_date:
+            return f"{self.fiscal_year} {self.months}M"
         return f"{self.fiscal_year} Q{self.quarter}" if self.quarter else str(self.fiscal_year)
 
     @property
@@ -136,7 +149,7 @@ class Period:
 
     def prior(self) -> "Period":
         """The same period a year earlier (the comparative column of a filing)."""
-        return Period(self.fiscal_year - 1, self.quarter)
+        return Period(self.fiscal_year - 1, self.quarter, self.months)
 
 
 # ------------------------------------------------------------------------ a company's fiscal calendar

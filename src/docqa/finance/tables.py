@@ -155,6 +155,8 @@ class StatementTable(_Frozen):
                 ok = got == period and months in (12, 0, None)
             elif months == 0:
                 ok = got.fiscal_year == period.fiscal_year and (got.quarter or 4) == period.quarter
+            elif period.year_to_date:  # "the six months ended": the year-to-date column, never the quarter's
+                ok = months == period.months and (got.fiscal_year, got.quarter) == (period.fiscal_year, period.quarter)
             else:
                 ok = months in (3, None) and got == period
             if ok:

@@ -67,6 +67,25 @@ _AS_OF = re.compile(
     r"|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d\d)", re.I)
 
 
+_YEAR_TO_DATE = re.compile(
+    r"\b(?P<n>six|nine|6|9)[\s-]+months?\b|\bfirst\s+(?P<h>half|nine\s+months)\b|\b(?P<h1>h1|1h)\b"
+    r"|\b(?P<ytd>year[\s-]+to[\s-]+date|ytd)\b", re.I)
+_MONTHS = {"six": 6, "6": 6, "nine": 9, "9": 9, "half": 6, "nine months": 9, "h1": 6, "1h": 6}
+
+
+def year_to_date(question: str) -> int | None:
+    """The months of a year-to-date period asked ("the six months ended June 30", "the first
+    nine months", "H1"): 6 or 9; 0 for "year to date" with no length (the quarter's end says it);
+    None when a quarter or a year is asked."""
+    m = _YEAR_TO_DATE.search(question)
+    if m is None:
+        return None
+    if m.group("ytd"):
+        return 0
+    word = (m.group("n") or m.group("h") or m.group("h1")).lower()
+    return _MONTHS[" ".join(word.split())]
+
+
 def balance_date(question: str) -> str | None:
     """"as of July 29, 2023": a balance asked at a date, which the filing closing on it prints (ISO)."""
     from docqa.ingest.metadata import parse_date

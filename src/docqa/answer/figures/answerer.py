@@ -125,7 +125,20 @@ def _periods_asked(question: str, evidence: list[EvidencePage], plan: QuestionPl
         if default_year is None:
             return None
         periods = [Period(default_year)]
-    return periods
+    return _year_to_date(periods, plan.ytd_months)
+
+
+def _year_to_date(periods: list[Period], months: int | None) -> list[Period]:
+    """"The six months ended June 30": the year to date at that quarter's end, not its three months
+    ("the first half of 2023": to the second quarter)."""
+    if months is None:
+        return periods
+    out = []
+    for p in periods:
+        quarter = p.quarter or (months // 3 if months else None)
+        span = months or (quarter * 3 if quarter else None)
+        out.append(Period(p.fiscal_year, quarter, span) if quarter and span in (6, 9) and quarter * 3 == span else p)
+    return out
 
 
 def _share_of_year(asked: Asked, sources: list[Source], part: Period, whole: Period, fmt: F.Format) -> Draft | None:
