@@ -62,11 +62,13 @@ def _groups(store) -> list[list[SearchFilters]]:
     ]
 
 
+@pytest.mark.parametrize("filter_terms", [1, 64])
 @pytest.mark.parametrize("k", [1, 2, 5, 200])
-def test_one_query_for_all_groups_ranks_each_group_as_its_own_search(store, k):
+def test_one_query_for_all_groups_ranks_each_group_as_its_own_search(store, k, filter_terms, monkeypatch):
     """Each group's list from the one query is the list of that group's own search: same chunks,
     same scores, same order; small k makes the one query stop short of some group's best, which is
-    then searched on its own."""
+    then searched on its own. Filters of more values than FILTER_TERMS are a term set in tantivy."""
+    monkeypatch.setattr("docqa.store.tantivy_lexical.FILTER_TERMS", filter_terms)
     for groups in _groups(store):
         for terms, phrases in [(TERMS, PHRASES), (["revenue"], []), ([], ["total net sales"]), (["nowhere"], [])]:
             together = store.lexical_search_groups(terms, phrases, groups, k)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import time
 import weakref
 from collections import Counter
@@ -44,11 +45,13 @@ _LOOKUPS: "weakref.WeakKeyDictionary[Store, _Lookups]" = weakref.WeakKeyDictiona
 def _lookups(store: Store, documents: list[Document]) -> _Lookups:
     """The store's lookups, started afresh when the documents changed (a filing added or removed
     changes which words are printed and whose they are)."""
-    ids = tuple(d.id for d in documents)
     try:
         found = _LOOKUPS.get(store)
     except TypeError:  # a store that cannot be weakly referenced keeps them per searcher
         found = None
+    if found is not None and found.canonical is not None and _same_objects(found.canonical[0], documents):
+        return found  # the very Document objects of the last question: the same ids, without reading them all
+    ids = tuple(d.id for d in documents)
     if found is None or found.documents != ids:
         found = _Lookups(documents=ids)
         try:
@@ -56,6 +59,11 @@ def _lookups(store: Store, documents: list[Document]) -> _Lookups:
         except TypeError:
             pass
     return found
+
+
+def _same_objects(kept: tuple[Document, ...], documents: list[Document]) -> bool:
+    """The store hands out the same Document objects until it is written: identity is the quick test."""
+    return len(kept) == len(documents) and all(map(operator.is_, kept, documents))
 
 
 class HybridSearcher:
@@ -122,9 +130,8 @@ class HybridSearcher:
 
     def _owner(self, documents: list[Document]):
         """The company whose filings (nearly) alone print a word: "Lockheed" is Lockheed Martin's."""
-        held = tuple(documents)
-        if self._cache.canonical is None or self._cache.canonical[0] != held:  # identical objects: a quick test
-            self._cache.canonical = (held, canonical_companies(documents))
+        if self._cache.canonical is None or not _same_objects(self._cache.canonical[0], documents):
+            self._cache.canonical = (tuple(documents), canonical_companies(documents))
         canonical = self._cache.canonical[1]
         owners = self._cache.owners
 

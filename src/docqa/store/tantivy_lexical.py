@@ -37,6 +37,7 @@ TABLE_WORDS = 10_000       # words of one lookup past which the next one starts 
 WRITER_HEAP = 20_000_000   # bytes of the writer's in-memory buffer (tantivy needs 15 MB a thread): one filing's chunks fit in one
 MAX_HELD = 1_000_000       # documents a terms aggregation may report
 DF_CACHE = 100_000         # document frequencies of terms and phrases kept between commits
+FILTER_TERMS = 64          # filter values searched as term queries; more are a term set
 # The filter fields a SearchFilters constrains, by the chunk column it names (store.base.filter_columns).
 _FIELDS = {"c.document_id": "document_id", "c.company": "company", "c.fiscal_year": "fiscal_year",
            "c.doc_type": "doc_type"}
@@ -205,8 +206,15 @@ class TantivyLexical:
         return ranked, len(hits) < k
 
     def _allowed(self, column: str, values: list) -> tantivy.Query:
-        # A filter restricts what is ranked, and adds nothing to the score.
-        allowed = tantivy.Query.term_set_query(self.schema, _FIELDS[column], [str(v) for v in values])
+        """A filter: it restricts what is ranked, and adds nothing to the score. A few values are a
+        union of term queries (a term set fills a bitset over the whole index first: 15 % slower for a
+        company's filings at 340k chunks), many a term set."""
+        field = _FIELDS[column]
+        if len(values) <= FILTER_TERMS:
+            allowed = tantivy.Query.boolean_query(
+                [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, field, str(v))) for v in values])
+        else:
+            allowed = tantivy.Query.term_set_query(self.schema, field, [str(v) for v in values])
         return tantivy.Query.const_score_query(allowed, 0.0)
 
     def _match(self, searcher: tantivy.Searcher, terms: list[str], phrases: list[str]) -> tantivy.Query | None:
