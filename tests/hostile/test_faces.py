@@ -143,19 +143,19 @@ def test_an_absurd_page_is_refused_with_a_reason(tmp_path):
 
 
 def test_ocr_of_a_giant_scan_is_capped(tmp_path, monkeypatch):
-    from docqa.ingest import parse
+    from docqa.ingest import ocr, parse
     from tests.hostile.conftest import make_giant_page
 
     pdf = make_giant_page(tmp_path / "giant-scan.pdf", scanned=True)
     seen = []
 
-    def fake_ocr(self, language="eng", dpi=72, full=False, **kw):
-        seen.append((dpi, self.rect.width, self.rect.height))
+    def fake_ocr(gray, dpi, options):  # the image the engine would be given
+        seen.append((dpi, gray.shape))
         raise RuntimeError("not run in this test")
 
     monkeypatch.setattr(parse, "tesseract_available", lambda: True)
-    monkeypatch.setattr(fitz.Page, "get_textpage_ocr", fake_ocr)
+    monkeypatch.setattr(ocr, "engine_words", fake_ocr)
     with fitz.open(pdf) as doc:
         parse.parse_page(doc[0], 1, ocr=True)
-    (dpi, w, h), = seen
-    assert (w * dpi / 72) * (h * dpi / 72) <= LIMIT and dpi < 200
+    (dpi, (h, w)), = seen
+    assert w * h <= LIMIT and dpi < 200

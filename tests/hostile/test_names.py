@@ -153,15 +153,15 @@ def test_a_too_large_upload_reports_its_own_size(tmp_path):
 
 
 def test_ocr_failure_on_a_huge_page_does_not_say_install_tesseract(tmp_path, monkeypatch):
-    from docqa.ingest import parse
+    from docqa.ingest import ocr, parse
 
     pdf = make_giant_page(tmp_path / "giant-scan.pdf", scanned=True)
 
-    def failing_ocr(self, language="eng", dpi=72, full=False, **kw):
+    def failing_ocr(gray, dpi, options):
         raise RuntimeError("OCR engine error")
 
     monkeypatch.setattr(parse, "tesseract_available", lambda: True)
-    monkeypatch.setattr(fitz.Page, "get_textpage_ocr", failing_ocr)
+    monkeypatch.setattr(ocr, "engine_words", failing_ocr)
     with Engine.open(tmp_path / "index", dense=False) as engine:
         (outcome,) = engine.ingest([pdf]).files
     assert outcome.status == "failed"

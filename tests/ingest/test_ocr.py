@@ -1,10 +1,50 @@
-"""A scanned page (an image, no text layer) is read through tesseract when it is installed."""
+"""Scanned pages (an image, no text layer) and garbled text layers are read by OCR: page by page on a
+process pool sized to the cores, at a resolution chosen from the page's text size."""
 
 from __future__ import annotations
 
+import logging
+import os
+import socket
+import threading
+
+import fitz
+import pytest
+
 from docqa import Engine
+from docqa.ingest import ocr
+from docqa.ingest.ocr import OcrOptions, OcrRun, page_dpi
 from docqa.ingest.parse import parse_pdf, tesseract_available
 from tests.conftest import require, scanned_copy
+
+
+def make_scan(path, pages: int = 4, fontsize: float = 14, dpi: int = 150):
+    """An image-only PDF whose page i prints "Page i" and a figure of its own: what a scanner makes."""
+    text = fitz.open()
+    for i in range(1, pages + 1):
+        page = text.new_page(width=612, height=792)
+        page.insert_text((72, 120), f"Page {i} of the annual report", fontsize=fontsize)
+        page.insert_text((72, 160), f"Total revenue {i * 1111:,} million", fontsize=fontsize)
+    scan = fitz.open()
+    for page in text:
+        image = scan.new_page(width=612, height=792)
+        image.insert_image(image.rect, pixmap=page.get_pixmap(dpi=dpi, colorspace=fitz.csGRAY))
+    scan.save(path)
+    return path
+
+
+class Recorder:
+    """A progress that also takes notes, as the CLI's bar does."""
+
+    def __init__(self):
+        self.calls: list[tuple[str, int, int]] = []
+        self.notes: list[str] = []
+
+    def __call__(self, name: str, done: int, total: int) -> None:
+        self.calls.append((name, done, total))
+
+    def note(self, name: str, text: str) -> None:
+        self.notes.append(text)
 
 
 def test_scanned_page_is_read_by_ocr(tmp_path):
@@ -23,3 +63,95 @@ def test_scanned_filing_is_searchable(tmp_path):
     assert report.indexed and engine.documents()[0].ocr_pages == 1
     hits = engine.search("annual report fiscal year ended December 31, 2017", k=1)
     assert hits and hits[0].page == 1
+
+
+def test_the_pages_of_a_scan_are_read_on_a_pool_of_one_process_per_core(tmp_path):
+    require(tesseract_available(), "tesseract-ocr")
+    pdf = make_scan(tmp_path / "scan.pdf", pages=4)
+    options = OcrOptions(workers=2)
+    with OcrRun(str(pdf), options, pages=4) as run:
+        for index in range(4):
+            run.submit(index)
+        assert run.pool is not None and run.size == 2
+        results = list(run.results())
+    assert sorted(r.index for r in results) == [0, 1, 2, 3]
+    assert all(r.error is None for r in results)
+    assert os.getpid() not in {r.worker for r in results}  # read by the pool's processes, not here
+
+
+def test_a_scan_comes_back_in_page_order_with_ocr_progress(tmp_path):
+    require(tesseract_available(), "tesseract-ocr")
+    pdf = make_scan(tmp_path / "scan.pdf", pages=4)
+    progress = Recorder()
+    with Engine.open(tmp_path / "index", dense=False) as engine:
+        (outcome,) = engine.ingest([pdf], progress=progress).files
+        assert outcome.status == "indexed" and engine.documents()[0].ocr_pages == 4
+    assert progress.notes == [f"OCR page {i} of 4" for i in range(1, 5)]
+    assert progress.calls[-1] == ("scan.pdf", 4, 4)
+    parsed = parse_pdf(pdf)
+    for number, page in enumerate(parsed.pages, 1):
+        assert page.number == number and page.ocr
+        assert f"Page {number}" in page.text and f"{number * 1111:,}" in page.text
+
+
+def test_a_page_the_engine_fails_on_is_lost_alone_with_a_warning(tmp_path, monkeypatch, caplog):
+    require(tesseract_available(), "tesseract-ocr")
+    pdf = make_scan(tmp_path / "scan.pdf", pages=4)
+    real = ocr.ocr_page
+
+    def fails_on_page_two(page, options):  # the forked workers inherit it
+        if page.number == 1:
+            raise RuntimeError("engine crashed on this image")
+        return real(page, options)
+
+    monkeypatch.setattr(ocr, "ocr_page", fails_on_page_two)
+    with caplog.at_level(logging.WARNING, logger="docqa.ingest.parse"):
+        parsed = parse_pdf(pdf, ocr_options=OcrOptions(workers=2))
+    assert [p.no_text for p in parsed.pages] == [False, True, False, False]
+    assert "Page 3" in parsed.pages[2].text and "4,444" in parsed.pages[3].text
+    assert parsed.ocr_failures == {2: "engine crashed on this image"}
+    assert any("OCR failed on 1 page(s) (engine crashed on this image): 2" in w for w in parsed.warnings)
+    assert "OCR failed on page 2" in caplog.text
+
+
+def test_a_scan_indexed_from_a_thread_is_read_on_the_pool_too(tmp_path):
+    """The web server indexes uploads on a thread: its pool forks from a clean server process."""
+    require(tesseract_available(), "tesseract-ocr")
+    pdf = make_scan(tmp_path / "scan.pdf", pages=3)
+    got = {}
+    thread = threading.Thread(target=lambda: got.update(parsed=parse_pdf(pdf, ocr_options=OcrOptions(workers=2))))
+    thread.start()
+    thread.join()
+    assert [f"Page {n}" in p.text for n, p in enumerate(got["parsed"].pages, 1)] == [True] * 3
+
+
+def test_the_dpi_follows_the_text_size_of_a_scan(tmp_path):
+    small = make_scan(tmp_path / "small.pdf", pages=1, fontsize=7, dpi=200)
+    large = make_scan(tmp_path / "large.pdf", pages=1, fontsize=16, dpi=200)
+    options = OcrOptions(text_px=36, min_dpi=50, max_dpi=1000)
+    with fitz.open(small) as s, fitz.open(large) as l:
+        (small_dpi, _), (large_dpi, _) = page_dpi(s[0], options), page_dpi(l[0], options)
+    # the font size seen in the image is within a quarter of the printed one
+    assert 36 * 72 / 7 * 0.75 < small_dpi < 36 * 72 / 7 * 1.25
+    assert 36 * 72 / 16 * 0.75 < large_dpi < 36 * 72 / 16 * 1.25
+
+
+def test_the_dpi_of_a_garbled_layer_is_its_printed_size(tmp_path):
+    doc = fitz.open()
+    doc.new_page().insert_text((72, 100), "=F97HCFG 5B8 C: " * 8, fontsize=8)
+    assert page_dpi(doc[0], OcrOptions(text_px=36))[0] == 324  # 36 px per point of 8-pt text
+
+
+@pytest.mark.skipif(not ocr.available("rapidocr"), reason="rapidocr-onnxruntime not installed")
+def test_rapidocr_reads_a_page_with_no_network(tmp_path, monkeypatch):
+    """Its models are inside its wheel: nothing is fetched when it runs."""
+    def no_network(*args, **kwargs):
+        raise OSError("no network in this test")
+
+    monkeypatch.setattr(socket.socket, "connect", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    pdf = make_scan(tmp_path / "scan.pdf", pages=1, fontsize=16)
+    with fitz.open(pdf) as doc:
+        words, _, _ = ocr.ocr_page(doc[0], OcrOptions(engine="rapidocr"))
+    text = " ".join(w[4] for w in words)
+    assert "1,111" in text and "revenue" in text.lower()

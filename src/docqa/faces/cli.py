@@ -216,6 +216,11 @@ class _Bar:
         if task.elapsed:
             self.progress.update(task_id, rate=f"{done / task.elapsed:.1f}")
 
+    def note(self, name: str, text: str) -> None:
+        """What the file's pages wait on, after its name: "report.pdf  OCR page 40 of 171"."""
+        if name in self.tasks:
+            self.progress.update(self.tasks[name], description=escape(f"{printable(name[:40])}  {text}"))
+
 
 @app.command()
 def ingest(

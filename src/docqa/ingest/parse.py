@@ -21,8 +21,9 @@ from statistics import median
 import fitz  # PyMuPDF
 import numpy as np
 
+from docqa.ingest import ocr as ocr_engines
 from docqa.ingest.letterspacing import merge_rows
-from docqa.limits import capped_dpi
+from docqa.ingest.ocr import OcrOptions, OcrRun, PageOcr
 from docqa.types import Line, Page, Word
 
 log = logging.getLogger(__name__)
@@ -68,7 +69,8 @@ class ParseError(Exception):
 class ParsedPdf:
     pages: list[Page]
     warnings: list[str] = field(default_factory=list)
-    ocr_failures: dict[int, str] = field(default_factory=dict)  # page -> why tesseract failed on it
+    ocr_failures: dict[int, str] = field(default_factory=dict)  # page -> why the OCR engine failed on it
+    ocr_engine: str = "tesseract"
 
     @property
     def ocr_pages(self) -> int:
@@ -107,53 +109,86 @@ def tesseract_available() -> bool:
     return shutil.which("tesseract") is not None
 
 
-def parse_pdf(path: str | Path, ocr: bool = True, progress: Callable[[int, int], None] | None = None) -> ParsedPdf:
-    """``progress(pages_done, pages_total)`` is called every few pages."""
+def ocr_available(engine: str = "tesseract") -> bool:
+    return tesseract_available() if engine == "tesseract" else ocr_engines.available(engine)
+
+
+def parse_pdf(path: str | Path, ocr: bool = True, progress: Callable[..., None] | None = None,
+              ocr_options: OcrOptions | None = None) -> ParsedPdf:
+    """``progress(pages_done, pages_total)`` is called every few pages, and
+    ``progress(pages_done, pages_total, "OCR page 40 of 171")`` as each OCR page comes back.
+
+    Pages that need OCR (scans, garbled text layers) go to the OCR pool as they are found
+    (ocr.OcrRun); the other pages are parsed here meanwhile."""
+    options = ocr_options or OcrOptions.from_settings()
+    can_ocr = ocr and ocr_available(options.engine)
     doc = open_pdf(path)
+    total = doc.page_count
+    pages: dict[int, Page] = {}
+    warnings: list[str] = []
+    garbled: list[int] = []
+    failures: dict[int, str] = {}
+    out: dict[int, fitz.Rect] = {}  # pages sent to OCR, by index
     try:
-        pages: list[Page] = []
-        warnings: list[str] = []
-        garbled: list[int] = []
-        failures: dict[int, str] = {}
-        for index in range(doc.page_count):
-            if progress and index % 10 == 0:
-                progress(index, doc.page_count)
-            try:
-                page, noise = _parse_page(doc[index], index + 1, ocr=ocr, failures=failures)
-                pages.append(page)
-                if noise:
-                    garbled.append(index + 1)
-            except Exception as exc:  # one broken page must not lose the document
-                warnings.append(f"page {index + 1}: unreadable ({exc})")
-                pages.append(Page(number=index + 1, width=0, height=0, lines=(), no_text=True))
+        with OcrRun(str(path), options, total) as run:
+            for index in range(total):
+                if progress and index % 10 == 0:
+                    progress(len(pages), total)
+                try:
+                    page = doc[index]
+                    raw, noise, scanned = _read_layer(page)
+                    if noise:
+                        garbled.append(index + 1)
+                    if scanned and can_ocr:
+                        out[index] = page.rect
+                        run.submit(index)
+                        continue
+                    pages[index] = _page(page.rect, index + 1, [] if noise else raw, scanned=scanned)
+                except Exception as exc:  # one broken page must not lose the document
+                    warnings.append(f"page {index + 1}: unreadable ({exc})")
+                    pages[index] = Page(number=index + 1, width=0, height=0, lines=(), no_text=True)
+            for k, result in enumerate(run.results(), 1):
+                pages[result.index] = _ocr_page(result, out[result.index], failures)
+                if progress:
+                    progress(len(pages), total, f"OCR page {k} of {len(out)}")
     finally:
         doc.close()
-    pages = drop_running_lines(pages)
+    parsed = drop_running_lines([pages[i] for i in range(total)])
+    warnings += _flag_warnings(parsed, garbled, failures, ocr, options.engine)
+    return ParsedPdf(pages=parsed, warnings=warnings, ocr_failures=failures, ocr_engine=options.engine)
+
+
+def _flag_warnings(pages: list[Page], garbled: list[int], failures: dict[int, str], ocr: bool,
+                   engine: str) -> list[str]:
+    """What became of the pages OCR was for: read, flagged (and how to read them), failed."""
+    warnings = []
+    hint = ocr_engines.install_hint(engine)
     if garbled:
         warnings.append(
             f"{len(garbled)} page(s) with a garbled text layer (broken font encoding), "
-            + ("read by OCR" if ocr and tesseract_available()
+            + ("read by OCR" if ocr and ocr_available(engine)
                else "not indexed; OCR is off (DOCQA_OCR=false): turn it on to read them" if not ocr
-               else "not indexed; install tesseract-ocr to read them")
+               else f"not indexed; {hint} to read them")
             + f": {_ranges(garbled)}")
-    if failures:  # tesseract is installed and ran: say what went wrong, not "install tesseract-ocr"
+    if failures:  # the engine is installed and ran: say what went wrong, not "install tesseract-ocr"
         first = next(iter(failures.values()))
         warnings.append(f"OCR failed on {len(failures)} page(s) ({first}): {_ranges(sorted(failures))}")
     flagged = [p.number for p in pages if p.no_text and p.number not in garbled and p.number not in failures]
     if flagged:
-        how = ("OCR found no text" if tesseract_available() and ocr
-               else "OCR is off (DOCQA_OCR=false)" if not ocr else "install tesseract-ocr to read them")
+        how = ("OCR found no text" if ocr_available(engine) and ocr
+               else "OCR is off (DOCQA_OCR=false)" if not ocr else f"{hint} to read them")
         warnings.append(f"{len(flagged)} page(s) without a text layer ({how}): {_ranges(flagged)}")
-    return ParsedPdf(pages=pages, warnings=warnings, ocr_failures=failures)
+    return warnings
 
 
 def why_no_text(parsed, ocr: bool) -> str:
-    """Why scanned pages gave no text: OCR off, tesseract missing, tesseract failing, or nothing to read."""
+    """Why scanned pages gave no text: OCR off, the engine missing, the engine failing, or nothing to read."""
+    engine = getattr(parsed, "ocr_engine", "tesseract")  # a ParsedPdf (an HTML filing has no OCR)
     if not ocr:
         return "OCR is off (DOCQA_OCR=false): turn it on, or add a PDF with a text layer"
-    if not tesseract_available():
-        return "install tesseract-ocr, or add a PDF with a text layer"
-    if failures := getattr(parsed, "ocr_failures", None):  # a ParsedPdf (an HTML filing has no OCR)
+    if not ocr_available(engine):
+        return f"{ocr_engines.install_hint(engine)}, or add a PDF with a text layer"
+    if failures := getattr(parsed, "ocr_failures", None):
         page, reason = next(iter(failures.items()))
         return f"OCR failed on page {page}: {reason}"
     return "OCR ran and read no words in them; add a PDF with a text layer"
@@ -197,48 +232,51 @@ def is_garbled(words: list[str]) -> bool:
 
 
 def parse_page(page: fitz.Page, number: int, ocr: bool = True) -> Page:
-    return _parse_page(page, number, ocr)[0]
+    """One page on its own; OCR, when needed, runs here (no pool)."""
+    raw, garbled, scanned = _read_layer(page)
+    options = OcrOptions.from_settings()
+    if scanned and ocr and ocr_available(options.engine):
+        try:
+            words, _, _ = ocr_engines.ocr_page(page, options)
+            return _page(page.rect, number, words, scanned=True, ocr=True)
+        except Exception as exc:  # the engine's data missing or OCR crashed: flag the page instead
+            log.warning("OCR failed on page %d: %s", number, exc)
+    return _page(page.rect, number, [] if garbled else raw, scanned=scanned)
 
 
-def _parse_page(page: fitz.Page, number: int, ocr: bool = True,
-                failures: dict[int, str] | None = None) -> tuple[Page, bool]:
-    """The page, and whether its own text layer was garbled."""
+def _read_layer(page: fitz.Page) -> tuple[list[tuple], bool, bool]:
+    """The page's own words, whether they are garbled, and whether the page needs OCR.
+
+    A page with no words but with images is a scan; with neither it is simply blank. A page
+    whose words are random glyphs (broken font encoding) is read like a scan."""
     raw = page.get_text("words", sort=False)
-    used_ocr = False
-    # A page with no words but with images is a scan; with neither it is simply blank. A page
-    # whose words are random glyphs (broken font encoding) is read like a scan.
     garbled = is_garbled([w[4] for w in raw])
     scanned = garbled or (not any(w[4].strip() for w in raw) and _has_images(page))
-    if scanned and ocr and tesseract_available():
-        try:
-            # at most Settings.max_render_pixels: a 200-inch page at 200 dpi would be 1.6 gigapixels
-            dpi = capped_dpi(page.rect.width, page.rect.height, 200)
-            textpage = page.get_textpage_ocr(language="eng", dpi=dpi, full=True)
-            raw = page.get_text("words", textpage=textpage, sort=False)
-            used_ocr = True
-        except Exception as exc:  # tesseract data missing or OCR crashed: flag the page instead
-            log.warning("OCR failed on page %d: %s", number, exc)
-            if failures is not None:
-                failures[number] = _ocr_failure(exc, page, dpi)
-    if garbled and not used_ocr:
-        raw = []  # noise is not text: the page is flagged instead of indexed
+    return raw, garbled, scanned
+
+
+def _page(rect: fitz.Rect, number: int, raw: list[tuple], scanned: bool, ocr: bool = False) -> Page:
+    """A Page of visual rows from words (x0, y0, x1, y1, text, ...) in page points."""
     words = _clean_words(raw)
-    lines = tuple(_rows_to_lines(merge_rows(_columns(_rows(words), page.rect.width))))
-    return Page(
-        number=number,
-        width=page.rect.width,
-        height=page.rect.height,
-        lines=lines,
-        ocr=used_ocr,
-        no_text=scanned and not lines,
-    ), garbled
+    lines = tuple(_rows_to_lines(merge_rows(_columns(_rows(words), rect.width))))
+    return Page(number=number, width=rect.width, height=rect.height, lines=lines, ocr=ocr,
+                no_text=scanned and not lines)
 
 
-def _ocr_failure(exc: Exception, page: fitz.Page, dpi: int) -> str:
-    """tesseract's failure in a line, with the page's size when the pixel cap lowered the dpi."""
-    text = " ".join(str(exc).split())[:200] or type(exc).__name__
-    if dpi < 200:
-        text += (f" (the {page.rect.width / 72:,.0f} x {page.rect.height / 72:,.0f} inch page was read at {dpi} dpi "
+def _ocr_page(result: PageOcr, rect: fitz.Rect, failures: dict[int, str]) -> Page:
+    """A page from its OCR: its words, or flagged (no text) with the engine's reason kept."""
+    number = result.index + 1
+    if result.error is None:
+        return _page(rect, number, result.words, scanned=True, ocr=True)
+    log.warning("OCR failed on page %d: %s", number, result.error)
+    failures[number] = _ocr_failure(result.error, rect, result.dpi, result.capped)
+    return _page(rect, number, [], scanned=True)
+
+
+def _ocr_failure(text: str, rect: fitz.Rect, dpi: int, capped: bool) -> str:
+    """The engine's failure in a line, with the page's size when the pixel cap lowered the dpi."""
+    if capped:
+        text += (f" (the {rect.width / 72:,.0f} x {rect.height / 72:,.0f} inch page was read at {dpi} dpi "
                  "to stay within DOCQA_MAX_RENDER_PIXELS)")
     return text
 

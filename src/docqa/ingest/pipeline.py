@@ -30,7 +30,8 @@ log = logging.getLogger(__name__)
 
 MIN_TABLE_ROWS = 3  # rows with two or more figures before a page is read for tables
 
-# (file name, pages done, pages total) — called as work advances, for progress bars and job state
+# (file name, pages done, pages total) — called as work advances, for progress bars and job state.
+# A progress that also has ``note(file name, text)`` is told what the pages wait on: "OCR page 40 of 171".
 Progress = Callable[[str, int, int], None]
 
 
@@ -243,9 +244,11 @@ class Ingestor:
         # Progress is in pages: parsing covers them all, or the first half when embedding follows.
         share = 0.5 if self.embedder is not None else 1.0
 
-        def parsed_pages(done: int, total: int) -> None:
+        def parsed_pages(done: int, total: int, detail: str = "") -> None:
             if progress:
                 progress(name, int(done * share), total)
+                if detail and (note := getattr(progress, "note", None)):
+                    note(name, detail)
 
         # The page limit is checked on the page count before any page is parsed (as the upload path does).
         if is_html(path):

@@ -1,0 +1,353 @@
+"""OCR of scanned pages and garbled text layers, page by page on a process pool sized to the cores.
+
+Each page needing OCR is a task: a worker opens the PDF by path, renders that one page, reads it
+with the OCR engine and sends back its words in page points; the parse goes on meanwhile and the
+words come back as pages finish (``OcrRun``), so a 171-page scan uses every core, not one.
+
+The page is rendered at a resolution chosen from its own text size (``page_dpi``): the printed
+size of a garbled text layer's spans, or, on an image-only scan, the height of its inked text
+rows. Tesseract (``--oem 1 --psm 4``) read the most printed figures right at about 36 pixels per
+point of text size; a fixed 200 dpi read 8-pt statement figures worse and 11-pt prose slower
+(benchmarks/ocr.py, docs/benchmarks.md). Light greys (row shading, scanner background) are turned
+white first: tesseract's global threshold otherwise blackens shaded table rows.
+
+Engines: ``tesseract`` (Debian's tesseract-ocr, run as a command) or ``rapidocr``
+(rapidocr-onnxruntime: PP-OCR models inside its wheel, nothing downloaded), setting DOCQA_OCR_ENGINE.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import multiprocessing
+import os
+import shutil
+import subprocess
+import threading
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from statistics import median
+from typing import Iterator, Literal
+
+import fitz
+import numpy as np
+
+from docqa.limits import capped_dpi
+
+log = logging.getLogger(__name__)
+
+Engine = Literal["tesseract", "rapidocr"]
+RawWord = tuple[float, float, float, float, str]  # x0, y0, x1, y1 in page points, text
+
+# The height of a scan's inked text rows is about 1/1.4 of its font size (ascenders to descenders
+# of mixed text, digits alone are shorter): measured on ten statement pages, 1.25-1.53.
+ROW_TO_SIZE = 1.4
+SIZE_PROBE_DPI = 150  # the scan is looked at this coarsely to find its text rows
+DEFAULT_SIZE_PT = 9.0  # a page whose text size cannot be told is read as 9-pt print
+
+
+class OcrError(RuntimeError):
+    """The engine failed on a page; the message says why, in one line."""
+
+
+@dataclass(frozen=True)
+class OcrOptions:
+    engine: Engine = "tesseract"
+    workers: int = 0           # OCR processes; 0: one per core
+    psm: int = 4               # tesseract --psm: one column of text of varying sizes (measured best)
+    oem: int = 1               # tesseract --oem: the LSTM engine (Debian's eng data has no legacy model)
+    text_px: float = 36.0      # rendering: pixels per point of the page's text size
+    min_dpi: int = 150
+    max_dpi: int = 400
+    light: int = 210           # grey levels above this (of a white page) are made white before OCR
+    timeout_s: float = 120.0   # one page's engine run
+    language: str = "eng"
+
+    @classmethod
+    def from_settings(cls, settings=None) -> OcrOptions:
+        from docqa.config import Settings
+
+        s = settings or Settings()
+        return cls(engine=s.ocr_engine, workers=s.ocr_workers, psm=s.ocr_psm, oem=s.ocr_oem,
+                   text_px=s.ocr_text_px, timeout_s=s.ocr_timeout_s)
+
+    @property
+    def pool_size(self) -> int:
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        return max(1, self.workers or cores)
+
+
+def available(engine: str) -> bool:
+    if engine == "rapidocr":
+        import importlib.util
+
+        return importlib.util.find_spec("rapidocr_onnxruntime") is not None
+    return shutil.which("tesseract") is not None
+
+
+def install_hint(engine: str) -> str:
+    return ("pip install rapidocr-onnxruntime (or DOCQA_OCR_ENGINE=tesseract)" if engine == "rapidocr"
+            else "install tesseract-ocr")
+
+
+@dataclass
+class PageOcr:
+    """One page's OCR: its words, the dpi it was read at, or why it failed."""
+
+    index: int                          # 0-based page index
+    words: list[RawWord] = field(default_factory=list)
+    dpi: int = 0
+    capped: bool = False                # the pixel limit lowered the dpi
+    error: str | None = None
+    worker: int = field(default_factory=os.getpid)  # the process that read it
+
+
+# --- reading one page ------------------------------------------------------------------------------
+
+def text_size(page: fitz.Page) -> float | None:
+    """The page's body text size in points: its text layer's spans (a garbled layer keeps its sizes),
+    else the height of the scan's inked rows."""
+    sizes: list[float] = []
+    for block in page.get_text("dict", flags=0)["blocks"]:
+        for line in block.get("lines", ()):
+            for span in line["spans"]:
+                n = len(span["text"].strip())
+                if n and span["size"] > 1:
+                    sizes.extend([span["size"]] * min(n, 50))
+    if sizes:
+        return float(median(sizes))
+    return _scan_text_size(page)
+
+
+def _scan_text_size(page: fitz.Page) -> float | None:
+    """Median height of inked rows in narrow vertical strips (narrow, so that a skewed scan's rows
+    do not smear into each other), times ROW_TO_SIZE."""
+    dpi = capped_dpi(page.rect.width, page.rect.height, SIZE_PROBE_DPI)
+    pix = page.get_pixmap(dpi=dpi, colorspace=fitz.csGRAY)
+    gray = np.frombuffer(pix.samples, np.uint8).reshape(pix.h, pix.w)
+    ink = gray < 128
+    heights: list[np.ndarray] = []
+    for strip in np.array_split(ink, max(1, min(8, pix.w // 64)), axis=1):
+        rows = np.concatenate(([0], strip.any(axis=1).astype(np.int8), [0]))
+        edges = np.diff(rows)
+        h = np.flatnonzero(edges == -1) - np.flatnonzero(edges == 1)
+        heights.append(h[(h >= 3) & (h <= dpi)])  # rules (1-2 px) and pictures are no text rows
+    found = np.concatenate(heights) if heights else np.array([])
+    if not len(found):
+        return None
+    return float(np.median(found)) * 72 / dpi * ROW_TO_SIZE
+
+
+def page_dpi(page: fitz.Page, options: OcrOptions) -> tuple[int, bool]:
+    """The dpi the page is read at, and whether the pixel limit (DOCQA_MAX_RENDER_PIXELS) lowered it."""
+    size = text_size(page) or DEFAULT_SIZE_PT
+    wanted = int(min(options.max_dpi, max(options.min_dpi, round(options.text_px * 72 / size))))
+    dpi = capped_dpi(page.rect.width, page.rect.height, wanted)
+    return dpi, dpi < wanted
+
+
+def ocr_page(page: fitz.Page, options: OcrOptions) -> tuple[list[RawWord], int, bool]:
+    """The page's words in page points, the dpi it was read at, and whether that was capped."""
+    dpi, capped = page_dpi(page, options)
+    pix = page.get_pixmap(dpi=dpi, colorspace=fitz.csGRAY, alpha=False)
+    gray = np.frombuffer(pix.samples, np.uint8).reshape(pix.h, pix.stride)[:, : pix.w]
+    found = engine_words(whiten(gray, options.light), dpi, options)
+    # pixels -> points, and the page's own origin (a CropBox need not start at 0, 0)
+    scale = 72 / dpi
+    x, y = page.rect.x0, page.rect.y0
+    words = [(x + x0 * scale, y + y0 * scale, x + x1 * scale, y + y1 * scale, text)
+             for x0, y0, x1, y1, text in found]
+    return words, dpi, capped
+
+
+def whiten(gray: np.ndarray, light: int) -> np.ndarray:
+    """Light greys made white: shaded rows and a scanner's grey paper, relative to the page's own
+    background (its 90th-percentile grey), so that a darker scan keeps its print."""
+    background = float(np.percentile(gray[::8, ::8], 90)) if gray.size else 255.0
+    cut = int(light * background / 255)
+    return np.where(gray > cut, np.uint8(255), gray)
+
+
+def engine_words(gray: np.ndarray, dpi: int, options: OcrOptions) -> list[RawWord]:
+    """Words found in a grey image, in its pixels: the one call into an OCR engine."""
+    if options.engine == "rapidocr":
+        return _rapidocr_words(gray)
+    return _tesseract_words(gray, dpi, options)
+
+
+def _tesseract_words(gray: np.ndarray, dpi: int, options: OcrOptions) -> list[RawWord]:
+    h, w = gray.shape
+    pnm = b"P5 %d %d 255\n" % (w, h) + np.ascontiguousarray(gray).tobytes()
+    command = ["tesseract", "stdin", "stdout", "--oem", str(options.oem), "--psm", str(options.psm),
+               "-l", options.language, "--dpi", str(dpi), "tsv"]
+    try:
+        done = subprocess.run(command, input=pnm, capture_output=True, timeout=options.timeout_s,
+                              env={**os.environ, "OMP_THREAD_LIMIT": "1"})  # one core per page: the pool has the rest
+    except subprocess.TimeoutExpired as exc:
+        raise OcrError(f"tesseract took over {options.timeout_s:g} s (DOCQA_OCR_TIMEOUT_S)") from exc
+    except OSError as exc:
+        raise OcrError(f"tesseract could not be run ({exc.strerror or exc})") from exc
+    if done.returncode != 0:
+        said = [line for line in done.stderr.decode(errors="replace").splitlines() if line.strip()]
+        raise OcrError(f"tesseract failed ({(said[0] if said else f'exit {done.returncode}')[:200]})")
+    return list(_tsv_words(done.stdout.decode("utf-8", errors="replace")))
+
+
+def _tsv_words(tsv: str) -> Iterator[RawWord]:
+    for row in tsv.splitlines()[1:]:
+        cells = row.split("\t")
+        if len(cells) < 12 or cells[0] != "5" or not cells[11].strip():
+            continue
+        left, top, width, height = (int(c) for c in cells[6:10])
+        yield (left, top, left + width, top + height, cells[11])
+
+
+_rapid = None
+
+
+def _rapidocr_words(gray: np.ndarray) -> list[RawWord]:
+    """RapidOCR reads lines; each line's box is shared among its words by their lengths."""
+    global _rapid
+    if _rapid is None:
+        from rapidocr_onnxruntime import RapidOCR
+
+        _rapid = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1)  # one core per page
+    found, _ = _rapid(np.stack([gray] * 3, axis=-1), use_cls=False)
+    words: list[RawWord] = []
+    for box, text, _score in found or ():
+        xs, ys = [p[0] for p in box], [p[1] for p in box]
+        x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
+        parts = text.split()
+        chars = sum(map(len, parts)) + len(parts) - 1
+        at = x0
+        for part in parts:
+            width = (x1 - x0) * len(part) / max(1, chars)
+            words.append((at, y0, at + width, y1, part))
+            at += width + (x1 - x0) / max(1, chars)
+    return words
+
+
+# --- the pool ----------------------------------------------------------------------------------------
+
+_worker_doc: tuple[str, fitz.Document] | None = None
+
+
+def _start_worker() -> None:
+    # Forked from a build that paused the garbage collector: a worker's pages are its own to free.
+    gc.enable()
+    for name in ("OMP_NUM_THREADS", "OMP_THREAD_LIMIT", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ[name] = "1"
+
+
+def ocr_task(path: str, index: int, options: OcrOptions) -> PageOcr:
+    """A worker's task: page ``index`` of the PDF at ``path``. The document stays open for the next page."""
+    global _worker_doc
+    try:
+        if _worker_doc is None or _worker_doc[0] != path:
+            if _worker_doc is not None:
+                _worker_doc[1].close()
+            _worker_doc = (path, fitz.open(path, filetype="pdf"))
+        words, dpi, capped = ocr_page(_worker_doc[1][index], options)
+        return PageOcr(index=index, words=words, dpi=dpi, capped=capped)
+    except Exception as exc:  # one page's failure is that page's, said in one line
+        dpi, capped = _dpi_for_message(path, index, options)
+        return PageOcr(index=index, dpi=dpi, capped=capped, error=" ".join(str(exc).split())[:200] or type(exc).__name__)
+
+
+def _dpi_for_message(path: str, index: int, options: OcrOptions) -> tuple[int, bool]:
+    try:
+        return page_dpi(_worker_doc[1][index], options) if _worker_doc else (0, False)
+    except Exception:
+        return 0, False
+
+
+def _context():
+    # Forked workers start in milliseconds with this module loaded. A process with other threads
+    # running (the web server's indexer) forks a clean server process instead: a fork copies
+    # whatever locks those threads held.
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and threading.current_thread() is threading.main_thread():
+        return multiprocessing.get_context("fork")
+    ctx = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if ctx.get_start_method() == "forkserver":
+        ctx.set_forkserver_preload(["docqa.ingest.ocr"])
+    return ctx
+
+
+class OcrRun:
+    """One PDF's OCR pages: submitted as the parse finds them, read back as they finish.
+
+    The pool starts on the first page that needs OCR (a PDF with a text layer never starts one)
+    with one process per core. Where no process can be started (a daemonic Dask worker, no
+    semaphores) the pages are read here, one after another. A worker that dies (out of memory,
+    killed) loses no page: the pages not yet back are read again on a fresh pool, once."""
+
+    def __init__(self, path: str, options: OcrOptions, pages: int = 2):
+        self.path, self.options = path, options
+        self.pool: ProcessPoolExecutor | None = None
+        self.size = options.pool_size
+        self.inline = self.size <= 1 or pages <= 1  # one page: no pool to start
+        self.pending: dict[Future, int] = {}
+        self.queued: list[int] = []  # pages to read here (no pool)
+        self.retried = False
+
+    def __enter__(self) -> OcrRun:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+
+    def submit(self, index: int) -> None:
+        if not self.inline:
+            try:
+                if self.pool is None:
+                    self.pool = ProcessPoolExecutor(self.size, mp_context=_context(),
+                                                    initializer=_start_worker)
+                self.pending[self.pool.submit(ocr_task, self.path, index, self.options)] = index
+                return
+            except (AssertionError, OSError, RuntimeError, BrokenProcessPool) as exc:
+                # "daemonic processes are not allowed to have children", no /dev/shm...
+                log.info("OCR runs in this process (%s)", exc)
+                self.close()
+                self.inline = True
+                self.queued.extend(self.pending.values())
+                self.pending.clear()
+        self.queued.append(index)
+
+    def results(self) -> Iterator[PageOcr]:
+        """Every submitted page's result, in the order they finish."""
+        while self.pending:
+            done, _ = wait(self.pending, return_when=FIRST_COMPLETED)
+            lost: list[int] = []
+            for future in done:
+                index = self.pending.pop(future)
+                try:
+                    yield future.result()
+                except BrokenProcessPool:
+                    lost.append(index)
+                except Exception as exc:  # a task that could not even be sent or unpickled
+                    yield PageOcr(index=index, error=f"{type(exc).__name__}: {exc}"[:200])
+            if lost:
+                yield from self._again(lost)
+        while self.queued:
+            yield ocr_task(self.path, self.queued.pop(0), self.options)
+
+    def _again(self, lost: list[int]) -> Iterator[PageOcr]:
+        """A worker died: every page still out goes to a fresh pool, once; after that they fail."""
+        lost = [*lost, *self.pending.values()]  # a broken pool fails all of its futures
+        self.pending.clear()
+        self.close()
+        if self.retried:
+            for index in lost:
+                yield PageOcr(index=index, error="the OCR worker process died (out of memory?)")
+            return
+        self.retried = True
+        log.warning("an OCR worker died; reading %d page(s) again on a fresh pool", len(lost))
+        for index in lost:
+            self.submit(index)
