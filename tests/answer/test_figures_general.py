@@ -156,3 +156,11 @@ def test_a_quarters_return_is_stated_for_a_year_on_its_closing_balances(tmp_path
     assert roe.found and roe.verification == "verified", roe.text
     assert "18.5%" in roe.text and "4 * (14,472 / 312,516)" in roe.text and "annualized" in roe.text
     assert "quarter-end" in roe.text and "year-end" not in roe.text
+
+
+def test_how_a_question_frames_an_amount_is_no_word_of_the_line_item():
+    from docqa.answer.figures.line_item_words import leaf_text
+
+    assert leaf_text("How much did Amazon spend on technology and content in 2017", frozenset({"amazon"})) == \
+        "technology and content"
+    assert leaf_text("How much did Netflix spend on marketing in 2017", frozenset({"netflix"})) == "marketing"
