@@ -72,3 +72,16 @@ def test_quotes_answer_an_amount_only_when_they_state_it():
     assert amount_missing(question, quoted("At January 31, 2018 we operated 11,718 retail stores.")) is None
     assert amount_missing(build_plan("What was Coca-Cola's research and development expense in 2017, in dollars?", []),
                           quoted("In October 2007 he moved to Japan to lead research and development.")) is not None
+
+
+def test_a_figure_asked_and_answered_by_passages_is_not_found():
+    from docqa.answer.ask import Asker
+    from docqa.plan import build_plan
+    from docqa.types import Answer
+
+    passages = Answer(question="q", text="t", found=True, verification="passages",
+                      citations=(Citation(document="p.pdf", document_id="p", page=3, quote="Upjohn spin-off costs."),))
+    asked = Asker._text_checked(None, passages, build_plan("How much does Pfizer expect to pay for the spin-off in USD million?", []))
+    assert not asked.found and "only mention its topic" in asked.reason
+    text = Asker._text_checked(None, passages, build_plan("What drove Pfizer's decision to spin off Upjohn?", []))
+    assert text.found and text.verification == "passages"  # an explanation may be passages

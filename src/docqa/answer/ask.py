@@ -183,6 +183,9 @@ class Asker:
         reason = None
         if candidate.found and plan.amount and (missing := amount_missing(plan, candidate)):
             reason = missing
+        elif candidate.found and candidate.verification == "passages" and plan.amount and not plan.verdict:
+            # A figure asked and lines that only mention its topic: no figure was found.
+            reason = "the question asks for a figure; the closest lines in the filing only mention its topic"
         elif candidate.found and candidate.verification == "passages" and plan.judgement == "compare":
             # "Was cash from operations larger than net income?" is two figures set side by
             # side; passages that mention either are no verdict.
