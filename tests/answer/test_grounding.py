@@ -80,7 +80,7 @@ def test_a_figure_asked_and_answered_by_passages_is_not_found():
     from docqa.types import Answer
 
     passages = Answer(question="q", text="t", found=True, verification="passages",
-                      citations=(Citation(document="p.pdf", document_id="p", page=3, quote="Upjohn spin-off costs."),))
+                      citations=(Citation(document="p.pdf", document_id="p", page=3, quote="Costs of the Upjohn spin-off rose by 12 percent."),))
     asked = Asker._text_checked(None, passages, build_plan("How much does Pfizer expect to pay for the spin-off in USD million?", []))
     assert not asked.found and "only mention its topic" in asked.reason
     text = Asker._text_checked(None, passages, build_plan("What drove Pfizer's decision to spin off Upjohn?", []))
