@@ -307,6 +307,12 @@ class DisclosureAnswerer:
             kept = [f for f in said if f.stated and not _other_years(f.sentence, plan.years) and not _ADDRESSED.search(f.sentence)]
             supposed_too = [f for f in said if f not in kept]
             said = kept
+        elif topic.state and topic.topics:
+            # "Did X have a stock split in 2017?": a known event asked as a state is still dated;
+            # a sentence about the 2015 split does not speak of 2017.
+            kept = [f for f in said if not _other_years(f.sentence, plan.years)]
+            supposed_too = [f for f in said if f not in kept]
+            said = kept
         else:
             supposed_too = []
         denied = [f for f in found if f.negated]

@@ -7,6 +7,7 @@ filings each named company's question reads (choice.py).
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from docqa.finance.lexicon import load_lexicon
@@ -88,6 +89,9 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
     routed = stats_question(asked)
     measures = tuple(load_lexicon().match(asked))
     composition, judged, pick = compose(asked, measures), judgement(asked), which_is_most(asked)
+    if judged is None and _DID.match(asked) and any(m.kind == "metric" for m in measures):
+        # "Did 3M repurchase shares in 2018?": the line item's figure for the period settles it
+        judged = "exists"
     one_question = composition is not None or judged is not None or pick is not None or asks_verdict(asked)
     return replace(
         plan, measures=measures, periods=read_periods(asked), statistic=Statistic(*routed) if routed else None,
@@ -98,6 +102,9 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         fact=asked_fact(asked), list_noun=_noun(asked_noun(asked)), composition=composition,
         parts=split_parts(asked, measures, one_question or bool(routed) or asks_why(asked)),
         convention=convention(asked), defined_inputs=tuple(defined_inputs(asked)), main_clause=main_clause(asked))
+
+
+_DID = re.compile(r"^\W*(?:did|has|have|had)\b", re.I)
 
 
 def _noun(found: tuple[str, list[str]] | None) -> tuple[str, tuple[str, ...]] | None:
