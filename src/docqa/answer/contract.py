@@ -42,3 +42,16 @@ class Answerer(Protocol):
     name: str
 
     def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft | None: ...
+
+
+class ReadsFilings:
+    """An answerer that reads whole filings (a cover page, every sentence of a filing): it answers
+    only when given the read-only view of the store, and reads the question as the plan spells it."""
+
+    def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft | None:
+        if evidence.filings is None:
+            return None  # reads whole filings, not only the retrieved pages
+        return self._read(plan.asked, list(evidence.pages), plan, evidence.filings)
+
+    def _read(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Filings) -> Draft | None:
+        raise NotImplementedError

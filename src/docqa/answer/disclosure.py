@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from docqa.answer.extractive import units
 from docqa.finance.lexicon import load_lexicon
-from docqa.answer.contract import Evidence, Filings
+from docqa.answer.contract import Filings, ReadsFilings
 from docqa.plan import QuestionPlan
 from docqa.plan.companies import company_names
 from docqa.plan.topic import (_STATE_Q, _STOP, Slot, Topic_, _stem, _words, disclosure_question,
@@ -261,15 +261,10 @@ def _whitespace_positions(sentence: str, at: list[int]) -> list[int]:
 
 # --- the answerer ------------------------------------------------------------------------------------
 
-class DisclosureAnswerer:
+class DisclosureAnswerer(ReadsFilings):
     """Yes with the passages that speak to the topic, or No with the scope that was searched."""
 
     name = "disclosure"
-
-    def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft | None:
-        if evidence.filings is None:
-            return None  # reads whole filings, not only the retrieved pages
-        return self._read(plan.asked, list(evidence.pages), plan, evidence.filings)
 
     def _read(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Filings) -> Draft | None:
         if plan.sign or not disclosure_question(question) and not _STATE_Q.match(question.strip()):

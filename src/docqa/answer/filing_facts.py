@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from docqa.answer.contract import Evidence, Filings
+from docqa.answer.contract import Filings, ReadsFilings
 from docqa.plan import QuestionPlan
 from docqa.store.base import Store, StoredPage
 from docqa.types import Citation, Document, Draft, EvidencePage
@@ -102,13 +102,8 @@ def _signer(pages: list[StoredPage]) -> Fact | None:
     return None
 
 
-class FilingFactsAnswerer:
+class FilingFactsAnswerer(ReadsFilings):
     name = "filing_facts"
-
-    def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft | None:
-        if evidence.filings is None:
-            return None  # reads whole filings, not only the retrieved pages
-        return self._read(plan.asked, list(evidence.pages), plan, evidence.filings)
 
     def _read(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Filings) -> Draft | None:
         kind = plan.fact

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from docqa.answer.contract import Evidence, Filings
+from docqa.answer.contract import Filings, ReadsFilings
 from docqa.plan import QuestionPlan
 from docqa.types import Citation, Draft, EvidencePage
 
@@ -31,13 +31,8 @@ def _enumerates(sentence: str, noun: str) -> re.Match | None:
     return m if named else None
 
 
-class ListAnswerer:
+class ListAnswerer(ReadsFilings):
     name = "lists"
-
-    def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft | None:
-        if evidence.filings is None:
-            return None  # reads whole filings, not only the retrieved pages
-        return self._read(plan.asked, list(evidence.pages), plan, evidence.filings)
 
     def _read(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Filings) -> Draft | None:
         asked = plan.list_noun
