@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from docqa.finance.statements import read_tables  # noqa: E402
 from docqa.finance.tables import StatementTable  # noqa: E402
 from docqa.ingest import metadata  # noqa: E402
+from docqa.ingest.metadata import sections  # noqa: E402
 from docqa.ingest.html import annotate_tables, parse_html  # noqa: E402
 from docqa.ingest.parse import parse_pdf  # noqa: E402
 
@@ -205,12 +206,12 @@ def _headings(pages, quarterly: bool) -> list[str]:
             text = line.text
             if len(text) > 160:
                 continue
-            if p := metadata._PART.match(text):
+            if p := sections.PART.match(text):
                 page_part = p.group(1).upper()
-            if (m := metadata._ITEM.match(text)) and not metadata._CROSS_REFERENCE.search(text, m.end()):
+            if (m := sections.ITEM.match(text)) and not sections.CROSS_REFERENCE.search(text, m.end()):
                 page_part = m.group(1).upper() if m.group(1) else page_part
                 items.append((page_part, m.group(2).upper()))
-        if len({i for _, i in items}) >= metadata.TOC_ITEMS:
+        if len({i for _, i in items}) >= sections.TOC_ITEMS:
             continue
         part = page_part
         for p, item in items:

@@ -280,8 +280,8 @@ def _company(name: str) -> str:
 
 def _exchange(text: str) -> str | None:
     try:
-        from docqa.ingest.metadata import _exchange_name
-        found = _exchange_name(text)
+        from docqa.ingest.metadata.listing import exchange_name
+        found = exchange_name(text)
         if found:
             return found
     except Exception:  # noqa: BLE001
