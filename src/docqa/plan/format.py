@@ -75,3 +75,25 @@ def counted_noun(question: str) -> str | None:
     """"How many stores did X open": the noun counted ("stores")."""
     m = _HOW_MANY.match(question)
     return m.group("noun") if m else None
+
+
+_PER_SHARE = re.compile(r"\bper\s+(?:share|cdi|ads|unit)\b|\bcents\b", re.I)
+_COUNT = re.compile(r"^\s*(?:(?:in|from|according\s+to)\b[^,?]{0,120},\s*)?how\s+many\b"
+                    r"(?!\s+times\b|\s+(?:percentage\s+|basis\s+)?points\b|\s+days\b)", re.I)
+# "What percentage of revenue was spent on R&D?", "R&D as a share of revenue": a part of a whole.
+_SHARE_ASKED = re.compile(
+    r"\bwhat\s+(?:share|percent(?:age)?|%|proportion|fraction)\s+of\b|\bas\s+an?\s+(?:%|percent(?:age)?|share|proportion)\s+of\b",
+    re.I)
+
+
+def kinds_asked(question: str) -> frozenset[str]:
+    """The kind of number asked: "per_share" ("per share", "cents"), "share_of" (a part of a whole),
+    "count" ("how many stores")."""
+    kinds = set()
+    if _PER_SHARE.search(question):
+        kinds.add("per_share")
+    if _SHARE_ASKED.search(question):
+        kinds.add("share_of")
+    if _COUNT.search(question):
+        kinds.add("count")
+    return frozenset(kinds)

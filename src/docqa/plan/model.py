@@ -83,6 +83,7 @@ class QuestionPlan:
     bottom_line: bool = False                      # "was X profitable": the bottom line's sign, no line named
     amount: bool = False                           # a number is asked ("how much", "in USD millions", a line item)
     counted: str | None = None                     # "how many stores ...": the noun counted
+    kinds: frozenset[str] = frozenset()            # the kind of number asked: per_share, share_of, count
     format: Format = field(default_factory=Format)  # scale, decimals, percent asked
     currency: Currency | None = None               # "in euros"
     pick: bool | None = None                       # "which ... the most" (True) / "the least" (False)

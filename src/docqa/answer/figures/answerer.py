@@ -94,7 +94,7 @@ class FiguresAnswerer:
         if asked.over_time and asked.measures:
             # Growth, averages and changes are what is asked: the bare figure is no answer.
             return over_time(asked, sources, periods, fmt)
-        return _figure(question, asked, sources, target, fmt, plan.convention)
+        return _figure(plan.kinds, asked, sources, target, fmt, plan.convention)
 
 
 def _periods_asked(question: str, evidence: list[EvidencePage], plan: QuestionPlan, sources: list[Source],
@@ -154,13 +154,13 @@ def _share_of_year(asked: Asked, sources: list[Source], part: Period, whole: Per
     return None
 
 
-def _figure(question: str, asked: Asked, sources: list[Source], target: Period, fmt: F.Format,
+def _figure(kinds: frozenset[str], asked: Asked, sources: list[Source], target: Period, fmt: F.Format,
             convention: str | None = None) -> Draft | None:
     """The first measure that reads for the period in the kind of number asked; a formula's other
     convention is stated beside it when the question names none."""
     for measure in asked.measures:
         value = measure.evaluate(sources, target)
-        if value is not None and not kind_answers(question, value):
+        if value is not None and not kind_answers(kinds, value):
             continue  # a total where a per-share amount is asked, a percentage where a count is
         if value is not None:
             alternative = (measure.alternative(target) if isinstance(measure, FormulaMeasure) and convention is None

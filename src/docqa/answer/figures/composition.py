@@ -66,15 +66,15 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
             m = next((x for x in matches if x.kind == "metric" and x.key == measure.metric.key), None)
             if m is not None and m.span[1] <= len(main) and qualifiers(main, m, company_words):
                 # The words around the line item qualify it: the total is a neighbour, not the answer.
-                kept.append(RowMeasure(subject, asked=subject, question=question))
+                kept.append(RowMeasure(subject, asked=subject, kinds=plan.kinds))
                 continue
-            chosen: Measure = (Either(measure, RowMeasure(subject, asked=subject, question=question,
+            chosen: Measure = (Either(measure, RowMeasure(subject, asked=subject, kinds=plan.kinds,
                                                           stands_for=measure.metric)) if subject else measure)
             if m is not None and not _a_printed_form(measure.metric, m.text):
                 # "Boeing's cost of services": words the lexicon takes for the item (its COGS) may
                 # name a row of their own, printed beside the item's other parts ("Cost of
                 # products"); a row printed as the words are is what was asked.
-                chosen = PrintedAsAsked(RowMeasure(m.text, asked=m.text, question=question,
+                chosen = PrintedAsAsked(RowMeasure(m.text, asked=m.text, kinds=plan.kinds,
                                                    stands_for=measure.metric, exact=True), chosen)
             kept.append(chosen)
         else:
@@ -85,7 +85,7 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
         kept = [k for k in kept if not (_metric_key(k) in inputs or (isinstance(k, RowMeasure) and first))]
     asked.measures = first + kept
     if not asked.measures and subject and ASKS_FIGURE.match(question) and names_no_line_item(matches):
-        asked.measures = [RowMeasure(subject, asked=subject, question=question)]
+        asked.measures = [RowMeasure(subject, asked=subject, kinds=plan.kinds)]
 
 
 def _a_printed_form(metric: Metric, words: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from docqa.answer.figures.asked_kind import COUNT, kind_answers
+from docqa.answer.figures.asked_kind import kind_answers
 from docqa.answer.figures.evaluated import Evaluated, Measure, read_kind
 from docqa.answer.figures.located import Located, another_kind_of_figure, is_stock
 from docqa.answer.figures.sources import all_tables
@@ -40,7 +40,7 @@ class RowMeasure(Measure):
 
     phrase: str
     asked: str = ""                # the question's words, for the label
-    question: str = ""             # the kind of number it asks (a count, a per-share amount) filters rows
+    kinds: frozenset[str] = frozenset()  # the kind of number asked (a count, a per-share amount) filters rows
     # The lexicon's line item the words name, when this row stands in for it (the filer prints no
     # row the lexicon knows): a row the item's own exclusions veto ("Other revenue", "Revenue
     # reserves" for revenue) is another measure, and the label must name the item closely.
@@ -84,9 +84,9 @@ class RowMeasure(Measure):
                     value = cell.value
                 found = Located.at(source, metric, value, cell, row, table, period)
                 kind = read_kind(row.kind)
-                if self.question and not kind_answers(self.question, Evaluated("", value, kind, [], "", "", False, period)):
+                if not kind_answers(self.kinds, Evaluated("", value, kind, [], "", "", False, period)):
                     continue
-                if self.question and COUNT.search(self.question) and kind == "currency":
+                if "count" in self.kinds and kind == "currency":
                     kind = "count"  # "how many stores": units, not dollars
                 return Evaluated.printed(found, kind)
         return None
