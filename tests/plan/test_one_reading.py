@@ -24,7 +24,6 @@ STILL_READING: frozenset[str] = frozenset({
     "answer.figures.answerer:_answer",
     "answer.figures.asked:_definition_spans",
     "answer.figures.asked:asked_measures",
-    "answer.figures.yes_no:_threshold",
     "finance.lexicon:metrics_for",
     "app.questionlog:guess_answer_type",
     "verify.measure:measure_asked",

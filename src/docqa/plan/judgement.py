@@ -145,3 +145,10 @@ def judgement(question: str) -> str | None:
     if _EXISTS.match(first):
         return "exists"
     return None
+
+
+def moves(question: str) -> str | None:
+    """"up" or "down" when the question's words name a direction ("grew", "declined"), else None."""
+    if UP.search(question):
+        return "up"
+    return "down" if DOWN.search(question) else None

@@ -15,6 +15,7 @@ from docqa.finance.formulas import Format
 from docqa.finance.lexicon import MetricMatch
 from docqa.finance.periods import Period
 from docqa.plan.composition import Composition
+from docqa.plan.judgement import STABLE_BAND, Compared, Threshold
 from docqa.plan.lines import LineAsked
 from docqa.plan.periods import AskedPeriods
 from docqa.types import DocType, SearchFilters, StatementKind
@@ -81,6 +82,10 @@ class QuestionPlan:
     judgement: str | None = None                   # what a yes/no about a figure asks: "up", "positive" ...
     sign: bool = False                             # "did X report a net loss": a line's sign
     bottom_line: bool = False                      # "was X profitable": the bottom line's sign, no line named
+    threshold: Threshold | None = None             # "more than 10%", "below $5 billion"
+    sides: Compared | None = None                  # "was A larger than B": the two sides' words
+    band: float = STABLE_BAND                      # "not more than roughly 2%": how far a stable measure may move
+    moves: str | None = None                       # "up" / "down": the question's words of a direction
     amount: bool = False                           # a number is asked ("how much", "in USD millions", a line item)
     counted: str | None = None                     # "how many stores ...": the noun counted
     kinds: frozenset[str] = frozenset()            # the kind of number asked: per_share, share_of, count

@@ -73,7 +73,7 @@ class FiguresAnswerer:
         if line is not None:
             return largest_line(line, sources, periods[-1])
         if judged is not None:
-            draft = yes_no(judged, question, asked, sources, periods, company_words)
+            draft = yes_no(judged, plan, asked, sources, periods, company_words)
             if draft is not None:
                 return draft
         if plan.verdict:

@@ -8,10 +8,9 @@ from docqa.answer.figures.asked import Asked, asked_measures
 from docqa.answer.figures.composition import compose_measures
 from docqa.answer.figures.drafts import judged_draft
 from docqa.answer.figures.evaluated import Evaluated, Measure, growth_expression, show, wrap
-from docqa.plan.judgement import DOWN, UP, band_asked, compared, parse_threshold
 from docqa.answer.figures.measures import Combined, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.sources import Source
-from docqa.plan import build_plan
+from docqa.plan import QuestionPlan, build_plan
 from docqa.plan.composition import without_period
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import load_lexicon
@@ -31,7 +30,7 @@ HIGH_GROWTH_WORDS = "the fifteen percent a year that marks a high-growth company
 
 
 
-def yes_no(judged: str, question: str, asked: Asked, sources: list[Source], periods: list[Period],
+def yes_no(judged: str, plan: QuestionPlan, asked: Asked, sources: list[Source], periods: list[Period],
            company_words: frozenset[str] = frozenset()) -> Draft | None:
     """The verdict ``judged`` (see judgement()) on the first measure asked that reads for the periods."""
     lexicon = load_lexicon()
@@ -42,27 +41,27 @@ def yes_no(judged: str, question: str, asked: Asked, sources: list[Source], peri
         # A high-growth company is one whose sales grow fast, whatever else the question names.
         return _high_growth(MetricMeasure(lexicon.metric("revenue")), sources, last)
     if judged == "compare":
-        sides = compared(question)
+        sides = plan.sides
         assert sides is not None
         if side_measures(sides.right, company_words):
             # Another measure is the other side: both are read, or there is no answer (the
             # direction of one of them is not what was asked).
-            return _compare(question, sources, last, company_words)
+            return _compare(plan, sources, last, company_words)
         # "Was revenue higher than the year before?": one measure, against itself over time.
         judged = "up" if sides.above else "down"
     for measure in asked.measures:
-        draft = _judge(judged, question, measure, sources, periods)
+        draft = _judge(judged, plan, measure, sources, periods)
         if draft is not None:
             return draft
     return None
 
 
-def _judge(judged: str, question: str, measure: Measure, sources: list[Source], periods: list[Period]) -> Draft | None:
+def _judge(judged: str, plan: QuestionPlan, measure: Measure, sources: list[Source], periods: list[Period]) -> Draft | None:
     last = periods[-1]
     if judged == "stable":
-        return _stable(question, measure, sources, periods)
+        return _stable(plan, measure, sources, periods)
     if judged == "threshold":
-        return _threshold(question, measure, sources, periods)
+        return _threshold(plan, measure, sources, periods)
     now = measure.evaluate(sources, last)
     if now is None and judged == "exists" and last.quarter:
         # A quarter the filing does not break out: the fiscal year that holds it.
@@ -116,10 +115,10 @@ def side_measures(words: str, company_words: frozenset[str]) -> list[Measure]:
     return asked.measures
 
 
-def _compare(question: str, sources: list[Source], period: Period, company_words: frozenset[str]) -> Draft | None:
+def _compare(plan: QuestionPlan, sources: list[Source], period: Period, company_words: frozenset[str]) -> Draft | None:
     """"Was cash from operations larger than net income?": each side's measure for the period,
     compared in the same units. None when a side names no measure, or they are not alike."""
-    sides = compared(question)
+    sides = plan.sides
     if sides is None:
         return None
     left = side_measures(sides.left, company_words)
@@ -145,10 +144,10 @@ def _in_units(value: Evaluated) -> float:
     return value.value * (value.used[0].table.scale or 1.0)
 
 
-def _threshold(question: str, measure: Measure, sources: list[Source], periods: list[Period]) -> Draft | None:
+def _threshold(plan: QuestionPlan, measure: Measure, sources: list[Source], periods: list[Period]) -> Draft | None:
     """"Was capex more than 10% of revenue?", "Did revenue exceed $50 billion?", "Did sales grow
     by more than 5%?": the measure against the level the question names."""
-    threshold = parse_threshold(question)
+    threshold = plan.threshold
     if threshold is None:
         return None
     above, level, unit = threshold.above, threshold.level, threshold.unit
@@ -162,7 +161,7 @@ def _threshold(question: str, measure: Measure, sources: list[Source], periods: 
             value = now.value * 100
         elif now.kind == "percent_points":
             value = now.value
-        elif now.kind == "currency" and (UP.search(question) or DOWN.search(question)):
+        elif now.kind == "currency" and plan.moves is not None:
             first = periods[0] if len(periods) >= 2 else last.prior()
             before = measure.evaluate(sources, first)
             if before is None or before.value == 0:
@@ -193,7 +192,7 @@ def _threshold(question: str, measure: Measure, sources: list[Source], periods: 
     return judged_draft(values, text)
 
 
-def _stable(question: str, measure: Measure, sources: list[Source], periods: list[Period]) -> Draft | None:
+def _stable(plan: QuestionPlan, measure: Measure, sources: list[Source], periods: list[Period]) -> Draft | None:
     """"Historically consistent (not fluctuating more than roughly 2% each year)": every
     year-over-year move within the band, over the years the filing reports."""
     last = periods[-1]
@@ -206,7 +205,7 @@ def _stable(question: str, measure: Measure, sources: list[Source], periods: lis
         values.insert(0, v)
     if len(values) < 3 and not (len(values) == 2 and len(periods) >= 2):
         return None
-    band = band_asked(question)
+    band = plan.band
     points = values[0].kind in ("percent", "percent_points")
     moves: list[tuple[float, str]] = []
     for a, b in zip(values, values[1:]):
