@@ -167,22 +167,18 @@ class HybridSearcher:
 
     def _search_group(self, plan: SearchQuery, filters: SearchFilters, lexical: list[tuple[str, float]], vector,
                       mode: SearchMode, k: int) -> list[Hit]:
-        fused: dict[str, float] = {}
-        parts: dict[str, dict[str, float]] = {}
-        for rank, (cid, score) in enumerate(lexical):
-            fused[cid] = fused.get(cid, 0.0) + RRF_SCALE / (self.rrf_k + rank + 1)
-            parts.setdefault(cid, {})["lexical"] = round(score, 4)
+        fused = {cid: RRF_SCALE / (self.rrf_k + rank + 1) for rank, (cid, _) in enumerate(lexical)}
+        dense: list[tuple[str, float]] = []
         if mode in ("hybrid", "vector") and vector is not None:
-            ranked = self.store.vector_search(vector, filters, self.candidates)
+            dense = self.store.vector_search(vector, filters, self.candidates)
             weight = self.dense_weight if mode == "hybrid" else 1.0
-            for rank, (cid, score) in enumerate(ranked):
+            for rank, (cid, _) in enumerate(dense):
                 fused[cid] = fused.get(cid, 0.0) + weight * RRF_SCALE / (self.rrf_k + rank + 1)
-                parts.setdefault(cid, {})["dense"] = round(score, 4)
         if not fused:
             return []
         # Pages are ranked from each candidate's head; only the chunks that speak for the k pages kept
         # are read in full (building all 200 candidates was a quarter of a search, and their garbage
-        # the collector's pauses).
+        # the collector's pauses), and only their scores are itemised.
         heads, chunks = self._heads(fused)
         best: dict[tuple[str, int], tuple[float, str]] = {}
         for cid, score in fused.items():
@@ -192,24 +188,39 @@ class HybridSearcher:
             document_id, page, section, statement = head
             if plan.statements and statement in plan.statements:
                 score += self.statement_boost
-                parts[cid]["statement_boost"] = self.statement_boost
             if plan.sections and section in plan.sections:
                 score += self.section_boost
-                parts[cid]["section_boost"] = self.section_boost
             key = (document_id, page)
             if key not in best or score > best[key][0]:
                 best[key] = (score, cid)
         ranked_pages = sorted(best.values(), key=lambda sc: -sc[0])[:k]
         if chunks is None:
             chunks = {c.id: c for c in self.store.chunks([cid for _, cid in ranked_pages])}
-        return [
-            Hit(
-                document=c.document, document_id=c.document_id, page=c.page, score=round(s, 4), text=c.text,
+        return self._hits(plan, ranked_pages, chunks, dict(lexical), dict(dense))
+
+    def _hits(self, plan: SearchQuery, ranked_pages: list[tuple[float, str]], chunks: dict[str, Chunk],
+              lexical: dict[str, float], dense: dict[str, float]) -> list[Hit]:
+        """Each kept page's Hit, its score itemised: the retrievers' own scores and the boosts it got."""
+        hits = []
+        for score, cid in ranked_pages:
+            c = chunks.get(cid)
+            if c is None:
+                continue
+            parts = {}
+            if cid in lexical:
+                parts["lexical"] = round(lexical[cid], 4)
+            if cid in dense:
+                parts["dense"] = round(dense[cid], 4)
+            if plan.statements and c.statement in plan.statements:
+                parts["statement_boost"] = self.statement_boost
+            if plan.sections and c.section in plan.sections:
+                parts["section_boost"] = self.section_boost
+            hits.append(Hit(
+                document=c.document, document_id=c.document_id, page=c.page, score=round(score, 4), text=c.text,
                 chunk_id=c.id, company=c.company, year=c.fiscal_year, doc_type=c.doc_type, section=c.section,
-                statement=c.statement, scores=parts.get(c.id, {}),
-            )
-            for s, cid in ranked_pages if (c := chunks.get(cid)) is not None
-        ]
+                statement=c.statement, scores=parts,
+            ))
+        return hits
 
 
 def _interleave(groups: list[list[Hit]], k: int) -> list[Hit]:

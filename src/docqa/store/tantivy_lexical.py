@@ -23,8 +23,6 @@ from pathlib import Path
 
 import tantivy
 
-from docqa.types import SearchFilters
-
 # How the body is analysed (index_text, then FTS5's own tokenizer, whitespace). The index folder is
 # named with it, so a store opened by a docqa that analyses otherwise builds a new folder from SQLite
 # instead of matching other tokens, and no process deletes a folder another may be reading.
@@ -222,7 +220,9 @@ class TantivyLexical:
         of them is in the index. The clauses are kept until the index changes: the lexicon's phrases
         come back question after question."""
         clauses = []
-        for part in [*terms, *phrases]:
+        parts = [*terms, *phrases]
+        stemmed(" ".join(parts))  # every new word of the question in one FTS5 lookup, not one a part
+        for part in parts:
             words = tuple(stemmed(part).split())  # FTS5's tokenizer reads a quoted part as a phrase of these terms
             if not words:
                 continue
@@ -279,19 +279,21 @@ def _tantivy_idf(total: int, n: int) -> float:
     return math.log(1 + (total - n + 0.5) / (n + 0.5))
 
 
-def split_groups(ranked: list[tuple[int, float]], rows: dict, groups: list[list[tuple[str, list]]],
-                 k: int) -> list[list[tuple[str, float]]]:
+def split_groups(ranked: list[tuple[int, float]], rows: dict[int, tuple], groups: list[list[tuple[str, list]]],
+                 k: int, fields: tuple[str, ...]) -> list[list[tuple[str, float]]]:
     """Each group's (chunk id, score) list out of one ranking of all the groups' chunks: the rows the
-    store holds (``rows``: rowid -> chunk row with the filter columns; a rowid it no longer holds, or
-    holds with other values, is a stale entry and dropped) that pass the group's filter, in order."""
+    store holds (``rows``: rowid -> the chunk's ``fields``, its id and filter columns among them; a
+    rowid it no longer holds, or holds with other values, is a stale entry and dropped) that pass the
+    group's filter, in order."""
+    at = {name: i for i, name in enumerate(fields)}
     out = []
     for group in groups:
-        allowed = [(column.removeprefix("c."), set(values)) for column, values in group]
+        allowed = [(at[column.removeprefix("c.")], set(values)) for column, values in group]
         mine = []
         for rowid, score in ranked:
             row = rows.get(rowid)
-            if row is not None and all(row[column] in values for column, values in allowed):
-                mine.append((row["id"], score))
+            if row is not None and all(row[i] in values for i, values in allowed):
+                mine.append((row[at["id"]], score))
                 if len(mine) == k:
                     break
         out.append(mine)
