@@ -21,7 +21,6 @@ _NAMES = {"question"}
 STILL_READING: frozenset[str] = frozenset({
     "answer.disclosure:_read",
     "answer.extractive:answer_text",
-    "answer.figures.answerer:_answer",
     "answer.figures.asked:_definition_spans",
     "answer.figures.asked:asked_measures",
     "finance.lexicon:metrics_for",

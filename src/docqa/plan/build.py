@@ -20,7 +20,8 @@ from docqa.plan.filing_types import detect_doc_types
 from docqa.plan.lines import line_asked
 from docqa.plan.lists import asked_noun
 from docqa.plan.ranking import asks_which, listed_activities, which_is_most
-from docqa.plan.format import asked_currency, asks_amount, counted_noun, kinds_asked, requested_format
+from docqa.plan.format import (asked_currency, asks_amount, asks_figure, counted_noun, kinds_asked, part_of_whole,
+                               requested_format)
 from docqa.plan.intent import classify
 from docqa.plan.judgement import band_asked, bottom_line_asked, compared, judgement, moves, parse_threshold, sign_asked
 from docqa.plan.model import QuestionPlan, Statistic
@@ -98,6 +99,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         verdict=asks_verdict(asked), why=asks_why(asked), judgement=judged, sign=sign_asked(asked),
         bottom_line=bottom_line_asked(asked), threshold=parse_threshold(asked), sides=compared(asked),
         band=band_asked(asked), moves=moves(asked), amount=asks_amount(asked, measures), counted=counted_noun(asked), kinds=kinds_asked(asked),
+        asks_figure=asks_figure(asked), part_of_whole=part_of_whole(asked),
         format=requested_format(asked), currency=asked_currency(asked), pick=pick,
         listed=tuple(listed_activities(asked)), which=asks_which(asked, list(measures)), line=line_asked(asked),
         fact=asked_fact(asked), list_noun=_noun(asked_noun(asked)), composition=composition,

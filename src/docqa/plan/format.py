@@ -97,3 +97,19 @@ def kinds_asked(question: str) -> frozenset[str]:
     if _COUNT.search(question):
         kinds.add("count")
     return frozenset(kinds)
+
+
+_ASKS_FIGURE = re.compile(
+    r"^\s*(?:(?:in|from|according\s+to|per|based\s+on|using)\b[^,?]{0,120},\s*)?(?:what|how\s+much|how\s+many)\b"
+    r"(?!\s+(?:drove|caused|are\s+the\s+(?:risks|reasons|main|key|primary)|is\s+the\s+(?:reason|strategy|outlook)))", re.I)
+_PART_OF_WHOLE = re.compile(r"\b(?:what|which)\s+(?:percent(?:age)?|share|portion|proportion|fraction|part)\s+of\b", re.I)
+
+
+def asks_figure(question: str) -> bool:
+    """"What / how much / how many ...", not "what drove" or "what are the risks": a figure is asked."""
+    return _ASKS_FIGURE.match(question) is not None
+
+
+def part_of_whole(question: str) -> bool:
+    """"What percentage of FY2023 buybacks occurred in Q4": a part of a whole is asked."""
+    return _PART_OF_WHOLE.search(question) is not None

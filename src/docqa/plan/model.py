@@ -89,6 +89,8 @@ class QuestionPlan:
     amount: bool = False                           # a number is asked ("how much", "in USD millions", a line item)
     counted: str | None = None                     # "how many stores ...": the noun counted
     kinds: frozenset[str] = frozenset()            # the kind of number asked: per_share, share_of, count
+    asks_figure: bool = False                      # "what / how much ...", not "what drove": a figure asked
+    part_of_whole: bool = False                    # "what percentage of FY2023 buybacks occurred in Q4"
     format: Format = field(default_factory=Format)  # scale, decimals, percent asked
     currency: Currency | None = None               # "in euros"
     pick: bool | None = None                       # "which ... the most" (True) / "the least" (False)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
 
 from docqa.answer.figures.asked import Asked, asked_measures
 from docqa.answer.figures.asked_kind import kind_answers
-from docqa.answer.figures.composition import ASKS_FIGURE, compose_measures, names_no_line_item
+from docqa.answer.figures.composition import compose_measures, names_no_line_item
 from docqa.answer.figures.drafts import ANSWERER, value_draft
 from docqa.answer.figures.evaluated import Evaluated, show, wrap
 from docqa.answer.figures.line_item_words import company_name_words
@@ -25,7 +24,6 @@ from docqa.plan import QuestionPlan
 from docqa.store.base import Store
 from docqa.types import DocType, Draft, EvidencePage
 
-PART_OF_WHOLE = re.compile(r"\b(?:what|which)\s+(?:percent(?:age)?|share|portion|proportion|fraction|part)\s+of\b", re.I)
 
 
 class FiguresAnswerer:
@@ -47,7 +45,7 @@ class FiguresAnswerer:
         pick = plan.pick if len(named) >= 2 else None
         line = plan.line
         composition = plan.composition
-        free = names_no_line_item(matches) and ASKS_FIGURE.match(question) is not None and not plan.why
+        free = names_no_line_item(matches) and plan.asks_figure and not plan.why
         if not matches and pick is None and line is None and composition is None and not free \
                 and not plan.bottom_line:
             return None
@@ -81,7 +79,7 @@ class FiguresAnswerer:
         target = periods[-1]
         whole = next((p for p in periods if p.quarter is None), None)
         part = next((p for p in periods if p.quarter is not None), None)
-        if whole and part and whole.fiscal_year == part.fiscal_year and PART_OF_WHOLE.search(question):
+        if whole and part and whole.fiscal_year == part.fiscal_year and plan.part_of_whole:
             return _share_of_year(asked, sources, part, whole, fmt)
         if pick is not None:
             draft = most_named(pick, named, sources, target)

@@ -19,9 +19,6 @@ from docqa.plan import QuestionPlan
 from docqa.finance.lexicon import Metric, MetricMatch
 from docqa.finance.text import stems
 
-ASKS_FIGURE = re.compile(
-    r"^\s*(?:(?:in|from|according\s+to|per|based\s+on|using)\b[^,?]{0,120},\s*)?(?:what|how\s+much|how\s+many)\b"
-    r"(?!\s+(?:drove|caused|are\s+the\s+(?:risks|reasons|main|key|primary)|is\s+the\s+(?:reason|strategy|outlook)))", re.I)
 
 
 _OVER_TIME = frozenset({"growth", "cagr", "multi_year_average"})
@@ -36,7 +33,7 @@ def names_no_line_item(matches: list[MetricMatch]) -> bool:
 def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[str]) -> None:
     """Put the question's own arithmetic first, its convention on named formulas, and replace a
     line item the question qualifies ("King segment net revenues") by the printed row it names."""
-    question, matches, composition = plan.asked, list(plan.measures), plan.composition
+    matches, composition = list(plan.measures), plan.composition
     convention = plan.convention
     for measure in asked.measures:
         if isinstance(measure, FormulaMeasure) and convention == "year_end" and measure.formula.average:
@@ -84,7 +81,7 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
         inputs = {i for f in named for i in (*f.formula.inputs, *re.findall(r"[a-z_]+", f.formula.compose))}
         kept = [k for k in kept if not (_metric_key(k) in inputs or (isinstance(k, RowMeasure) and first))]
     asked.measures = first + kept
-    if not asked.measures and subject and ASKS_FIGURE.match(question) and names_no_line_item(matches):
+    if not asked.measures and subject and plan.asks_figure and names_no_line_item(matches):
         asked.measures = [RowMeasure(subject, asked=subject, kinds=plan.kinds)]
 
 
