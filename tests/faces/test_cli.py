@@ -93,7 +93,7 @@ def test_ask_answer_line_uses_plain_words_and_keeps_quotes_whole(index):
     result = run("ask", CAPEX, "--index", index)
     assert result.exit_code == 0, result.output
     first, *rest = result.stdout.splitlines()
-    assert first.startswith("verified · read from the statements · ") and first.endswith(" ms")
+    assert first.startswith("Verified · read from the statements · ") and first.endswith(" ms")
     assert not {"figures", "extractive", "router"} & set(first.replace("·", " ").split())
     assert any(CAPEX_ROW in line for line in rest), result.stdout  # one line, however long
 
@@ -102,7 +102,7 @@ def test_ask_not_found_exits_4_with_the_reason(index):
     result = run("ask", "What was Amazon's total net sales?", "--year", "1999", "--index", index)
     assert result.exit_code == EXIT_NOT_FOUND, result.output
     first = result.stdout.splitlines()[0]
-    assert first.startswith("not found · ") and "router" not in first
+    assert first.startswith("Not found · ") and "router" not in first
     assert "why:" in result.stdout
 
 

@@ -343,8 +343,14 @@ def test_streamed_ask_refuses_what_the_plain_one_refuses_before_any_event(client
 
 
 def test_examples_come_from_what_is_indexed(client, ready):
-    examples = client.get("/api/examples").json()["examples"]
+    deadline = time.monotonic() + 300
+    while (body := client.get("/api/examples").json())["pending"] and time.monotonic() < deadline:
+        time.sleep(0.5)  # each candidate is asked in the background before it is suggested
+    examples = body["examples"]
     assert examples and any("Netflix" in q for q in examples) and any("Amazon" in q for q in examples)
+    for question in examples:  # every suggestion answers: found and Verified
+        answer = client.post("/api/ask", json={"question": question}).json()
+        assert answer["found"] and answer["badge"] == "Verified", (question, answer["text"])
 
 
 def test_feedback_and_history_newest_first(client, ready):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from docqa.answer.wording import how_answered
-from docqa.app.examples import example_questions
+from docqa.app.examples import Suggestions, suggested
 from docqa.app.questionlog import record_answer
 from docqa.app.threads import ORIGIN_KEY
 from docqa.types import Answer, DocType, QuestionRecord
@@ -33,6 +33,6 @@ def log_answer(engine: "Engine", answer: Answer, filters: dict | None = None, or
     return record_answer(engine.store, answer, {**{k: v for k, v in (filters or {}).items() if v}, ORIGIN_KEY: origin})
 
 
-def examples(engine: "Engine", limit: int = 6) -> list[str]:
-    """Questions a person could ask of what is indexed (examples.py)."""
-    return example_questions(engine.documents(), limit)
+def examples(engine: "Engine", limit: int = 6, wait_s: float | None = None) -> Suggestions:
+    """Questions the indexed filings answer, found and Verified, checked by asking them (examples.py)."""
+    return suggested(engine, limit, wait_s)

@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
+from docqa.app.badge import badge
+from docqa.app.figures import figure_value
 from docqa.app.threads import ASKED_KEY, ORIGIN_KEY, THREAD_KEY, UNDERSTOOD_KEY, Scope, thread_records
 from docqa.types import Document, QuestionRecord
 
@@ -19,8 +21,6 @@ if TYPE_CHECKING:
 
 SEARCH_DEPTH = 5000  # newest log records searched by a history query
 ORIGINS = ("web", "cli", "mcp")
-BADGE_WORDS = {"verified": "Verified", "partial": "Partially verified", "passages": "Passages found - not an answer",
-               "not_found": "Not found"}
 
 
 @dataclass(frozen=True)
@@ -105,10 +105,13 @@ def to_markdown(entries: list[HistoryEntry], label: Callable[[str, int], str | N
     """Answers with their citations, figures and formula, as Markdown. ``label(document_id, page)``
     gives a page's printed number, shown beside the physical one."""
     out: list[str] = [f"# {title}", ""] if title else []
+    # one answer under its own question as title: the question is said once, not as two headings
+    single = len(entries) == 1 and title == entries[0].record.answer.question
     for e in entries:
         r, a = e.record, e.record.answer
-        badge = "Document deleted" if e.document_deleted else BADGE_WORDS.get(a.verification, a.verification)
-        out.append(f"## {a.question}")
+        shown = badge(a, e.document_deleted).words
+        if not single:
+            out.append(f"## {a.question}")
         asked = r.filters.get(ASKED_KEY)
         if asked:
             out.append(f"*Asked as:* {asked}  ")
@@ -117,7 +120,7 @@ def to_markdown(entries: list[HistoryEntry], label: Callable[[str, int], str | N
         scope = Scope.from_filters(r.filters)
         if not scope.is_empty():
             out.append(f"*Scope:* {describe_scope(scope, names)}  ")
-        out.append(f"*{badge}* · {r.created_at} · from {e.origin}")
+        out.append(f"*{shown}* · {r.created_at} · from {e.origin}")
         out.append("")
         out.append(a.text)
         if a.reason:
@@ -127,7 +130,8 @@ def to_markdown(entries: list[HistoryEntry], label: Callable[[str, int], str | N
         if a.figures:
             out += ["", "| Figure | Value | Period | Document | Page |", "| --- | --- | --- | --- | --- |"]
             for f in a.figures:
-                out.append(f"| {_md_escape(f.name)} | {_md_escape(f.text)}{' (computed)' if f.computed else ''} | "
+                value = figure_value(f) + (" (computed)" if f.computed else "")
+                out.append(f"| {_md_escape(f.name)} | {_md_escape(value)} | "
                            f"{f.period or ''} | {f.document or ''} | {f.page or ''} |")
         if a.citations:
             out += ["", "Citations:", ""]

@@ -395,6 +395,9 @@ def docs(index: Optional[Path] = IndexOpt, as_json: bool = typer.Option(False, "
     console.print(table)
 
 
+BADGE_COLOURS = {"verified": "green", "partial": "yellow", "passages": "cyan", "not_found": "red"}
+
+
 @app.command()
 def ask(
     question: str,
@@ -413,15 +416,17 @@ def ask(
     except ValueError as exc:  # an empty question, a doc_type that is none
         err.print(f"[red]error[/red] {escape(str(exc))}")
         raise typer.Exit(2)
+    from docqa.app.badge import badge as badge_of
+
+    shown = badge_of(answer)  # the words every face shows, from answer.verification alone
     if as_json:
-        _print_json(answer.model_dump_json(indent=2))
+        _print_json(json.dumps({**answer.model_dump(mode="json"), "badge": shown.words}, indent=2, ensure_ascii=False))
         raise typer.Exit(EXIT_OK if answer.found else EXIT_NOT_FOUND)
     from docqa.app.asking import how_answered
 
-    badge = {"verified": "[green]verified[/green]", "partial": "[yellow]partially verified[/yellow]",
-             "passages": "[cyan]passages found - not an answer[/cyan]",
-             "not_found": "[red]not found[/red]"}[answer.verification]
-    line = (badge, how_answered(answer), f"{answer.timings.get('total_ms', 0):.0f} ms")
+    colour = BADGE_COLOURS.get(shown.key, "red")
+    line = (f"[{colour}]{escape(shown.words)}[/{colour}]", how_answered(answer),
+            f"{answer.timings.get('total_ms', 0):.0f} ms")
     console.print(" · ".join(x for x in line if x))
     console.print(answer.text, highlight=False, markup=False)
     if not answer.found and answer.reason:

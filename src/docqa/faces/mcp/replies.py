@@ -7,6 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from docqa.app.badge import badge
 from docqa.types import Answer, Document
 
 
@@ -102,6 +103,8 @@ class AnswerOut(BaseModel):
     text: str
     reason: str | None = None
     verification: Literal["verified", "partial", "passages", "not_found"]
+    badge: str = Field("", description="the verification in the words every face shows (Verified, Partially "
+                                       "verified, Passages found — not an answer, Not found)")
     citations: list[CitationOut] = Field(default_factory=list)
     figures: list[FigureOut] = Field(default_factory=list)
     formula: str | None = None
@@ -138,7 +141,7 @@ def document_info(doc: Document) -> DocumentInfo:
 def answer_out(answer: Answer) -> AnswerOut:
     return AnswerOut(
         question=answer.question, found=answer.found, text=answer.text, reason=answer.reason,
-        verification=answer.verification,
+        verification=answer.verification, badge=badge(answer).words,
         citations=[CitationOut(document=c.document, page=c.page, quote=c.quote, about=c.about) for c in answer.citations],
         figures=[
             FigureOut(name=f.name, text=f.text, value=f.value, unit=f.unit, scale=f.scale, period=f.period,

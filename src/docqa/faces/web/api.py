@@ -18,6 +18,8 @@ from fastapi.security import HTTPBearer
 from pydantic import BaseModel, Field
 
 from docqa.app import uploads
+from docqa.app.badge import BadgeKey, badge
+from docqa.app.figures import figure_value
 from docqa.app.conversation import UnknownThread
 from docqa.engine import AnswerNotFound, Engine
 from docqa.app.ingestjobs import IngestWorker
@@ -173,6 +175,14 @@ class AnswerOut(Answer):
                                                                    "metric, scope")
     scope: ScopeOut = Field(default_factory=ScopeOut)
     origin: str | None = Field(None, description="where it was asked: web, cli or mcp")
+    badge: str = Field("", description="what every face shows for it, from verification alone: Verified, "
+                                       "Partially verified, Passages found — not an answer, Not found (or "
+                                       "Document deleted once a cited document is gone)")
+    badge_key: BadgeKey = Field("not_found", description="the badge as a key: verification, or deleted")
+    figure_values: list[str] = Field(default_factory=list, description="each figure's value in words, in the "
+                                                                       "order of figures: as printed with its unit "
+                                                                       "and scale ('838,679 (USD thousands)'), a "
+                                                                       "margin as a percentage ('88.2 %')")
 
 
 class StageOut(BaseModel):
@@ -186,7 +196,9 @@ class StageOut(BaseModel):
 
 
 class Examples(BaseModel):
-    examples: list[str]
+    examples: list[str] = Field(description="questions the indexed filings answer: each was asked and gave a "
+                                            "found, Verified answer (a figure of the period asked)")
+    pending: bool = Field(False, description="still checking candidates: ask again shortly for more")
 
 
 class Health(BaseModel):
@@ -289,10 +301,13 @@ def _scope_out(filters: dict, names: dict[str, str]) -> ScopeOut:
                     company=scope.company, year=scope.year, doc_type=scope.doc_type)
 
 
-def _answer_out(answer: Answer, engine: Engine, filters: dict | None = None) -> AnswerOut:
+def _answer_out(answer: Answer, engine: Engine, filters: dict | None = None,
+                document_deleted: bool = False) -> AnswerOut:
     filters = filters or {}
     names = {d.id: d.file_name for d in engine.documents()}
+    shown_badge = badge(answer, document_deleted)
     return AnswerOut(
+        badge=shown_badge.words, badge_key=shown_badge.key, figure_values=[figure_value(f) for f in answer.figures],
         **answer.model_dump(), pages=_page_links(answer, engine), thread_id=filters.get(THREAD_KEY),
         asked=filters.get(ASKED_KEY), understood=filters.get(UNDERSTOOD_KEY),
         inherited=[k for k in str(filters.get(INHERITED_KEY) or "").split(",") if k], scope=_scope_out(filters, names), origin=filters.get(ORIGIN_KEY),
@@ -518,6 +533,7 @@ def _ready(engine: Engine, doc_id: str) -> Document:
     return entry.document
 
 
-@router.get("/examples", response_model=Examples, summary="Example questions built from what is indexed")
+@router.get("/examples", response_model=Examples, summary="Example questions the indexed filings answer (each checked by asking it)")
 def examples(request: Request) -> Examples:
-    return Examples(examples=asking.examples(_engine(request)))
+    found = asking.examples(_engine(request))
+    return Examples(examples=found.questions, pending=found.pending)

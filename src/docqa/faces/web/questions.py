@@ -70,7 +70,8 @@ def _question_out(entry: HistoryEntry, engine: Engine) -> QuestionOut:
         id=record.answer.id or "", question=record.answer.question, created_at=record.created_at,
         filters=filters, helpful=record.helpful, note=record.note, origin=entry.origin,
         thread_id=record.filters.get(THREAD_KEY), document_deleted=entry.document_deleted,  # type: ignore[arg-type]
-        deleted_documents=list(entry.deleted_documents), answer=_answer_out(record.answer, engine, record.filters),
+        deleted_documents=list(entry.deleted_documents),
+        answer=_answer_out(record.answer, engine, record.filters, entry.document_deleted),
     )
 
 

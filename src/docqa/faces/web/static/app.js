@@ -4,8 +4,16 @@
 
 const $ = (id) => document.getElementById(id);
 const TOKEN_KEY = "docqa-token";
+// The badge's words come from the server (app/badge.py, the same on every face); these only stand in
+// for a reply from an older server without them.
 const BADGES = { verified: "Verified", partial: "Partially verified", passages: "Passages found — not an answer",
   not_found: "Not found", deleted: "Document deleted" };
+
+function badgeOf(answer, deleted) {
+  const key = deleted ? "deleted" : (answer.badge_key || answer.verification);
+  const words = deleted && !answer.badge_key ? BADGES.deleted : (answer.badge || BADGES[key] || key);
+  return { key, words };
+}
 const STATUS_WORDS = { queued: "queued", processing: "indexing", ready: "ready", failed: "failed" };
 
 const state = {
@@ -336,11 +344,16 @@ function pagesInScope() {
 
 // --- example questions -----------------------------------------------------------------------------
 
-async function refreshExamples() {
-  let examples = [];
-  try { examples = (await api("/api/examples")).examples; } catch (err) { return; }
-  $("examples").replaceChildren(...examples.map((q) =>
+// Each suggestion was asked by the server and answered, Verified; while it is still checking them
+// ("pending") the page asks again for more.
+async function refreshExamples(tries = 0) {
+  clearTimeout(state.examplesTimer);
+  let body = { examples: [], pending: false };
+  try { body = await api("/api/examples"); } catch (err) { return; }
+  $("examples").replaceChildren(...body.examples.map((q) =>
     el("button", { type: "button", text: q, onclick: () => { $("question").value = q; ask(); } })));
+  $("examples").dataset.pending = body.pending ? "true" : "false";
+  if (body.pending && tries < 120) state.examplesTimer = setTimeout(() => refreshExamples(tries + 1), 2000);
 }
 
 // --- asking, in a conversation ------------------------------------------------------------------------
@@ -502,10 +515,10 @@ function renderAnswer(answer, record, elapsedMs) {
   $("answer").hidden = false;
   const deleted = record && record.document_deleted;
   const badge = $("answer-badge");
-  const verification = deleted ? "deleted" : answer.verification;
-  badge.className = `badge ${verification}`;
-  badge.textContent = deleted ? BADGES.deleted : (BADGES[answer.verification] || answer.verification);
-  badge.dataset.verification = verification;
+  const shown = badgeOf(answer, deleted);
+  badge.className = `badge ${shown.key}`;
+  badge.textContent = shown.words;
+  badge.dataset.verification = shown.key;
   const ms = answer.timings && answer.timings.total_ms;
   $("answer-meta").textContent = [
     elapsedMs !== undefined ? `answered in ${(elapsedMs / 1000).toFixed(1)} s ${timingWords(answer.timings)}`
@@ -538,9 +551,11 @@ function renderAnswer(answer, record, elapsedMs) {
 
   const figures = $("answer-figures");
   figures.hidden = !(answer.figures && answer.figures.length);
-  figures.tBodies[0].replaceChildren(...(answer.figures || []).map((f) => el("tr", {},
+  const values = answer.figure_values || [];
+  figures.tBodies[0].replaceChildren(...(answer.figures || []).map((f, i) => el("tr", {},
     el("td", { text: f.name }),
-    el("td", { text: f.text + (f.computed ? " (computed)" : "") }),
+    // as printed with its unit and scale, a margin as a percentage (app/figures.py)
+    el("td", { text: (values[i] || f.text) + (f.computed ? " (computed)" : "") }),
     el("td", { text: f.period || "" }),
     el("td", {}, f.page && f.document ? pageButton(f.document, documentIdFor(f.document), f.page, true) : "—"))));
 
@@ -876,8 +891,8 @@ for (const button of document.querySelectorAll("#feedback button")) {
 }
 
 function badgeFor(record) {
-  const v = record.document_deleted ? "deleted" : record.answer.verification;
-  return el("span", { class: `badge ${v}`, text: BADGES[v] || v });
+  const b = badgeOf(record.answer, record.document_deleted);
+  return el("span", { class: `badge ${b.key}`, text: b.words });
 }
 
 async function refreshHistory() {
