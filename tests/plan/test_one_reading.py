@@ -21,8 +21,6 @@ _NAMES = {"question"}
 STILL_READING: frozenset[str] = frozenset({
     "answer.disclosure:_read",
     "answer.extractive:answer_text",
-    "answer.figures.asked:_definition_spans",
-    "answer.figures.asked:asked_measures",
     "finance.lexicon:metrics_for",
     "app.questionlog:guess_answer_type",
     "verify.measure:measure_asked",

@@ -25,6 +25,7 @@ from docqa.plan.format import (asked_currency, asks_amount, asks_figure, counted
 from docqa.plan.intent import classify
 from docqa.plan.judgement import band_asked, bottom_line_asked, compared, judgement, moves, parse_threshold, sign_asked
 from docqa.plan.model import QuestionPlan, Statistic
+from docqa.plan.measures import read_measures
 from docqa.plan.names import OwnerCheck, WordCheck
 from docqa.plan.parts import split_parts
 from docqa.plan.periods import (
@@ -95,7 +96,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         judged = "exists"
     one_question = composition is not None or judged is not None or pick is not None or asks_verdict(asked)
     return replace(
-        plan, measures=measures, periods=read_periods(asked), statistic=Statistic(*routed) if routed else None,
+        plan, measures=measures, reading=read_measures(asked, measures), periods=read_periods(asked), statistic=Statistic(*routed) if routed else None,
         verdict=asks_verdict(asked), why=asks_why(asked), judgement=judged, sign=sign_asked(asked),
         bottom_line=bottom_line_asked(asked), threshold=parse_threshold(asked), sides=compared(asked),
         band=band_asked(asked), moves=moves(asked), amount=asks_amount(asked, measures), counted=counted_noun(asked), kinds=kinds_asked(asked),

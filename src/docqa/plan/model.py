@@ -17,6 +17,7 @@ from docqa.finance.periods import Period
 from docqa.plan.composition import Composition
 from docqa.plan.judgement import STABLE_BAND, Compared, Threshold
 from docqa.plan.lines import LineAsked
+from docqa.plan.measures import MeasureReading
 from docqa.plan.periods import AskedPeriods
 from docqa.types import DocType, SearchFilters, StatementKind
 
@@ -67,6 +68,7 @@ class QuestionPlan:
     notes: tuple[str, ...] = ()                    # why a period could not be honoured exactly
     # measures and topics
     measures: tuple[MetricMatch, ...] = ()         # lexicon matches: metrics and formulas named
+    reading: MeasureReading = field(default_factory=MeasureReading)  # which are asked, joined, qualified, over time
     terms: tuple[str, ...] = ()                    # the content's words, for lexical search
     phrases: tuple[str, ...] = ()                  # printed forms of what is asked (lexicon, topics)
     statements: frozenset[StatementKind] = frozenset()

@@ -49,7 +49,7 @@ class FiguresAnswerer:
         if not matches and pick is None and line is None and composition is None and not free \
                 and not plan.bottom_line:
             return None
-        asked = asked_measures(question, matches)
+        asked = asked_measures(plan.reading)
         judged = plan.judgement
         bottom_line = plan.bottom_line
         if (not asked.measures and judged not in ("capital_intensive", "high_growth") and not bottom_line and pick is None

@@ -1,53 +1,15 @@
-"""What a question asks to compute, as candidate measures in order of preference."""
+"""What a question asks to compute, as candidate measures in order of preference (built from the
+plan's reading of its measures: plan/measures.py)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from docqa.answer.figures.evaluated import Measure
 from docqa.answer.figures.measures import Combined, FormulaMeasure, MetricMeasure
-from docqa.plan.intent import asks_why
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import MetricMatch, load_lexicon
-
-_OPERATORS = (
-    (re.compile(r"^(?:less|minus|-|\u2013|\u2212|subtract(?:ing)?|after\s+deducting)$", re.I), "-"),
-    (re.compile(r"^(?:plus|\+|added\s+to)$", re.I), "+"),
-    (re.compile(r"^(?:/|divided\s+by|over|per)$", re.I), "/"),
-    (re.compile(r"^(?:as\s+an?\s+)?(?:%|percent|percentage|share|proportion|fraction)\s+of(?:\s+the)?$", re.I), "%"),
-    (re.compile(r"^(?:as\s+a\s+)?ratio\s+(?:to|of)$|^relative\s+to$|^to$", re.I), "/"),
-)
-_DEFINITION = re.compile(
-    r"\b(?:is|are|be)\s+defined\s+as\b|\bdefined\s+as\b|^\s*(?:define|defining)\b|\b(?:calculat|comput)\w*\s+[\w\s%&/-]{0,60}?\b(?:using|as|from)\b",
-    re.I,
-)
-_SENTENCE = re.compile(r"(?<=[.?!])\s+")
-_TIME_FORMULAS = {"growth", "cagr", "multi_year_average"}
-_CHANGE = re.compile(
-    r"\b(?P<noun>(?:change|increase|decrease|difference|movement|variation)\s+in)\b"
-    r"|\bhow\s+much\s+(?:did|has|have|was|were)\b.{0,80}?\b(?P<verb>(?:increase|decrease|grow|decline|change|rise|fall|drop)\w*)\b"
-    r"|\b(?P<by>by\s+how\s+(?:much|many\s+(?:percentage\s+|basis\s+)?points))\b"
-    r"|\bhow\s+many\s+(?:percentage\s+|basis\s+)?points\s+(?:did|has|have|was|were)\b.{0,120}?\b(?P<points>(?:change|increase|decrease|grow|decline|rise|fall|drop|move|expand|contract)\w*)\b"
-    r"|^\s*how\s+(?:does|did|do)\b.{0,120}?\b(?P<compare>compare[sd]?)\s+(?:to|with|against)\b",
-    re.I,
-)
-_GROWTH = re.compile(
-    r"\b(?:by\s+)?what\s+(?:percent(?:age)?|%|rate)\s+(?:did|does|has|have|was|were)\b[^?]{0,120}?"
-    r"\b(?:grow|grew|increase|rise|rose|decline|decrease|fall|fell|drop|change|expand|shrink|contract)\w*", re.I)
-
-
-def _definition_spans(question: str) -> list[tuple[int, int]]:
-    """Character spans of the sentences that define terms ("Define EBITDA as ..."): what they
-    name are the ingredients of what is asked, not what is asked."""
-    spans, start = [], 0
-    for part in _SENTENCE.split(question):
-        begin = question.find(part, start)
-        end = begin + len(part)
-        if _DEFINITION.search(part):
-            spans.append((begin, end))
-        start = end
-    return spans
+from docqa.plan.measures import MeasureReading
 
 
 @dataclass
@@ -58,53 +20,27 @@ class Asked:
     over_time: str | None = None                             # growth | cagr | multi_year_average | change
 
 
-def asked_measures(question: str, matches: list[MetricMatch] | None = None) -> Asked:
+def asked_measures(reading: MeasureReading) -> Asked:
     """What the question asks to compute, as candidate measures in order of preference."""
     lexicon = load_lexicon()
-    matches = lexicon.match(question) if matches is None else matches
-    definitions = _definition_spans(question)
-
-    def defining(m: MetricMatch) -> bool:
-        return any(a <= m.span[0] < b for a, b in definitions)
-
-    asked = [m for m in matches if not defining(m)] or list(matches)
+    asked = list(reading.asked)
     by_position = sorted(asked, key=lambda m: (m.span[0], -(m.span[1] - m.span[0])))
-    out = Asked()
-    over = [m for m in asked if m.kind == "formula" and m.key in _TIME_FORMULAS]
-    changes = [c for c in _CHANGE.finditer(question) if not any(a <= c.start() < b for a, b in definitions)]
-    # Only the words that say "change" count for the overlap test: in "how much has the tax rate
-    # changed" the metric sits between them, in "net change in cash" the words are the metric.
-    said = [(c.start(g), c.end(g)) for c in changes[:1] for g in ("noun", "verb", "by", "compare", "points") if c.group(g)]
-    grows = _GROWTH.search(question)
-    if over:
-        out.over_time = over[0].key
-    elif grows and not any(a <= grows.start() < b for a, b in definitions):
-        out.over_time = "growth"  # "by what percentage did discount revenue grow in 2022 versus 2021"
-    elif said and not asks_why(question) and not any(
-            m.span[0] < said[0][1] and said[0][0] < m.span[1] for m in matches):
-        # "the change in total assets between FY2021 and FY2022": a difference. ("Net change in
-        # cash" is a line item of its own.)
-        out.over_time = "change"
+    out = Asked(over_time=reading.over_time)
 
     def single(m: MetricMatch) -> Measure | None:
         if m.kind == "metric":
-            return None if _qualified(question, m) else MetricMeasure(lexicon.metric(m.key))
+            return None if m.span in reading.qualified else MetricMeasure(lexicon.metric(m.key))
         if m.key in F.SUBJECT_FORMULAS:
             return None
         return FormulaMeasure(lexicon.formula(m.key))
 
     combined: list[tuple[int, int]] = []
     # 1. Two things joined by an operator in the question's words: "EBITDA less capex".
-    plain = [m for m in by_position if not (m.kind == "formula" and m.key in F.SUBJECT_FORMULAS)]
-    for a, b in zip(plain, plain[1:]):
-        between = question[a.span[1]:b.span[0]].strip(" ,")
-        op = next((o for pattern, o in _OPERATORS if pattern.match(between)), None)
-        if op is None or a.span[1] > b.span[0]:
-            continue
+    for joined in reading.joined:
+        a, b = joined.left, joined.right
         left, right = single(a), single(b)
-        if left is not None and right is not None and a.key != b.key:
-            label = question[a.span[0]:b.span[1]].strip()
-            out.measures.append(Combined(label[:1].upper() + label[1:], left, op, right))
+        if left is not None and right is not None:
+            out.measures.append(Combined(joined.label[:1].upper() + joined.label[1:], left, joined.op, right))
             combined.append((a.span[0], b.span[1]))
     # 2. A share of revenue ("net earnings as a percent of sales", "COGS % margin").
     share = next((m for m in by_position if m.kind == "formula" and m.key == "margin"), None)
@@ -126,22 +62,6 @@ def asked_measures(question: str, matches: list[MetricMatch] | None = None) -> A
         if m.kind == "formula" and m.key not in F.SUBJECT_FORMULAS and not inside(m):
             out.measures.append(FormulaMeasure(lexicon.formula(m.key)))
     for m in asked:
-        if m.kind == "metric" and not inside(m) and not _qualified(question, m):
+        if m.kind == "metric" and not inside(m) and m.span not in reading.qualified:
             out.measures.append(MetricMeasure(lexicon.metric(m.key)))
     return out
-
-
-_QUALIFIER = re.compile(
-    r"^\s*(?:(?:that\s+(?:came|comes)\s+)?from|generated\s+(?:by|from|in)|derived\s+from|earned\s+(?:from|in|by)|"
-    r"(?:of|in|for|at)\s+(?:the|its|their)\s+[\w&\s-]{1,40}?\s(?:segment|division|business|unit|region|product\s+line))\b"
-    r"(?!\s+(?:the\s+)?(?:income|cash|balance|statements?|p&l|10-?[kq]|annual|quarterly|filings?|operations|"
-    r"operating|continuing|financ\w*|invest\w*|company|fiscal|last|prior|previous|this|that|same|year|quarter|"
-    r"period|fy|q[1-4])\b|\s+(?:fy|q[1-4]|fiscal)?\s*'?\d)",
-    re.I,
-)
-
-
-def _qualified(question: str, m: MetricMatch) -> bool:
-    """"Revenue from the sale of physical stores", "revenue of the Americas segment": a part of
-    the line item, which the total does not answer."""
-    return bool(_QUALIFIER.match(question[m.span[1]:]))

@@ -109,8 +109,8 @@ def side_measures(words: str, company_words: frozenset[str]) -> list[Measure]:
     """What one side of a comparison names, read as a figure question reads it: a line item the
     lexicon knows, or the printed row its words name ("its Digital Experience segment revenue")."""
     words = without_period(words)
-    asked = asked_measures(words)
     side = replace(build_plan(words, []), composition=None)  # the side's own words, planned as a question
+    asked = asked_measures(side.reading)
     compose_measures(side, asked, company_words)
     return asked.measures
 
