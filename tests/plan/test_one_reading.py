@@ -22,7 +22,6 @@ STILL_READING: frozenset[str] = frozenset({
     "answer.disclosure:_read",
     "answer.extractive:answer_text",
     "finance.lexicon:metrics_for",
-    "app.questionlog:guess_answer_type",
     "verify.measure:measure_asked",
 })
 

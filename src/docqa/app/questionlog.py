@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Iterable, Iterator, Literal
 
 from docqa.store.base import Store
 from docqa.types import Answer, QuestionRecord
+from docqa.plan.intent import worded_as_yes_no
 
 if TYPE_CHECKING:
     from docqa.engine import Engine
@@ -23,9 +24,6 @@ AnswerType = Literal["numeric", "yes_no", "text"]
 
 EXPORT_LIMIT = 10_000_000  # "everything": the store's questions() takes a limit
 
-_YES_NO = re.compile(
-    r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|shall|may|might|must)\b", re.I
-)
 _NUMBER = re.compile(r"[-+(]?\$?\s?\d[\d,]*(?:\.\d+)?\s?(?:%|x|bn|billion|million|m|k)?\)?", re.I)
 
 
@@ -46,7 +44,7 @@ def record_answer(store: Store, answer: Answer, filters: dict | None = None) -> 
 
 def guess_answer_type(question: str, answer: Answer) -> AnswerType:
     """numeric | yes_no | text, as the dev questions label them; a guess for a labeller to check."""
-    if _YES_NO.match(question):
+    if worded_as_yes_no(question):
         return "yes_no"
     if answer.figures or answer.formula:
         return "numeric"

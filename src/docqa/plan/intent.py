@@ -28,6 +28,17 @@ _OPEN = re.compile(r"^\W*(?:what|how|describe|summari[sz]e|discuss|explain|outli
 YES_NO = re.compile(r"^\W*(?:is|are|does|do|did|has|have|had|was|were|can|will)\b", re.I)
 
 
+_WORDED_YES_NO = re.compile(
+    r"^\s*(?:is|are|was|were|does|do|did|has|have|had|can|could|will|would|should|shall|may|might|must)\b", re.I
+)
+
+
+def worded_as_yes_no(question: str) -> bool:
+    """Worded as a yes/no question, modal verbs included ("should", "might"): how a labeller files
+    it, a wider net than the verdicts the answerers give (``asks_verdict``)."""
+    return _WORDED_YES_NO.match(question) is not None
+
+
 def asks_verdict(question: str) -> bool:
     """"Is / did / has X ...?": a yes or no is asked, with the figures or lines that decide it."""
     return YES_NO.match(question) is not None
