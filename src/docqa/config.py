@@ -32,14 +32,18 @@ class Settings(BaseSettings):
     ingest_cluster: str | None = Field(None, description="Dask scheduler that builds uploaded documents")
     ocr: bool = True
     # OCR (ingest/ocr.py): scanned and garbled pages are read page by page on ocr_workers processes.
-    # tesseract measured 5x faster than rapidocr-onnxruntime on the same pages and read as many
-    # statement figures right (benchmarks/ocr.py, docs/benchmarks.md); rapidocr needs its wheel.
+    # tesseract took a ninth of rapidocr-onnxruntime's CPU a page on the garbled report, a fifth on
+    # scanned statements, and read more of their figures right (99.3 % against 97.9 %; benchmarks/ocr.py,
+    # docs/benchmarks.md); rapidocr needs its wheel (the 'rapidocr' extra).
     ocr_engine: Literal["tesseract", "rapidocr"] = Field("tesseract", description="OCR engine: tesseract or rapidocr")
     ocr_workers: int = Field(0, ge=0, le=256, description="OCR processes; 0: one per core")
     ocr_psm: int = Field(4, ge=0, le=13, description="tesseract page segmentation mode (--psm)")
     ocr_oem: int = Field(1, ge=0, le=3, description="tesseract engine mode (--oem); 1: LSTM")
-    # A page is rendered for OCR at this many pixels per point of its text size (9-pt print: 288 dpi).
-    ocr_text_px: float = Field(36.0, ge=8, le=100, description="OCR rendering: pixels per point of text size")
+    # A page is rendered for OCR at this many pixels per point of its text size (9-pt print: 256 dpi);
+    # a garbled text layer is drawn sharp and needs fewer (9-pt: 192 dpi).
+    ocr_text_px: float = Field(32.0, ge=8, le=100, description="OCR of a scan: pixels per point of text size")
+    ocr_sharp_text_px: float = Field(24.0, ge=8, le=100,
+                                     description="OCR of a garbled text layer: pixels per point of text size")
     ocr_timeout_s: float = Field(120.0, gt=0, description="time budget for reading one page by OCR, in seconds")
     max_upload_mb: int = 100
     # A request body is refused (413) once it runs past its limit, before the rest is read: one upload

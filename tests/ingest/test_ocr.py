@@ -139,7 +139,7 @@ def test_the_dpi_follows_the_text_size_of_a_scan(tmp_path):
 def test_the_dpi_of_a_garbled_layer_is_its_printed_size(tmp_path):
     doc = fitz.open()
     doc.new_page().insert_text((72, 100), "=F97HCFG 5B8 C: " * 8, fontsize=8)
-    assert page_dpi(doc[0], OcrOptions(text_px=36))[0] == 324  # 36 px per point of 8-pt text
+    assert page_dpi(doc[0], OcrOptions(sharp_text_px=24))[0] == 216  # 24 px per point of 8-pt text
 
 
 @pytest.mark.skipif(not ocr.available("rapidocr"), reason="rapidocr-onnxruntime not installed")

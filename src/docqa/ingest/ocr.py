@@ -6,8 +6,9 @@ words come back as pages finish (``OcrRun``), so a 171-page scan uses every core
 
 The page is rendered at a resolution chosen from its own text size (``page_dpi``): the printed
 size of a garbled text layer's spans, or, on an image-only scan, the height of its inked text
-rows. Tesseract (``--oem 1 --psm 4``) read the most printed figures right at about 36 pixels per
-point of text size; a fixed 200 dpi read 8-pt statement figures worse and 11-pt prose slower
+rows. Tesseract (``--oem 1 --psm 4``) read the most printed figures of scanned statements right
+at about 32 pixels per point of text size, and of the same pages drawn from their (sharp) text
+layer at 24; a fixed 200 dpi read 8-pt statement figures worse and 11-pt prose slower
 (benchmarks/ocr.py, docs/benchmarks.md). Light greys (row shading, scanner background) are turned
 white first: tesseract's global threshold otherwise blackens shaded table rows.
 
@@ -57,7 +58,8 @@ class OcrOptions:
     workers: int = 0           # OCR processes; 0: one per core
     psm: int = 4               # tesseract --psm: one column of text of varying sizes (measured best)
     oem: int = 1               # tesseract --oem: the LSTM engine (Debian's eng data has no legacy model)
-    text_px: float = 36.0      # rendering: pixels per point of the page's text size
+    text_px: float = 32.0      # rendering a scan: pixels per point of its text size (measured best)
+    sharp_text_px: float = 24.0  # rendering a garbled text layer: drawn sharp, it needs fewer pixels
     min_dpi: int = 150
     max_dpi: int = 400
     light: int = 210           # grey levels above this (of a white page) are made white before OCR
@@ -70,7 +72,7 @@ class OcrOptions:
 
         s = settings or Settings()
         return cls(engine=s.ocr_engine, workers=s.ocr_workers, psm=s.ocr_psm, oem=s.ocr_oem,
-                   text_px=s.ocr_text_px, timeout_s=s.ocr_timeout_s)
+                   text_px=s.ocr_text_px, sharp_text_px=s.ocr_sharp_text_px, timeout_s=s.ocr_timeout_s)
 
     @property
     def pool_size(self) -> int:
@@ -105,9 +107,9 @@ class PageOcr:
 
 # --- reading one page ------------------------------------------------------------------------------
 
-def text_size(page: fitz.Page) -> float | None:
-    """The page's body text size in points: its text layer's spans (a garbled layer keeps its sizes),
-    else the height of the scan's inked rows."""
+def text_size(page: fitz.Page) -> tuple[float | None, bool]:
+    """The page's body text size in points, and whether it is drawn from a text layer: the layer's
+    spans (a garbled layer keeps its sizes), else the height of the scan's inked rows."""
     sizes: list[float] = []
     for block in page.get_text("dict", flags=0)["blocks"]:
         for line in block.get("lines", ()):
@@ -116,19 +118,17 @@ def text_size(page: fitz.Page) -> float | None:
                 if n and span["size"] > 1:
                     sizes.extend([span["size"]] * min(n, 50))
     if sizes:
-        return float(median(sizes))
-    return _scan_text_size(page)
+        return float(median(sizes)), True
+    return _scan_text_size(page), False
 
 
 def _scan_text_size(page: fitz.Page) -> float | None:
     """Median height of inked rows in narrow vertical strips (narrow, so that a skewed scan's rows
     do not smear into each other), times ROW_TO_SIZE."""
     dpi = capped_dpi(page.rect.width, page.rect.height, SIZE_PROBE_DPI)
-    pix = page.get_pixmap(dpi=dpi, colorspace=fitz.csGRAY)
-    gray = np.frombuffer(pix.samples, np.uint8).reshape(pix.h, pix.w)
-    ink = gray < 128
+    ink = _grey(page.get_pixmap(dpi=dpi, colorspace=fitz.csGRAY, alpha=False)) < 128
     heights: list[np.ndarray] = []
-    for strip in np.array_split(ink, max(1, min(8, pix.w // 64)), axis=1):
+    for strip in np.array_split(ink, max(1, min(8, ink.shape[1] // 64)), axis=1):
         rows = np.concatenate(([0], strip.any(axis=1).astype(np.int8), [0]))
         edges = np.diff(rows)
         h = np.flatnonzero(edges == -1) - np.flatnonzero(edges == 1)
@@ -141,8 +141,9 @@ def _scan_text_size(page: fitz.Page) -> float | None:
 
 def page_dpi(page: fitz.Page, options: OcrOptions) -> tuple[int, bool]:
     """The dpi the page is read at, and whether the pixel limit (DOCQA_MAX_RENDER_PIXELS) lowered it."""
-    size = text_size(page) or DEFAULT_SIZE_PT
-    wanted = int(min(options.max_dpi, max(options.min_dpi, round(options.text_px * 72 / size))))
+    size, sharp = text_size(page)
+    px = options.sharp_text_px if sharp else options.text_px
+    wanted = int(min(options.max_dpi, max(options.min_dpi, round(px * 72 / (size or DEFAULT_SIZE_PT)))))
     dpi = capped_dpi(page.rect.width, page.rect.height, wanted)
     return dpi, dpi < wanted
 
@@ -150,8 +151,7 @@ def page_dpi(page: fitz.Page, options: OcrOptions) -> tuple[int, bool]:
 def ocr_page(page: fitz.Page, options: OcrOptions) -> tuple[list[RawWord], int, bool]:
     """The page's words in page points, the dpi it was read at, and whether that was capped."""
     dpi, capped = page_dpi(page, options)
-    pix = page.get_pixmap(dpi=dpi, colorspace=fitz.csGRAY, alpha=False)
-    gray = np.frombuffer(pix.samples, np.uint8).reshape(pix.h, pix.stride)[:, : pix.w]
+    gray = _grey(page.get_pixmap(dpi=dpi, colorspace=fitz.csGRAY, alpha=False))
     found = engine_words(whiten(gray, options.light), dpi, options)
     # pixels -> points, and the page's own origin (a CropBox need not start at 0, 0)
     scale = 72 / dpi
@@ -159,6 +159,10 @@ def ocr_page(page: fitz.Page, options: OcrOptions) -> tuple[list[RawWord], int, 
     words = [(x + x0 * scale, y + y0 * scale, x + x1 * scale, y + y1 * scale, text)
              for x0, y0, x1, y1, text in found]
     return words, dpi, capped
+
+
+def _grey(pix: fitz.Pixmap) -> np.ndarray:
+    return np.frombuffer(pix.samples, np.uint8).reshape(pix.h, pix.stride)[:, : pix.w]
 
 
 def whiten(gray: np.ndarray, light: int) -> np.ndarray:
@@ -234,6 +238,9 @@ _worker_doc: tuple[str, fitz.Document] | None = None
 
 
 def _start_worker() -> None:
+    global _worker_doc
+    # A document the parent had open here shares its file offset with the parent: never read it.
+    _worker_doc = None
     # Forked from a build that paused the garbage collector: a worker's pages are its own to free.
     gc.enable()
     for name in ("OMP_NUM_THREADS", "OMP_THREAD_LIMIT", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
@@ -253,6 +260,13 @@ def ocr_task(path: str, index: int, options: OcrOptions) -> PageOcr:
     except Exception as exc:  # one page's failure is that page's, said in one line
         dpi, capped = _dpi_for_message(path, index, options)
         return PageOcr(index=index, dpi=dpi, capped=capped, error=" ".join(str(exc).split())[:200] or type(exc).__name__)
+
+
+def _close_doc() -> None:
+    global _worker_doc
+    if _worker_doc is not None:
+        _worker_doc[1].close()
+        _worker_doc = None
 
 
 def _dpi_for_message(path: str, index: int, options: OcrOptions) -> tuple[int, bool]:
@@ -337,6 +351,8 @@ class OcrRun:
                 yield from self._again(lost)
         while self.queued:
             yield ocr_task(self.path, self.queued.pop(0), self.options)
+        _close_doc()  # read here: the document is not kept open past its pages
+
 
     def _again(self, lost: list[int]) -> Iterator[PageOcr]:
         """A worker died: every page still out goes to a fresh pool, once; after that they fail."""
