@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect, sync_playwright
 
 from tests.conftest import SAMPLES, require
-from tests.faces.web_helpers import ROOT, Server, highlight_pixels
+from tests.faces.web_helpers import ROOT, Server, highlight_pixels, small_pdf
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -154,7 +154,8 @@ def test_the_workbench_from_upload_to_a_deleted_document(browser, server, tmp_pa
     assert "2016" in page.inner_text("#answer-text")
     expect(page.locator("#thread li").first).to_contain_text(FIGURE_QUESTION)
     expect(page.locator("#thread li").nth(1)).to_contain_text("and in 2016?")
-    expect(page.locator("#history li")).to_have_count(2)
+    expect(page.locator("#history li")).to_have_count(1)  # one conversation of two questions
+    expect(page.locator("#history li").first).to_contain_text("2 questions")
     expect(page.locator("#history li .origin").first).to_have_text("WEB")
     expect(page.locator(".vpage[data-page='42'] img")).to_have_js_property("complete", True, timeout=60_000)
     if os.environ.get("DOCQA_UPDATE_SCREENSHOT") == "1":
@@ -164,16 +165,18 @@ def test_the_workbench_from_upload_to_a_deleted_document(browser, server, tmp_pa
         page.wait_for_timeout(300)
         page.screenshot(path=str(THREAD_SHOT))
 
-    # history search finds the follow-up by the words it was asked with
+    # the conversation list's search finds it by the follow-up's words
     page.fill("#history-search", "2016")
     expect(page.locator("#history li")).to_have_count(1)
+    page.fill("#history-search", "no such words here")
+    expect(page.locator("#history li")).to_have_count(0)
     page.fill("#history-search", "")
-    expect(page.locator("#history li")).to_have_count(2)
+    expect(page.locator("#history li")).to_have_count(1)
 
     # delete the filing: its answers stay in the history, marked, no longer "Verified"
     page.locator("#documents li", has_text=NETFLIX.name).get_by_role("button", name=f"Delete {NETFLIX.name}").click()
     expect(page.locator("#documents li")).to_have_count(0)
-    expect(page.locator("#history li[data-deleted=true]")).to_have_count(2)
+    expect(page.locator("#history li[data-deleted=true]")).to_have_count(1)
     expect(page.locator("#history li .badge").first).to_have_text("Document deleted")
     page.locator("#history li button.open").first.click()
     expect(badge).to_have_text("Document deleted")
@@ -205,3 +208,100 @@ def test_a_server_with_a_token_asks_for_it_once(browser, tmp_path):
         expect(page.locator("#answer-badge")).to_have_text("Not found", timeout=60_000)
         expect(page.locator("#answer-reason")).to_contain_text("no documents yet")
         expect(page.locator("#ask-steps li").first).to_have_attribute("data-stage", "understanding")
+
+
+def upload_and_wait(page, path: Path) -> None:
+    page.set_input_files("#file-input", str(path))
+    page.locator("#documents li[data-status=ready]", has_text=path.name).wait_for(timeout=120_000)
+
+
+def ask_in_page(page, question: str) -> None:
+    turns = page.locator("#thread li").count()
+    page.fill("#question", question)
+    page.click("#ask-button")
+    expect(page.locator("#thread li")).to_have_count(turns + 1, timeout=60_000)
+
+
+COUNT = "How many times does '{}' appear in filing.pdf?"
+
+
+def test_conversations_are_listed_paged_reopened_after_a_reload_and_a_restart_renamed_and_deleted(
+        browser, tmp_path):
+    """The conversation list: named by the first question, paged past 20, the open one kept in the
+    address so a reload (and a server restart) reopens it with its turns and evidence; renamed; deleted
+    with an undo; rows take a visible keyboard focus ring."""
+    import httpx
+
+    server = Server(tmp_path / "index", tmp_path / "server.log").start()
+    try:
+        page = browser.new_page(viewport={"width": 1440, "height": 900})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(server.url + "/")
+        upload_and_wait(page, small_pdf(tmp_path / "filing.pdf", pages=3))
+        ask_in_page(page, COUNT.format("revenue"))
+        ask_in_page(page, COUNT.format("income"))
+        thread = page.evaluate("new URLSearchParams(location.search).get('c')")
+        assert thread and re.fullmatch(r"[0-9a-f]{12}", thread)
+        rows = page.locator("#history li")
+        expect(rows).to_have_count(1)  # one conversation of two questions, not two rows
+        expect(rows.first).to_contain_text(COUNT.format("revenue"))
+        expect(rows.first).to_contain_text("2 questions")
+        for n in range(22):  # 23 conversations: more than a page of 20
+            r = httpx.post(server.url + "/api/ask", json={"question": COUNT.format(f"word{n}")}, timeout=60)
+            assert r.status_code == 200, r.text
+
+        page.reload()  # the open conversation comes back with its turns and its evidence
+        expect(page.locator("#thread li")).to_have_count(2, timeout=30_000)
+        expect(page.locator("#answer-question")).to_contain_text(COUNT.format("income"))
+        expect(page.locator("#evidence .vpage.cited img").first).to_have_js_property("complete", True, timeout=60_000)
+        expect(rows).to_have_count(20)
+        expect(page.locator("#history-count")).to_have_text("Showing 20 of 23")
+        page.click("#history-more")
+        expect(rows).to_have_count(23)
+        expect(page.locator("#history-more")).to_be_hidden()
+
+        # renamed, by the keyboard: the row's rename button, a name, Enter
+        mine = page.locator(f"#history li[data-id='{thread}']")
+        mine.get_by_role("button", name=re.compile("^Rename")).click()
+        page.locator("#history .rename-input").fill("Word counts")
+        page.keyboard.press("Enter")
+        expect(mine.locator(".title")).to_have_text("Word counts")
+
+        # a restart of the server on the same index and port: the reload reopens the conversation, named
+        port = server.port
+        server.stop()
+        server = Server(tmp_path / "index", tmp_path / "server.log")
+        server.port, server.url = port, f"http://127.0.0.1:{port}"
+        server.start()
+        page.reload()
+        expect(page.locator("#thread li")).to_have_count(2, timeout=30_000)
+        expect(page.locator("#thread-status")).to_have_text("“Word counts” · 2 questions")
+        page.click("#history-more")  # the oldest conversation is on the second page
+        expect(mine.locator(".title")).to_have_text("Word counts")
+        assert page.evaluate("new URLSearchParams(location.search).get('c')") == thread
+
+        # a visible focus ring on a row reached by the keyboard
+        page.focus("#history-search")
+        page.keyboard.press("Tab")
+        page.keyboard.press("Tab")
+        focused = page.evaluate("""() => { const el = document.activeElement; const s = getComputedStyle(el);
+            return [el.className, s.outlineStyle, parseFloat(s.outlineWidth)]; }""")
+        assert focused[0] == "open" and focused[1] == "solid" and focused[2] >= 2, focused
+
+        # deleted: gone at once, back with Undo; deleted for good once the undo has run out
+        mine.locator("button.remove").click()
+        expect(mine).to_have_count(0)
+        expect(page.locator("#thread")).to_be_hidden()  # the open conversation was the one deleted
+        page.click("#undo-button")
+        expect(mine).to_have_count(1)
+        assert httpx.get(f"{server.url}/api/conversations/{thread}").status_code == 200
+        mine.locator("button.remove").click()
+        expect(page.locator("#undo-bar")).to_be_hidden(timeout=30_000)
+        expect(page.locator("#history-count")).to_have_text("Showing 22 of 22", timeout=30_000)
+        assert httpx.get(f"{server.url}/api/conversations/{thread}").status_code == 404
+        page.reload()
+        assert page.evaluate("new URLSearchParams(location.search).get('c')") is None
+        assert errors == []
+    finally:
+        server.stop()

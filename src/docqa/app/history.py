@@ -53,7 +53,9 @@ def entry_for(record: QuestionRecord, documents: list[Document]) -> HistoryEntry
     return HistoryEntry(record=record, deleted_documents=gone)
 
 
-def _matches(record: QuestionRecord, words: list[str]) -> bool:
+def matches(record: QuestionRecord, words: list[str]) -> bool:
+    """Whether every word occurs in the question, the answer, the words as typed or understood, or a
+    cited file name."""
     f = record.filters
     hay = " ".join(str(x) for x in (record.answer.question, record.answer.text, f.get(ASKED_KEY), f.get(UNDERSTOOD_KEY),
                                     *(c.document for c in record.answer.citations)) if x).lower()
@@ -68,7 +70,7 @@ def search(engine: "Engine", query: str | None = None, limit: int = 50, origin: 
     out = []
     for record in records:
         entry = entry_for(record, documents)
-        if (not words or _matches(record, words)) and (origin is None or entry.origin == origin):
+        if (not words or matches(record, words)) and (origin is None or entry.origin == origin):
             out.append(entry)
             if len(out) >= limit:
                 break
@@ -164,5 +166,5 @@ def to_json(entries: list[HistoryEntry]) -> str:
                         "deleted_documents": list(e.deleted_documents)} for e in entries], ensure_ascii=False)
 
 
-__all__ = ["HistoryEntry", "ORIGINS", "clear", "delete", "describe_scope", "entry", "entry_for", "search", "thread",
-           "to_json", "to_markdown"]
+__all__ = ["HistoryEntry", "ORIGINS", "clear", "delete", "describe_scope", "entry", "entry_for", "matches", "search",
+           "thread", "to_json", "to_markdown"]

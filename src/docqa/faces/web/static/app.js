@@ -25,6 +25,11 @@ const state = {
   thread: null,         // the conversation a follow-up continues
   scope: { documents: [], company: "" },
   viewer: null,
+  conversation: null,   // the conversation open (its id, kept in the address as ?c=)
+  historyRows: [],      // the conversations listed, newest activity first
+  historyTotal: 0,
+  historyShown: 0,
+  pendingDeletes: new Map(),  // conversation id -> {conversation, timer}: deleted unless undone
   pollTimer: null,
   readyIds: "",
 };
@@ -455,6 +460,7 @@ async function ask() {
     const ms = progress.stop();
     showError(null);
     state.thread = answer.thread_id || null;
+    rememberConversation(state.thread);
     $("question").value = "";
     $("question").placeholder = "Ask a follow-up, e.g. “and in 2017?” — or start a new conversation";
     renderAnswer(answer, { helpful: null, note: null }, ms);
@@ -462,7 +468,7 @@ async function ask() {
     refreshHistory();
   } catch (err) {
     progress.stop();
-    if (err.code === "thread_not_found") { state.thread = null; renderThread([]); }
+    if (err.code === "thread_not_found") startNewConversation(false);
     showError(err);
   } finally {
     button.disabled = false;
@@ -470,26 +476,31 @@ async function ask() {
   }
 }
 
-$("new-thread").addEventListener("click", () => {
+function startNewConversation(focus = true) {
   state.thread = null;
+  rememberConversation(null);
   renderThread([]);
   $("question").placeholder = "e.g. What were Amazon's capital expenditures in 2017?";
-  $("question").focus();
-});
+  if (focus) $("question").focus();
+  renderHistory($("history-search").value.trim());
+}
+
+$("new-thread").addEventListener("click", () => startNewConversation());
 
 async function refreshThread() {
   if (!state.thread) { renderThread([]); return; }
   try {
-    const body = await api(`/api/threads/${encodeURIComponent(state.thread)}`);
-    renderThread(body.questions);
+    const body = await api(`/api/conversations/${encodeURIComponent(state.thread)}`);
+    renderThread(body.turns, body.named ? body.title : null);
   } catch (err) { renderThread([]); }
 }
 
-function renderThread(questions) {
+function renderThread(questions, name = null) {
   $("thread").hidden = questions.length === 0;
   $("examples").hidden = questions.length > 0;  // in a conversation the follow-up box is the prompt
   $("thread-bar").hidden = questions.length === 0;
-  $("thread-status").textContent = questions.length ? `Conversation · ${questions.length} question${questions.length === 1 ? "" : "s"}` : "";
+  const count = `${questions.length} question${questions.length === 1 ? "" : "s"}`;
+  $("thread-status").textContent = questions.length ? `${name ? `“${name}”` : "Conversation"} · ${count}` : "";
   $("thread").replaceChildren(...questions.map((r) => el("li", { "data-id": r.id },
     el("button", { type: "button", class: state.answer && state.answer.id === r.id ? "turn current" : "turn",
       onclick: () => renderAnswer(r.answer, r) },
@@ -895,52 +906,154 @@ function badgeFor(record) {
   return el("span", { class: `badge ${b.key}`, text: b.words });
 }
 
+// --- conversations: the question log grouped by thread (GET /api/conversations), paged ----------------
+
+const PAGE_SIZE = 20;
+const UNDO_MS = 8000;   // a deleted conversation can be brought back this long; then it is deleted
+
 async function refreshHistory() {
-  let records = [];
+  const q = $("history-search").value.trim();
+  const want = Math.min(100, Math.max(PAGE_SIZE, state.historyShown || 0));  // keep what "Show more" opened
+  let body;
+  try {
+    body = await api(`/api/conversations?limit=${want}` + (q ? `&q=${encodeURIComponent(q)}` : ""));
+  } catch (err) { return; }
+  state.historyRows = body.conversations;
+  state.historyTotal = body.total;
+  renderHistory(q);
+}
+
+async function showMoreHistory() {
   const q = $("history-search").value.trim();
   try {
-    records = (await api("/api/questions?limit=30" + (q ? `&q=${encodeURIComponent(q)}` : ""))).questions;
-  } catch (err) { return; }
-  $("history-empty").hidden = records.length > 0;
-  $("history-empty").textContent = q ? "No question in the history matches." : "Questions you ask appear here.";
-  $("history").replaceChildren(...records.map((r) => {
-    const scope = r.answer.scope ? scopeWords(r.answer.scope) : "";
-    return el("li", { "data-id": r.id, "data-deleted": r.document_deleted ? "true" : "false" },
-      el("button", { type: "button", class: "open", onclick: () => openRecord(r) },
-        badgeFor(r),
-        el("span", { class: "q" }, el("span", { text: r.answer.asked || r.question }),
-          scope ? el("span", { class: "scope-tag", text: `scope: ${scope}` }) : null),
-        el("span", { class: "origin", text: (r.origin || "cli").toUpperCase(), title: `asked from the ${r.origin}` }),
-        r.helpful === null ? null : el("span", { class: "muted", text: r.helpful ? "helpful" : "not helpful" }),
-        el("span", { class: "when", text: ago(r.created_at) })),
-      el("button", { type: "button", class: "remove", "aria-label": `Delete “${r.question}” from the history`,
-        title: "Delete from the history", text: "×", onclick: () => deleteRecord(r) }));
-  }));
+    const body = await api(`/api/conversations?limit=${PAGE_SIZE}&offset=${state.historyRows.length}` +
+      (q ? `&q=${encodeURIComponent(q)}` : ""));
+    const seen = new Set(state.historyRows.map((c) => c.id));
+    state.historyRows.push(...body.conversations.filter((c) => !seen.has(c.id)));
+    state.historyTotal = body.total;
+  } catch (err) { showError(err); return; }
+  renderHistory(q);
 }
 
-function openRecord(record) {
-  renderAnswer(record.answer, record);
-  if (record.thread_id) { state.thread = record.thread_id; refreshThread(); }
-  window.scrollTo({ top: $("answer").offsetTop - 10, behavior: "smooth" });
+function renderHistory(q) {
+  const rows = state.historyRows.filter((c) => !state.pendingDeletes.has(c.id));
+  const total = state.historyTotal - [...state.pendingDeletes.keys()].filter((id) => state.historyRows.some((c) => c.id === id)).length;
+  state.historyShown = state.historyRows.length;
+  $("history-empty").hidden = rows.length > 0;
+  $("history-empty").textContent = q ? "No conversation matches." : "Conversations you have appear here.";
+  $("history").replaceChildren(...rows.map(historyRow));
+  $("history-count").textContent = rows.length ? `Showing ${rows.length} of ${total}` : "";
+  $("history-more").hidden = state.historyRows.length >= state.historyTotal;
 }
 
-async function deleteRecord(record) {
+function historyRow(c) {
+  const current = state.conversation === c.id;
+  const more = c.questions > 1 ? `${c.questions} questions · last: ${c.last_question}` : "";
+  return el("li", { "data-id": c.id, "data-deleted": c.document_deleted ? "true" : "false",
+    class: current ? "current" : null },
+    el("button", { type: "button", class: "open", "aria-current": current ? "true" : null,
+      onclick: () => openConversation(c.id) },
+      el("span", { class: `badge ${c.badge_key}`, text: c.badge }),
+      el("span", { class: "origin", text: (c.origin || "cli").toUpperCase(), title: `begun from the ${c.origin}` }),
+      el("span", { class: "when", text: ago(c.updated_at) }),
+      el("span", { class: "q" }, el("span", { class: "title", text: c.title }),
+        c.named ? el("span", { class: "scope-tag", text: `first asked: ${c.first_question}` }) : null,
+        more ? el("span", { class: "scope-tag", text: more }) : null)),
+    el("span", { class: "row-actions" },
+      el("button", { type: "button", class: "rename", "aria-label": `Rename “${c.title}”`, title: "Rename",
+        text: "✎", onclick: (ev) => startRename(ev.currentTarget.closest("li"), c) }),
+      el("button", { type: "button", class: "remove", "aria-label": `Delete “${c.title}”`,
+        title: "Delete (can be undone for a few seconds)", text: "×", onclick: () => deleteConversation(c) })));
+}
+
+function startRename(li, c) {
+  const input = el("input", { type: "text", value: c.named ? c.title : "", maxlength: "200", class: "rename-input",
+    "aria-label": `New name for “${c.title}” (empty: its first question)`, placeholder: c.first_question });
+  const form = el("form", { class: "rename-form" }, input,
+    el("button", { type: "submit", class: "small", text: "Save" }),
+    el("button", { type: "button", class: "small", text: "Cancel", onclick: () => renderHistory($("history-search").value.trim()) }));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      await api(`/api/conversations/${encodeURIComponent(c.id)}`, { method: "PATCH", json: { title: input.value } });
+    } catch (err) { showError(err); }
+    refreshHistory();
+    if (state.conversation === c.id) refreshThread();
+  });
+  input.addEventListener("keydown", (ev) => { if (ev.key === "Escape") { ev.preventDefault(); renderHistory($("history-search").value.trim()); } });
+  li.replaceChildren(form);
+  input.focus();
+  input.select();
+}
+
+// A deleted conversation leaves the list at once, and is deleted once its undo has run out (or the
+// page is left): until then Undo brings it back untouched.
+function deleteConversation(c) {
+  flushDeletes();  // one undo at a time: an earlier one is carried out now
+  const timer = setTimeout(() => flushDeletes(), UNDO_MS);
+  state.pendingDeletes.set(c.id, { conversation: c, timer });
+  $("undo-text").textContent = `Deleted “${c.title}”.`;
+  $("undo-bar").hidden = false;
+  $("undo-button").focus();
+  renderHistory($("history-search").value.trim());
+  if (state.conversation === c.id) startNewConversation(false);
+}
+
+function flushDeletes(keepalive = false) {
+  for (const [id, { timer }] of state.pendingDeletes) {
+    clearTimeout(timer);
+    fetch(`/api/conversations/${encodeURIComponent(id)}`, { method: "DELETE", headers: authHeaders(), keepalive })
+      .catch(() => {}).finally(() => { if (!keepalive) refreshHistory(); });
+  }
+  state.pendingDeletes.clear();
+  $("undo-bar").hidden = true;
+}
+
+$("undo-button").addEventListener("click", () => {
+  for (const { timer } of state.pendingDeletes.values()) clearTimeout(timer);
+  state.pendingDeletes.clear();
+  $("undo-bar").hidden = true;
+  renderHistory($("history-search").value.trim());
+});
+window.addEventListener("pagehide", () => flushDeletes(true));
+
+async function openConversation(id, { quiet = false } = {}) {
+  let body;
   try {
-    await api(`/api/questions/${encodeURIComponent(record.id)}`, { method: "DELETE" });
-  } catch (err) { showError(err); }
-  refreshHistory();
-  if (state.thread) refreshThread();
+    body = await api(`/api/conversations/${encodeURIComponent(id)}`);
+  } catch (err) {
+    if (err.status === 404) { rememberConversation(null); if (!quiet) showError(err); return; }
+    showError(err);
+    return;
+  }
+  const turns = body.turns;
+  state.thread = body.thread_id || null;
+  rememberConversation(body.id);
+  renderThread(turns, body.named ? body.title : null);
+  const last = turns[turns.length - 1];
+  if (last) renderAnswer(last.answer, last);
+  renderHistory($("history-search").value.trim());
+  if (!quiet) window.scrollTo({ top: $("answer").offsetTop - 10, behavior: "smooth" });
 }
 
+// The open conversation is kept in the address (?c=<id>): a reload, a bookmark or a link reopens it.
+function rememberConversation(id) {
+  state.conversation = id;
+  const url = new URL(window.location.href);
+  if (id) url.searchParams.set("c", id); else url.searchParams.delete("c");
+  if (url.href !== window.location.href) window.history.replaceState(null, "", url);
+}
+
+$("history-more").addEventListener("click", showMoreHistory);
 $("history-clear").addEventListener("click", async () => {
-  if (!confirm("Delete every question from the history?")) return;
+  if (!confirm("Delete every conversation from the history?")) return;
   try { await api("/api/questions?all=true", { method: "DELETE" }); } catch (err) { showError(err); }
-  state.thread = null;
-  renderThread([]);
+  startNewConversation(false);
   refreshHistory();
 });
 $("history-search").addEventListener("input", () => {
   clearTimeout(state.searchTimer);
+  state.historyShown = 0;
   state.searchTimer = setTimeout(refreshHistory, 250);
 });
 
@@ -949,5 +1062,12 @@ function refreshAll() {
   refreshHistory();
 }
 
-state.viewer = freshViewer();
-refreshAll();
+async function start() {
+  state.viewer = freshViewer();
+  const reopen = new URLSearchParams(window.location.search).get("c");
+  await refreshDocuments();  // first: an answer shows the cited pages of the documents it knows
+  refreshHistory();
+  if (reopen) openConversation(reopen, { quiet: true });
+}
+
+start();
