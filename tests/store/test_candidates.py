@@ -88,3 +88,7 @@ def test_chunk_heads_are_the_chunks_own(store):
     for cid, chunk in chunks.items():
         assert heads[cid] == (chunk.document_id, chunk.page, chunk.section, chunk.statement)
     assert any(h[3] is not None for h in heads.values())  # a statement, as the Chunk types it
+
+
+def test_no_group_is_no_list(store):
+    assert store.lexical_search_groups(TERMS, PHRASES, [], 10) == []

@@ -459,7 +459,7 @@ class SQLiteStore:
                               k: int) -> list[list[tuple[str, float]]]:
         """lexical_search for each group (a question's company groups): with tantivy, one query ranks
         them all (TantivyLexical.search_union), and each group's list is the same as its own search's."""
-        if self._lexical is not None and self._lexical_current():
+        if groups and self._lexical is not None and self._lexical_current():
             return self._tantivy_search(terms, phrases, list(groups), k)
         return [self.lexical_search(terms, phrases, g, k) for g in groups]
 
