@@ -15,11 +15,10 @@ from docqa.config import Settings
 from docqa.faces.web.app import create_app
 from docqa.app.ingestjobs import IngestWorker, job_id_for, now
 from docqa.types import Job
+from tests.filings import filing_pdf
 from tests.hostile.conftest import LOCAL
 
-FILING = Path("/work/shared/data/pdfs/PEPSICO_2023_8K_dated-2023-05-05.pdf")
-if not FILING.exists():  # CI lays shared/ beside the clone
-    FILING = Path(__file__).resolve().parents[3] / "shared/data/pdfs" / FILING.name
+FILING = filing_pdf("FOOTLOCKER_2022_8K_dated-2022-05-20.pdf")  # a real filing, from the committed cuts
 
 CYCLIC = b"""%PDF-1.4
 1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj

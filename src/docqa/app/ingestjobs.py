@@ -11,7 +11,7 @@ gets once indexed: a client follows one id from upload to answer.
 
 A ready job's ``reason`` holds what indexing warned about (one warning per line: the file looks
 truncated, pages without text), as the CLI prints them; a failed job's says why, in the words of
-pdfcheck.failure_reason.
+pipeline.failure_reason.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ import os
 import shutil
 
 from docqa.engine import Engine
+from docqa.ingest.pipeline import failure_reason
 from docqa.ingest.parallel import TOTAL
-from docqa.app.pdfcheck import failure_reason
 from docqa.store import StoreUnavailable
 from docqa.types import FileOutcome, Job
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import gc
 import hashlib
 import logging
@@ -22,6 +24,8 @@ from docqa.ingest import metadata
 from docqa.ingest.chunk import chunk_page, page_title
 from docqa.ingest.html import HTML_SUFFIXES, ParsedHtml, cover_over, is_html, parse_html, tables_with_facts
 from docqa.ingest.ixbrl import trusted
+from docqa.limits import HtmlLimits
+from docqa.ingest.pdfcheck import BROKEN_PAGE_TREE, WHAT_IT_IS, broken_page_tree
 from docqa.ingest.parse import ParseError, open_pdf, parse_pdf, why_no_text
 from docqa.store.base import Store, StoredLine, StoredPage, disk_full
 from docqa.types import Chunk, Document, DocumentMeta, FileOutcome, IngestReport, Page, PageInfo
@@ -121,12 +125,18 @@ def looks_truncated(path: Path) -> bool:
         return False
 
 
-def failure_reason(path: Path, reason: str) -> str:
-    """Why ``path`` could not be indexed, for every path in (CLI, uploads, Dask workers): a cut-off PDF
-    is said to be truncated, whatever its damaged pages then looked like ("every page is blank")."""
-    if looks_truncated(path) and "truncated" not in reason:
-        return f"the file looks truncated (no PDF end-of-file marker): add the complete file ({reason})"
-    return reason
+def failure_reason(path: Path, reason: str, shown_name: str | None = None) -> str:
+    """Why ``path`` could not be indexed, for every path in (CLI, uploads, Dask workers): what the file
+    is first (empty, not a PDF), a looping page tree named, a cut-off PDF said to be truncated whatever
+    its damaged pages then looked like ("every page is blank"); the server's own path to the file
+    replaced by the name the user gave it."""
+    if reason.startswith(WHAT_IT_IS):
+        pass
+    elif broken_page_tree(path):
+        reason = BROKEN_PAGE_TREE
+    elif looks_truncated(path) and "truncated" not in reason:
+        reason = f"the file looks truncated (no PDF end-of-file marker): add the complete file ({reason})"
+    return reason.replace(str(path), shown_name) if shown_name else reason
 
 
 def unique_name(name: str, taken: Iterable[str]) -> str:
@@ -261,7 +271,9 @@ class Ingestor:
                 f"{count} pages is over the limit of {self.options.max_pages}; raise DOCQA_MAX_PAGES to index it"
             )
         with self._timed("parse"):
-            parsed = (parse_html(path, progress=parsed_pages) if is_html(path)
+            # the engine's own page limit, applied while the HTML is read (not only after)
+            html_limits = dataclasses.replace(HtmlLimits.from_settings(), max_pages=self.options.max_pages)
+            parsed = (parse_html(path, progress=parsed_pages, limits=html_limits) if is_html(path)
                       else parse_pdf(path, ocr=self.options.ocr, progress=parsed_pages))
         pages = parsed.pages
         warnings = [*parsed.warnings, *_trusted_facts(parsed)]

@@ -1,9 +1,7 @@
-"""What is wrong with a file that could not be indexed, said as what it is (uploads, ingestjobs.py).
+"""What is wrong with a file that could not be indexed, said as what it is (pipeline.failure_reason).
 
-The ingest pipeline calls a file without a PDF end-of-file marker truncated whatever else it found,
-so a file of random bytes or an empty one read "looks truncated"; and a PDF whose page tree loops
-back on itself read "OCR read nothing", as if its pages were scans. Here the reason is put right:
-what a file is (empty, not a PDF) comes before whether it ends well, and a looping page tree is named.
+What a file is (empty, not a PDF) comes before whether it ends well, and a PDF whose page tree
+loops back on itself is named as such, not taken for pages without text ("OCR read nothing").
 """
 
 from __future__ import annotations
@@ -11,7 +9,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-TRUNCATED_PREFIX = "the file looks truncated (no PDF end-of-file marker): add the complete file ("
 # Reasons that say what the file is: a cut-off download is not the matter with them.
 WHAT_IT_IS = ("empty file", "not a PDF")
 BROKEN_PAGE_TREE = ("the PDF's page tree is broken (a list of pages contains itself), so its pages cannot be "
@@ -45,17 +42,4 @@ def broken_page_tree(path: Path) -> bool:
     return False
 
 
-def failure_reason(path: Path, reason: str, shown_name: str | None = None) -> str:
-    """``reason`` (the pipeline's) put right for ``path``: what the file is first, a looping page tree
-    named, and the server's own path to the file replaced by the name the user gave it."""
-    inner = reason[len(TRUNCATED_PREFIX):-1] if reason.startswith(TRUNCATED_PREFIX) and reason.endswith(")") else reason
-    if inner.startswith(WHAT_IT_IS):
-        reason = inner
-    elif broken_page_tree(path):
-        reason = BROKEN_PAGE_TREE
-    if shown_name:
-        reason = reason.replace(str(path), shown_name)
-    return reason
-
-
-__all__ = ["BROKEN_PAGE_TREE", "broken_page_tree", "failure_reason"]
+__all__ = ["BROKEN_PAGE_TREE", "WHAT_IT_IS", "broken_page_tree"]
