@@ -11,16 +11,14 @@ import re
 from collections import Counter
 from typing import Callable
 
-from docqa.plan.intent import WHY, asks_why
-from docqa.plan.wording import without_provisos
+from docqa.plan.intent import WHY
 from docqa.answer.quote_labels import PageText, labelled
 from docqa.embed import Embedder
-from docqa.finance.lexicon import load_lexicon
 from docqa.injection import looks_like_instruction, opens_payload
 from docqa.verify import quoted_text
 from docqa.text import normalize_for_match, query_tokens, tokens
 from docqa.answer.contract import Evidence
-from docqa.plan import QuestionPlan
+from docqa.plan import QuestionPlan, build_plan
 from docqa.types import Citation, Draft, EvidencePage
 
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
@@ -108,13 +106,13 @@ def _is_row(unit: str) -> bool:
     return "  " in unit and any(ch.isdigit() for ch in unit)
 
 
-def decides(question: str, quotes: list[str], coverage: float, similarity: float) -> bool:
+def decides(why: bool, quotes: list[str], coverage: float, similarity: float) -> bool:
     """Do the quotes answer the question, or only relate to it? They answer when the best one holds
     most of the question's words (or its meaning), a "why" is given a cause, and no two of them
     pull opposite ways (one segment's margin up, another's down: neither is "the" answer)."""
     if coverage < DECISIVE_COVERAGE and similarity < DECISIVE_SIMILARITY:
         return False
-    if asks_why(question) and not any(_CAUSAL.search(q) for q in quotes):
+    if why and not any(_CAUSAL.search(q) for q in quotes):
         return False
     return not pull_opposite_ways(quotes)
 
@@ -148,21 +146,23 @@ class ExtractiveAnswerer:
         return self._embedder  # type: ignore[return-value]
 
     def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft:
-        return self.answer_text(plan.asked, list(evidence.pages))
+        return self._quoted(plan, list(evidence.pages))
 
     def answer_text(self, question: str, evidence: list[EvidencePage]) -> Draft:
-        """The lines of the retrieved pages that answer ``question`` (also used without a plan)."""
+        """The lines of the retrieved pages that answer ``question``, planned on its own (no index)."""
+        return self._quoted(build_plan(question, []), evidence)
+
+    def _quoted(self, plan: QuestionPlan, evidence: list[EvidencePage]) -> Draft:
         if not evidence:
             return Draft(text="Not found.", found=False, reason="no page in the index matches the question",
                          answerer=self.name)
         # The company's own name picks the filing; it says nothing about which lines answer.
         names = {t for page in evidence for t in tokens(page.company or "")}
-        why = asks_why(question)
-        core = without_provisos(question)
-        wanted = [t for t in query_tokens(core) if t not in _GENERIC and t not in names and not t.isdigit()
+        why = plan.why
+        wanted = [t for t in query_tokens(plan.core) if t not in _GENERIC and t not in names and not t.isdigit()
                   and not (why and WHY.fullmatch(t))]
-        expansions = {t for phrase in load_lexicon().expansion_terms(question) for t in tokens(phrase)}
-        boilerplate_ok = _BOILERPLATE.search(question) is not None
+        expansions = {t for phrase in plan.expansions for t in tokens(phrase)}
+        boilerplate_ok = plan.boilerplate
         candidates = [(page, unit) for page in evidence for unit in units(page)
                       if boilerplate_ok or not _BOILERPLATE.search(unit)]
         if not wanted or not candidates:
@@ -187,7 +187,7 @@ class ExtractiveAnswerer:
         scored.sort(key=lambda s: -s[0])
         similarity = 0.0
         if self.embedder is not None:
-            scored, similarity = self._by_meaning(question, scored[:SEMANTIC_CANDIDATES])
+            scored, similarity = self._by_meaning(plan.core, scored[:SEMANTIC_CANDIDATES])
         best_score, best_coverage, _, _ = scored[0]
         if best_coverage < MIN_COVERAGE and similarity < MIN_SIMILARITY:
             return Draft(
@@ -206,7 +206,7 @@ class ExtractiveAnswerer:
             Citation(document=p.document, document_id=p.document_id, page=p.page, quote=u) for _, _, p, u in chosen
         )
         quotes = [u for *_, u in chosen]
-        decisive = decides(question, quotes, best_coverage, similarity)
+        decisive = decides(why, quotes, best_coverage, similarity)
         if len(citations) > 1:
             citations = labelled(citations, self._pages_of(evidence), always=pull_opposite_ways(quotes))
         return Draft(text=quoted_text(citations), found=True, citations=citations, answerer=self.name,
@@ -221,8 +221,8 @@ class ExtractiveAnswerer:
             return self._page_text(document_id, page)
         return page_text
 
-    def _by_meaning(self, question: str, scored: list) -> tuple[list, float]:
-        vectors = self.embedder.embed([without_provisos(question)] + [u for *_, u in scored])
+    def _by_meaning(self, core: str, scored: list) -> tuple[list, float]:
+        vectors = self.embedder.embed([core] + [u for *_, u in scored])
         cosines = vectors[1:] @ vectors[0]
         rescored = [(score + self.meaning_weight * float(c), coverage, page, unit, float(c))
                     for (score, coverage, page, unit), c in zip(scored, cosines)]

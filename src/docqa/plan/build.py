@@ -44,7 +44,7 @@ from docqa.plan.periods import (
 from docqa.plan.intent import asks_verdict, asks_why
 from docqa.plan.statistic import stats_question
 from docqa.plan.subject import _detect_companies, _respelt, _unheld_companies
-from docqa.plan.wording import content_text
+from docqa.plan.wording import asks_about_boilerplate, content_text, without_provisos
 from docqa.text import query_tokens, tokens
 from docqa.types import Document, SearchFilters
 
@@ -96,7 +96,9 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         judged = "exists"
     one_question = composition is not None or judged is not None or pick is not None or asks_verdict(asked)
     return replace(
-        plan, measures=measures, reading=read_measures(asked, measures), periods=read_periods(asked), statistic=Statistic(*routed) if routed else None,
+        plan, measures=measures, reading=read_measures(asked, measures), periods=read_periods(asked),
+        core=without_provisos(asked), expansions=tuple(load_lexicon().expansion_terms(asked)),
+        boilerplate=asks_about_boilerplate(asked), statistic=Statistic(*routed) if routed else None,
         verdict=asks_verdict(asked), why=asks_why(asked), judgement=judged, sign=sign_asked(asked),
         bottom_line=bottom_line_asked(asked), threshold=parse_threshold(asked), sides=compared(asked),
         band=band_asked(asked), moves=moves(asked), amount=asks_amount(asked, measures), counted=counted_noun(asked), kinds=kinds_asked(asked),

@@ -47,6 +47,9 @@ class Statistic:
 class QuestionPlan:
     question: str                                  # as asked (a follow-up: made whole)
     content: str = ""                              # without the instructions around it ("Round to ...")
+    core: str = ""                                 # without provisos ("If X is not useful, say why")
+    expansions: tuple[str, ...] = ()               # printed forms of the line items it names (the lexicon's)
+    boilerplate: bool = False                      # asks about forward-looking statements / safe harbor
     rewritten: str = ""                            # misspelt company names spelt as the filings spell them
     # subject
     companies: tuple[str, ...] = ()                # held companies named, canonical names, in order of mention

@@ -33,3 +33,11 @@ def content_text(question: str) -> str:
         elif ":" in sentence:  # "Answer the following question ...: what is the FY2018 net PPNE?"
             kept.append(sentence.rsplit(":", 1)[1].strip())
     return " ".join(kept) if kept else question
+
+
+_BOILERPLATE = re.compile(r"forward[\s-]looking\s+statements?|safe\s+harbor|cautionary\s+(?:note|statement)", re.I)
+
+
+def asks_about_boilerplate(question: str) -> bool:
+    """"What do the forward-looking statements cover?": the boilerplate is what is asked."""
+    return _BOILERPLATE.search(question) is not None
