@@ -305,3 +305,41 @@ def test_conversations_are_listed_paged_reopened_after_a_reload_and_a_restart_re
         assert errors == []
     finally:
         server.stop()
+
+
+def test_an_html_filing_is_uploaded_and_its_evidence_read_in_the_filings_own_layout(browser, server, tmp_path):
+    """An EDGAR .htm dropped on the page is indexed; its answer's cited page opens in the filing's own
+    layout with the quoted row and the cited cell marked; nothing of the filing runs or loads."""
+    from tests.faces.test_web_html import hostile_filing
+
+    filing = hostile_filing(tmp_path)
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    errors: list[str] = []
+    requests: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(server.url + "/")
+    upload_and_wait(page, filing)
+    expect(page.locator("#documents li", has_text=filing.name)).to_contain_text("Apple Inc.")
+    page.fill("#question", "What was Apple's net income in Q3 2023?")
+    page.click("#ask-button")
+    expect(page.locator("#answer-badge")).to_have_text("Verified", timeout=60_000)
+    expect(page.locator("#viewer-layout-group")).to_be_visible()
+    html_page = page.locator("#viewer-pages .html-page[data-page='3']")
+    expect(html_page.locator(".f-cited")).to_contain_text("19,881", timeout=30_000)
+    expect(html_page.locator("tr.f-quoted")).to_have_count(1)
+    expect(html_page.locator("tr.f-quoted")).to_contain_text("Net income")
+    assert html_page.locator(".f-cited").evaluate("(c) => getComputedStyle(c).outlineStyle") == "solid"
+    # the page with the filing's script, image, link and frame: none of it is there, nothing was fetched
+    page.fill("#page-input", "1")
+    page.press("#page-input", "Enter")
+    expect(page.locator("#viewer-pages .html-page[data-page='1']")).to_contain_text("a link")
+    assert page.locator("#viewer-pages .html-page script, #viewer-pages .html-page img, "
+                        "#viewer-pages .html-page a, #viewer-pages iframe").count() == 0
+    assert page.evaluate("window.pwned") is None
+    # the page image is still there to choose
+    page.select_option("#viewer-layout", "image")
+    expect(page.locator(".vpage[data-page='1'] img")).to_have_js_property("complete", True, timeout=60_000)
+    assert all(u.startswith((server.url, "blob:", "data:")) for u in requests), [
+        u for u in requests if not u.startswith((server.url, "blob:", "data:"))]
+    assert errors == []

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Iterator
 
+from docqa.ingest.html import HTML_SUFFIXES
 from docqa.ingest.pipeline import unique_name
 from docqa.app.ingestjobs import IngestWorker, job_id_for, now
 from docqa.store import AmbiguousDocument, DocumentNotFound
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 MAX_NAME_CHARS = 160
 PDF_MAGIC = b"%PDF-"
+HTML_MARKS = (b"<?xml", b"<html", b"<!doctype html")
 READ_BLOCK = 1 << 20
 
 
@@ -152,8 +154,11 @@ def _refusal(engine: "Engine", incoming: Path, received: Received, name: str) ->
     if size == 0:
         return refused("empty", "empty file (0 bytes)"), 0
     if PDF_MAGIC not in received.head:
-        return refused("not_pdf", "not a PDF: the file's bytes do not start with a PDF header, whatever its "
-                                  "name says; export or print it to PDF first", size), 0
+        if looks_like_html(received.head):  # an EDGAR filing as served (.htm): pages are counted when it is read
+            return None, 0
+        return refused("not_pdf", "not a PDF or an HTML filing: the file's bytes start with neither a PDF header "
+                                  "nor HTML, whatever its name says; export or print it to PDF first, or upload "
+                                  "the filing's .htm as EDGAR serves it", size), 0
     pages = count_pages(incoming)
     if pages > engine.settings.max_pages:
         return refused("too_many_pages", f"{pages} pages is over the limit of {engine.settings.max_pages} "
@@ -178,7 +183,7 @@ def _queue(engine: "Engine", worker: IngestWorker, uploads: Path, incoming: Path
     if existing is not None:
         return UploadResult(file_name=name, accepted=False, id=existing.id, code="duplicate", size=size,
                             reason=f"already indexed as {existing.file_name}", duplicate_of=existing.file_name)
-    stored = uploads / f"{doc_id}.pdf"
+    stored = uploads / (f"{doc_id}{html_suffix(name)}" if looks_like_html(received.head) else f"{doc_id}.pdf")
     # A display name is unique in the index: a second "report.pdf" becomes "report (2).pdf" (docs/web.md).
     in_use = [d.file_name for d in engine.documents()]
     in_use += [j.file_name for j in engine.store.jobs() if j.status != "ready" and j.id != doc_id] + sorted(names)
@@ -195,6 +200,20 @@ def _queue(engine: "Engine", worker: IngestWorker, uploads: Path, incoming: Path
     taken.add(doc_id)
     names.add(shown)
     return UploadResult(file_name=shown, accepted=True, id=doc_id, reason=note, size=size)
+
+
+def looks_like_html(head: bytes) -> bool:
+    """An HTML (or XHTML) document by its first bytes, a PDF never: what the ingest pipeline reads as a filing
+    when its name ends .htm, .html or .xhtml."""
+    lower = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    return PDF_MAGIC.lower() not in lower and any(t in lower for t in HTML_MARKS)
+
+
+def html_suffix(name: str) -> str:
+    """The suffix an HTML upload is kept under (the pipeline reads a file as HTML by it): the name's own
+    when it is one of them, else .htm."""
+    suffix = Path(name).suffix.lower()
+    return suffix if suffix in HTML_SUFFIXES else ".htm"
 
 
 def warnings_of(job: Job | None) -> list[str]:

@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.security import HTTPBearer
 from pydantic import BaseModel, Field
 
-from docqa.app import uploads
+from docqa.app import htmlpage, uploads
 from docqa.app.badge import BadgeKey, badge
 from docqa.app.figures import figure_value
 from docqa.app.conversation import UnknownThread
@@ -157,7 +157,19 @@ class PageSizeOut(BaseModel):
 class PageList(BaseModel):
     document_id: str
     file_name: str
+    format: Literal["pdf", "html"] = Field("pdf", description="html: an EDGAR HTML filing, whose pages can also "
+                                                              "be read in the filing's own layout (…/pages/{n}/html)")
     pages: list[PageSizeOut]
+
+
+class HtmlPageOut(BaseModel):
+    document_id: str
+    page: int
+    nodes: list[dict | str] = Field(description="the filing's HTML for the page as a tree of allowed elements: "
+                                          "{t: tag, a: {colspan, rowspan}, k: [quoted | cited | num], c: children "
+                                          "(nodes or text)}; no script, style, image or link survives")
+    quoted: int = Field(0, description="rows or paragraphs marked as printing a quote of the answer")
+    cited: int = Field(0, description="cells marked as printing a figure the answer read")
 
 
 class PageLabelOut(BaseModel):
@@ -329,10 +341,10 @@ def health(request: Request) -> Health:
 
 @router.post(
     "/documents", status_code=202, response_model=UploadOut,
-    summary="Upload PDFs (several at once); each file is accepted or refused with a reason",
+    summary="Upload PDFs or EDGAR HTML filings (several at once); each file is accepted or refused with a reason",
     responses={422: {"description": "no file was accepted; per-file reasons under 'files'"}, **SERVER_ERRORS},
 )
-def upload(request: Request, files: list[UploadFile] = File(..., min_length=1, description="PDF files")):
+def upload(request: Request, files: list[UploadFile] = File(..., min_length=1, description="PDF files or EDGAR HTML filings (.htm, .html, .xhtml)")):
     engine, worker = _engine(request), _worker(request)
     folder = Path(request.app.state.uploads_dir)
     folder.mkdir(parents=True, exist_ok=True)
@@ -484,6 +496,7 @@ def page_list(request: Request, doc_id: str) -> PageList:
     engine = _engine(request)
     doc = _ready(engine, doc_id)
     return PageList(document_id=doc.id, file_name=doc.file_name,
+                    format="html" if htmlpage.is_html_document(engine, doc.id) else "pdf",
                     pages=[PageSizeOut(number=p.number, width=p.width, height=p.height)
                            for p in engine.page_sizes(doc.id)])
 
@@ -523,6 +536,23 @@ def page_image(request: Request, doc_id: str, page: int,
         x1, y1 = max(b[2] for b in image.boxes), max(b[3] for b in image.boxes)
         headers["X-Evidence-Region"] = f"{x0:.1f},{y0:.1f},{x1:.1f},{y1:.1f}"
     return Response(image.png, media_type="image/png", headers=headers)
+
+
+@router.get("/documents/{doc_id}/pages/{page}/html", response_model=HtmlPageOut,
+            summary="An HTML filing's page in the filing's own layout, an answer's quoted rows and cited cells marked")
+def page_html(request: Request, doc_id: str, page: int,
+              answer: str | None = Query(None, description="an answer id: mark its quotes and figures")) -> HtmlPageOut:
+    engine = _engine(request)
+    doc = _ready(engine, doc_id)
+    record = engine.store.question(answer) if answer else None
+    if answer and (record is None or not visible(record)):
+        raise ApiError(404, "answer_not_found", f"no answer with id {shown(answer)}")
+    shown_page = htmlpage.html_page(engine, doc.id, page, answer)
+    if shown_page is None:
+        raise ApiError(404, "no_html_layout", f"{doc.file_name} has no page {page} in a layout of its own (a PDF, or "
+                                              "an HTML filing without page breaks): show the page image instead")
+    return HtmlPageOut(document_id=doc.id, page=page, nodes=shown_page.nodes, quoted=shown_page.quoted,
+                       cited=shown_page.cited)
 
 
 def _ready(engine: Engine, doc_id: str) -> Document:

@@ -30,6 +30,7 @@ const state = {
   historyTotal: 0,
   historyShown: 0,
   pendingDeletes: new Map(),  // conversation id -> {conversation, timer}: deleted unless undone
+  htmlMode: "html",     // how an HTML filing's page is shown: "html" (its own layout) or "image"
   pollTimer: null,
   readyIds: "",
 };
@@ -217,7 +218,7 @@ function followUploads() {
     } else if (doc.status === "processing") {
       const f = doc.pages_total ? doc.pages_done / doc.pages_total : 0;
       setUpload(key, { status: "processing", fraction: f, indeterminate: !doc.pages_total || doc.pages_done === 0,
-        message: doc.pages_total ? `reading pages: ${doc.pages_done} of ${doc.pages_total}` : "reading the PDF" });
+        message: doc.pages_total ? `reading pages: ${doc.pages_done} of ${doc.pages_total}` : "reading the file" });
     }
   }
 }
@@ -241,7 +242,7 @@ function documentRow(doc) {
   const pending = status === "queued" || status === "processing";
   const fraction = doc.pages_total ? doc.pages_done / doc.pages_total : 0;
   const progressText = status === "processing"
-    ? (doc.pages_total ? `${doc.pages_done} of ${doc.pages_total} pages` : "reading the PDF") : null;
+    ? (doc.pages_total ? `${doc.pages_done} of ${doc.pages_total} pages` : "reading the file") : null;
   return el("li", { "data-id": doc.id, "data-status": status },
     el("div", { class: "row" },
       el("span", { class: "name", text: doc.file_name }),
@@ -631,7 +632,8 @@ function closeViewer() {
 }
 
 function freshViewer() {
-  return { documentId: null, name: "", sizes: [], zoom: $("viewer-zoom") ? $("viewer-zoom").value : "fit", current: 1,
+  return { documentId: null, name: "", sizes: [], format: "pdf", mode: "image",
+    zoom: $("viewer-zoom") ? $("viewer-zoom").value : "fit", current: 1,
     urls: new Map(), loading: new Map(), observer: null, visible: new Set(), citation: -1, answerId: null };
 }
 
@@ -669,7 +671,12 @@ async function openViewer(documentId, page) {
       if (v.documentId !== documentId) return;
       v.sizes = body.pages;
       v.name = body.file_name;
+      v.format = body.format || "pdf";
+      // an HTML filing is read in its own layout unless the page image is asked for
+      v.mode = v.format === "html" ? state.htmlMode : "image";
     } catch (err) { showError(err); return; }
+    $("viewer-layout-group").hidden = v.format !== "html";
+    $("viewer-layout").value = v.mode;
     layoutPages();
   }
   goToPage(page);
@@ -688,6 +695,7 @@ function cssScale() {
 function layoutPages() {
   const v = state.viewer;
   const frame = $("viewer-pages");
+  if (v.mode === "html") { layoutHtml(); return; }
   const scale = cssScale();
   v.scale = scale;
   if (v.observer) v.observer.disconnect();
@@ -781,10 +789,83 @@ async function drawPage(holder, n) {
   }
 }
 
+// --- an HTML filing's page in its own layout (GET …/pages/{n}/html) -----------------------------------
+// The server sends the page as a tree of allowed elements, never HTML; it is built here with
+// createElement and textContent, from the same allow-list, so nothing of the filing runs or loads.
+
+const HTML_TAGS = new Set(("table thead tbody tfoot tr td th caption p div span b strong i em u sup sub br " +
+  "h1 h2 h3 h4 h5 h6 ul ol li blockquote pre hr").split(" "));
+const HTML_MARKS = new Set(["quoted", "cited", "num"]);
+
+function buildHtml(node) {
+  if (typeof node === "string") return document.createTextNode(node);
+  const tag = HTML_TAGS.has(node.t) ? node.t : "span";
+  const out = document.createElement(tag);
+  for (const [k, v] of Object.entries(node.a || {})) {
+    if ((k === "colspan" || k === "rowspan") && /^\d{1,2}$/.test(v)) out.setAttribute(k, v);
+  }
+  const marks = (node.k || []).filter((k) => HTML_MARKS.has(k));
+  if (marks.length) out.className = marks.map((k) => "f-" + k).join(" ");
+  for (const child of node.c || []) out.append(buildHtml(child));
+  return out;
+}
+
+function layoutHtml() {
+  const v = state.viewer;
+  const holder = el("div", { class: "html-page", "data-page": String(v.current), lang: "en" });
+  holder.style.fontSize = v.zoom === "fit" ? "" : `${Number(v.zoom) * 0.85}%`;
+  $("viewer-pages").replaceChildren(holder);
+  $("page-input").max = String(v.sizes.length);
+  $("page-of").textContent = `of ${v.sizes.length}`;
+}
+
+async function drawHtmlPage(n) {
+  const v = state.viewer;
+  const documentId = v.documentId, answerId = v.answerId;
+  const holder = $("viewer-pages").querySelector(".html-page");
+  if (!holder) return;
+  holder.dataset.page = String(n);
+  holder.classList.add("loading");
+  const key = `${documentId}:${n}:${answerId}`;
+  v.htmlKey = key;
+  let body;
+  try {
+    body = await api(`/api/documents/${encodeURIComponent(documentId)}/pages/${n}/html` +
+      (answerId ? `?answer=${encodeURIComponent(answerId)}` : ""));
+  } catch (err) {
+    if (v.htmlKey !== key) return;
+    holder.classList.remove("loading");
+    if (err.code === "no_html_layout") { v.mode = "image"; $("viewer-layout").value = "image"; layoutPages(); goToPage(n); return; }
+    showError(err);
+    return;
+  }
+  if (v.htmlKey !== key) return;  // another page or document meanwhile
+  holder.classList.remove("loading");
+  holder.replaceChildren(...body.nodes.map(buildHtml));
+  holder.dataset.evidence = body.quoted || body.cited ? "marked" : "none";
+  const mark = holder.querySelector(".f-cited") || holder.querySelector(".f-quoted");
+  const frame = $("viewer-pages");
+  const top = mark ? mark.getBoundingClientRect().top - frame.getBoundingClientRect().top + frame.scrollTop : 0;
+  frame.scrollTop = Math.max(0, top - frame.clientHeight / 3);
+}
+
+$("viewer-layout").addEventListener("change", (ev) => {
+  const v = state.viewer;
+  state.htmlMode = ev.target.value;
+  v.mode = v.format === "html" ? state.htmlMode : "image";
+  const page = v.current;
+  for (const url of v.urls.values()) URL.revokeObjectURL(url);
+  v.urls.clear();
+  v.loading.clear();
+  layoutPages();
+  goToPage(page);
+});
+
 function goToPage(n) {
   const v = state.viewer;
   if (!v.sizes.length) return;
   const page = Math.min(Math.max(1, Math.round(n)), v.sizes.length);
+  if (v.mode === "html") { v.current = page; drawHtmlPage(page); updateCaption(); return; }
   const holder = pageHolder(page);
   if (!holder) return;
   v.current = page;
@@ -829,7 +910,7 @@ function updateCaption() {
 
 $("viewer-pages").addEventListener("scroll", () => {
   const v = state.viewer;
-  if (v.jumping || !v.sizes.length) return;
+  if (v.jumping || !v.sizes.length || v.mode === "html") return;
   const frame = $("viewer-pages");
   const middle = frame.scrollTop + frame.clientHeight / 3;
   let current = v.current;
