@@ -343,3 +343,81 @@ def test_an_html_filing_is_uploaded_and_its_evidence_read_in_the_filings_own_lay
     assert all(u.startswith((server.url, "blob:", "data:")) for u in requests), [
         u for u in requests if not u.startswith((server.url, "blob:", "data:"))]
     assert errors == []
+
+
+NO_SIDEWAYS = """(w) => [document.documentElement.scrollWidth,
+  [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > w + 1
+    && !e.closest('.viewer-pages, .figures-wrap, .formula')).map((e) => e.tagName + '#' + e.id + '.' + e.className)]"""
+ANSWER_IN_VIEW = """() => { const r = document.getElementById('answer').getBoundingClientRect();
+  return r.top >= 0 && r.top < innerHeight * 0.6; }"""
+
+
+def test_on_a_phone_the_answer_comes_into_view_and_nothing_overflows_sideways(browser, server, tmp_path):
+    """At 390 px the answer is scrolled into view once it comes; at 360, 390 and 414 px nothing is wider
+    than the screen (a long file name, the figure table, the scope picker open); a long badge leaves a
+    conversation's name the row's width."""
+    from tests.faces.test_web_html import hostile_filing
+
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server.url + "/")
+    upload_and_wait(page, hostile_filing(tmp_path))
+    upload_and_wait(page, small_pdf(tmp_path / ("A_VERY_LONG_FILE_NAME_WITHOUT_ANY_SPACES_IN_IT_" * 2 + "2023.pdf")))
+    page.fill("#question", "What was Apple's net income in Q3 2023?")
+    page.click("#ask-button")
+    expect(page.locator("#answer-badge")).to_have_text("Verified", timeout=60_000)
+    page.wait_for_function(ANSWER_IN_VIEW, timeout=10_000)
+    expect(page.locator("#answer-figures td").nth(1)).to_contain_text("(USD millions)")
+
+    # a long badge beside a conversation's name (as a passages answer has)
+    def long_badge(route):
+        body = route.fetch().json()
+        for c in body["conversations"]:
+            c["badge"], c["badge_key"] = "Passages found — not an answer", "passages"
+        route.fulfill(json=body)
+
+    page.route("**/api/conversations?*", long_badge)
+    page.fill("#history-search", "net income")
+    expect(page.locator("#history li .badge").first).to_have_text("Passages found — not an answer")
+    for width in (360, 390, 414):
+        page.set_viewport_size({"width": width, "height": 844})
+        page.wait_for_timeout(250)  # the layout settles after a resize
+        scroll_width, wide = page.evaluate(NO_SIDEWAYS, width)
+        assert scroll_width <= width and wide == [], (width, scroll_width, wide)
+        title = page.locator("#history li .title").first.bounding_box()
+        assert title["width"] > 0.6 * width - 60 and title["height"] < 80, (width, title)
+        page.click("#scope-summary")
+        expect(page.locator("#scope-picker .scope-body")).to_be_visible()
+        scroll_width, wide = page.evaluate(NO_SIDEWAYS, width)
+        assert scroll_width <= width and wide == [], ("scope picker open", width, scroll_width, wide)
+        page.keyboard.press("Escape")
+    assert errors == []
+
+
+def test_the_scope_picker_lists_filings_and_closes_like_a_menu(browser, server, tmp_path):
+    """Each filing in the picker reads company · type · period (its file name below); Escape closes it
+    and gives the focus back, and so does a click outside it."""
+    from tests.faces.test_web_html import hostile_filing
+
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    page.goto(server.url + "/")
+    upload_and_wait(page, hostile_filing(tmp_path))
+    picker = page.locator("#scope-picker")
+    page.click("#scope-summary")
+    expect(picker).to_have_js_property("open", True)
+    entry = page.locator("#scope-documents .scope-doc").first
+    expect(entry.locator(".scope-doc-filing")).to_have_text("Apple Inc. · 10-Q · FY2023 Q3")
+    expect(entry.locator(".scope-doc-name")).to_have_text("aapl-10-q-2023-07-01.htm")
+    entry.locator("input").check()
+    expect(page.locator("#scope-summary")).to_contain_text("aapl-10-q-2023-07-01.htm")
+    page.keyboard.press("Escape")
+    expect(picker).to_have_js_property("open", False)
+    assert page.evaluate("document.activeElement.id") == "scope-summary"
+    page.click("#scope-summary")
+    expect(picker).to_have_js_property("open", True)
+    page.click("h1")  # outside
+    expect(picker).to_have_js_property("open", False)
+    page.click("#scope-summary")
+    page.focus("#question")  # focus leaving it closes it too
+    expect(picker).to_have_js_property("open", False)

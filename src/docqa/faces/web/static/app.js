@@ -108,12 +108,19 @@ function bar(fraction, indeterminate = false) {
     "aria-valuemin": "0", "aria-valuemax": "100", "aria-valuenow": String(Math.round(fraction * 100)) }, fill);
 }
 
-function describe(doc) {
+const DOC_TYPE_WORDS = { "10k": "10-K", "20f": "20-F", "40f": "40-F", annual_report: "annual report",
+  financial_statements: "financial statements", "10q": "10-Q", "8k": "8-K", earnings: "earnings release", other: "other" };
+
+function filingWords(doc) {  // "Apple Inc. · 10-Q · FY2023 Q3"
   const m = doc.meta || {};
-  const parts = [m.company, m.doc_type ? m.doc_type.toUpperCase() : null,
-    m.fiscal_year ? "FY" + m.fiscal_year + (m.fiscal_quarter ? " Q" + m.fiscal_quarter : "") : null,
-    doc.pages ? doc.pages + (doc.pages === 1 ? " page" : " pages") : null];
-  return parts.filter(Boolean).join(" · ");
+  return [m.company, m.doc_type ? (DOC_TYPE_WORDS[m.doc_type] || m.doc_type) : null,
+    m.fiscal_year ? "FY" + m.fiscal_year + (m.fiscal_quarter ? " Q" + m.fiscal_quarter : "") : null]
+    .filter(Boolean).join(" · ");
+}
+
+function describe(doc) {
+  const pages = doc.pages ? doc.pages + (doc.pages === 1 ? " page" : " pages") : null;
+  return [filingWords(doc), pages].filter(Boolean).join(" · ");
 }
 
 function ago(iso) {
@@ -315,7 +322,8 @@ function renderScopePicker() {
         state.scope.documents = [...ids];
         renderScopeSummary();
       } }),
-    el("span", { text: d.file_name }))));
+    el("span", { class: "scope-doc-words" }, el("span", { class: "scope-doc-filing", text: filingWords(d) || d.file_name }),
+      filingWords(d) ? el("span", { class: "scope-doc-name", text: d.file_name }) : null))));
   renderScopeSummary();
 }
 
@@ -335,6 +343,18 @@ function renderScopeSummary() {
 }
 
 $("scope-company").addEventListener("change", (ev) => { state.scope.company = ev.target.value; renderScopeSummary(); });
+// The picker closes as a menu does: on Escape (focus back on it) and on a click or focus outside it.
+function closeScopePicker(focusSummary) {
+  const picker = $("scope-picker");
+  if (!picker.open) return;
+  picker.open = false;
+  if (focusSummary) $("scope-summary").focus();
+}
+document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape" && $("scope-picker").open) { ev.preventDefault(); closeScopePicker(true); }
+});
+document.addEventListener("pointerdown", (ev) => { if (!$("scope-picker").contains(ev.target)) closeScopePicker(false); });
+document.addEventListener("focusin", (ev) => { if (!$("scope-picker").contains(ev.target)) closeScopePicker(false); });
 $("scope-clear").addEventListener("click", () => {
   state.scope = { documents: [], company: "" };
   renderScopePicker();
@@ -465,6 +485,7 @@ async function ask() {
     $("question").value = "";
     $("question").placeholder = "Ask a follow-up, e.g. “and in 2017?” — or start a new conversation";
     renderAnswer(answer, { helpful: null, note: null }, ms);
+    bringIntoView($("answer"));
     refreshThread();
     refreshHistory();
   } catch (err) {
@@ -487,6 +508,16 @@ function startNewConversation(focus = true) {
 }
 
 $("new-thread").addEventListener("click", () => startNewConversation());
+
+// The answer scrolled into view once it is there: on a phone it comes far below the question box
+// (the conversation, the box and the suggestions above it), where nobody saw it arrive.
+function bringIntoView(node) {
+  const top = node.getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight * 0.6) {
+    const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    window.scrollTo({ top: window.scrollY + top - 8, behavior: smooth ? "smooth" : "auto" });
+  }
+}
 
 async function refreshThread() {
   if (!state.thread) { renderThread([]); return; }
