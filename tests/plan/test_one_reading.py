@@ -19,7 +19,6 @@ _NAMES = {"question"}
 
 # module:function -> still reads the raw question (to be moved into a plan slot)
 STILL_READING: frozenset[str] = frozenset({
-    "answer.disclosure:_read",
     "finance.lexicon:metrics_for",
     "verify.measure:measure_asked",
 })

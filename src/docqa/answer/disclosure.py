@@ -22,12 +22,9 @@ import re
 from dataclasses import dataclass
 
 from docqa.answer.extractive import units
-from docqa.finance.lexicon import load_lexicon
 from docqa.answer.contract import Filings, ReadsFilings
 from docqa.plan import QuestionPlan
-from docqa.plan.companies import company_names
-from docqa.plan.topic import (_STATE_Q, _STOP, Slot, Topic_, _stem, _words, disclosure_question,
-                              parse_state, parse_topic)
+from docqa.plan.topic import (_STOP, Slot, Topic_, _stem, _words)
 from docqa.store.base import Store, StoredPage
 from docqa.types import Citation, Document, Draft, EvidencePage
 
@@ -267,18 +264,12 @@ class DisclosureAnswerer(ReadsFilings):
     name = "disclosure"
 
     def _read(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Filings) -> Draft | None:
-        if plan.sign or not disclosure_question(question) and not _STATE_Q.match(question.strip()):
+        if plan.sign or not plan.discloses:
             return None  # a line's sign ("did X report a net loss") is its statement's, not a sentence's
         documents = self._documents(plan, evidence, store)
         if not documents:
             return None
-        company_words = {_stem(w) for d in documents for n in company_names(d) for w in n.split()}
-        company_words |= {_stem(w) for d in documents for w in _words(d.meta.company or "")}
-        topic = parse_topic(question, company_words)
-        if topic is None:
-            if load_lexicon().match(question):
-                return None  # a figure's state ("is working capital positive") is the figures answerer's
-            topic = parse_state(question, company_words)
+        topic = plan.topic
         if topic is None or len(topic.slots) > MAX_STATE_SLOTS and topic.state:
             return None
         found: list[Found] = []

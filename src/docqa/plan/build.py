@@ -44,6 +44,7 @@ from docqa.plan.periods import (
 from docqa.plan.intent import asks_verdict, asks_why
 from docqa.plan.statistic import stats_question
 from docqa.plan.subject import _detect_companies, _respelt, _unheld_companies
+from docqa.plan.topic import _STATE_Q, _stem, _words, disclosure_question, parse_state, parse_topic
 from docqa.plan.wording import asks_about_boilerplate, content_text, without_provisos
 from docqa.text import query_tokens, tokens
 from docqa.types import Document, SearchFilters
@@ -81,7 +82,24 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
     plan = _with_subject(plan, documents, explicit, is_word, owner)
     plan = _with_ask(plan)
     plan = replace(plan, intent=classify(plan))
-    return _with_filings(plan, documents, explicit)
+    return _with_topic(_with_filings(plan, documents, explicit), documents)
+
+
+def _with_topic(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
+    """Y of "did X disclose / report Y" or "is X subject to Y", without the words of X's own names
+    (as the filings of the companies asked print them)."""
+    asked = plan.asked
+    discloses = disclosure_question(asked) is not None or _STATE_Q.match(asked.strip()) is not None
+    if not discloses:
+        return plan
+    canonical = _held(documents).canonical
+    own = [d for d in documents if canonical.get(d.id) in plan.companies]
+    words = {_stem(w) for d in own for n in company_names(d) for w in n.split()}
+    words |= {_stem(w) for d in own for w in _words(d.meta.company or "")}
+    topic = parse_topic(asked, words)
+    if topic is None and not plan.measures:  # a figure's state ("is working capital positive") is a figure's
+        topic = parse_state(asked, words)
+    return replace(plan, discloses=True, topic=topic)
 
 
 def _with_ask(plan: QuestionPlan) -> QuestionPlan:

@@ -17,6 +17,7 @@ from docqa.finance.periods import Period
 from docqa.plan.composition import Composition
 from docqa.plan.judgement import STABLE_BAND, Compared, Threshold
 from docqa.plan.lines import LineAsked
+from docqa.plan.topic import Topic_
 from docqa.plan.measures import MeasureReading
 from docqa.plan.periods import AskedPeriods
 from docqa.types import DocType, SearchFilters, StatementKind
@@ -76,6 +77,8 @@ class QuestionPlan:
     phrases: tuple[str, ...] = ()                  # printed forms of what is asked (lexicon, topics)
     statements: frozenset[StatementKind] = frozenset()
     sections: frozenset[str] = frozenset()         # Items that usually hold the topic asked about
+    discloses: bool = False                        # "did X disclose / report Y", "is X subject to Y"
+    topic: Topic_ | None = None                    # Y of "did X <verb> Y" (or of "is X subject to Y": state)
     section_topics: tuple[str, ...] = ()           # topics whose open questions their section answers
     section_items: tuple[str, ...] = ()            # ... and those sections ("Item 1A")
     section_words: tuple[str, ...] = ()            # how filings print those topics ("risk factors")
