@@ -421,3 +421,30 @@ def test_the_scope_picker_lists_filings_and_closes_like_a_menu(browser, server, 
     page.click("#scope-summary")
     page.focus("#question")  # focus leaving it closes it too
     expect(picker).to_have_js_property("open", False)
+
+
+def test_the_cited_page_has_a_text_layer_to_select_and_copy_quotes_and_figures(browser, server, tmp_path):
+    """Over the page image lies a transparent layer of the page's words at their boxes: a double click
+    selects a figure, a drag across a row selects the row's words."""
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    page.goto(server.url + "/")
+    upload_and_wait(page, small_pdf(tmp_path / "filing.pdf", pages=2))
+    page.fill("#question", COUNT.format("revenue"))
+    page.click("#ask-button")
+    expect(page.locator("#answer-badge")).to_have_text("Verified", timeout=60_000)
+    layer = page.locator(".vpage[data-page='1'] .textlayer")
+    figure = layer.locator("span", has_text=re.compile(r"^1,234 ?$"))
+    expect(figure).to_have_count(1, timeout=30_000)
+    assert figure.evaluate("(s) => getComputedStyle(s).color") == "rgba(0, 0, 0, 0)"  # transparent over the image
+    box = figure.bounding_box()
+    image = page.locator(".vpage[data-page='1'] img").bounding_box()
+    assert image["x"] <= box["x"] and box["x"] + box["width"] <= image["x"] + image["width"]
+    figure.dblclick()
+    assert page.evaluate("getSelection().toString().trim()") == "1,234"
+    start = layer.locator("span", has_text=re.compile(r"^Total ?$")).first.bounding_box()
+    end = layer.locator("span", has_text=re.compile(r"^1,000 ?$")).first.bounding_box()
+    page.mouse.move(start["x"] + 1, start["y"] + start["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(end["x"] + end["width"] - 1, end["y"] + end["height"] / 2, steps=8)
+    page.mouse.up()
+    assert " ".join(page.evaluate("getSelection().toString()").split()) == "Total revenue 1,234 1,000"

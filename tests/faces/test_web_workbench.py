@@ -125,3 +125,19 @@ def test_an_answer_whose_document_was_deleted_is_marked(client):
     assert entry["document_deleted"] is True and entry["deleted_documents"] == [AMAZON.name]
     assert entry["answer"]["pages"] == []  # no image link to a page that is gone
     assert "was deleted since" in client.get(f"/api/questions/{answer['id']}/export").text
+
+
+def test_the_cited_cell_is_boxed_and_the_page_words_are_given_for_a_text_layer(client):
+    answer = ask(client, question="What was Netflix's operating income in 2017?")
+    image = client.get(answer["pages"][0]["image_url"] + "&scale=1")
+    assert image.headers["x-evidence"] == "figures"  # the figure's cell, not its whole row
+    x0, y0, x1, y1 = map(float, image.headers["x-evidence-region"].split(","))
+    assert x1 - x0 < 80 and y1 - y0 < 20, (x0, y0, x1, y1)  # a cell: the row spans the page (19 to 588 pt)
+    words = client.get(f"/api/documents/{doc_id(NETFLIX)}/pages/42/words").json()
+    assert words["source"] == "pdf" and (words["width"], words["height"]) == (612.0, 792.0)
+    [figure] = [w for line in words["lines"] for w in line if w["t"] == "838,679"][:1]
+    fx0, fy0, fx1, fy1 = figure["b"]
+    assert x0 - 2 <= fx0 and fx1 <= x1 + 2 and y0 - 2 <= fy0 and fy1 <= y1 + 2  # the boxed cell holds the figure
+    row = next(line for line in words["lines"] if any(w["t"] == "Operating" for w in line))
+    assert " ".join(w["t"] for w in row).startswith("Operating income")
+    assert client.get(f"/api/documents/{doc_id(NETFLIX)}/pages/99/words").status_code == 404

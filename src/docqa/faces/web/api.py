@@ -13,24 +13,23 @@ from pathlib import Path
 from typing import Annotated, Iterator, Literal
 
 from fastapi import APIRouter, File, Query, Request, Security, UploadFile
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 from fastapi.security import HTTPBearer
 from pydantic import BaseModel, Field
 
-from docqa.app import htmlpage, uploads
+from docqa.app import uploads
 from docqa.app.badge import BadgeKey, badge
 from docqa.app.figures import figure_value
 from docqa.app.conversation import UnknownThread
-from docqa.engine import AnswerNotFound, Engine
+from docqa.engine import Engine
 from docqa.app.ingestjobs import IngestWorker
-from docqa.limits import MAX_NAME_CHARS, shown
+from docqa.limits import MAX_NAME_CHARS
 from docqa.progress import STAGES, Failed, Finished, Stage, StageName, StageReporter, stages_of
 from docqa.app import asking
 from docqa.app.conversation import ask_in_thread
 from docqa.app.errors import StoreUnavailable
-from docqa.app.threads import ASKED_KEY, INHERITED_KEY, ORIGIN_KEY, THREAD_KEY, UNDERSTOOD_KEY, Scope, visible
+from docqa.app.threads import ASKED_KEY, INHERITED_KEY, ORIGIN_KEY, THREAD_KEY, UNDERSTOOD_KEY, Scope
 from docqa.types import Answer, DocType, Document, DocumentMeta, Job, JobStatus
-from docqa.viewer import MAX_SCALE, MIN_SCALE
 
 log = logging.getLogger(__name__)
 
@@ -146,35 +145,6 @@ class PageLink(BaseModel):
     label: str | None = Field(None, description="the page number the filing prints on it, when it prints one")
     pages: int = Field(0, description="pages in the document")
     image_url: str
-
-
-class PageSizeOut(BaseModel):
-    number: int
-    width: float
-    height: float
-
-
-class PageList(BaseModel):
-    document_id: str
-    file_name: str
-    format: Literal["pdf", "html"] = Field("pdf", description="html: an EDGAR HTML filing, whose pages can also "
-                                                              "be read in the filing's own layout (…/pages/{n}/html)")
-    pages: list[PageSizeOut]
-
-
-class HtmlPageOut(BaseModel):
-    document_id: str
-    page: int
-    nodes: list[dict | str] = Field(description="the filing's HTML for the page as a tree of allowed elements: "
-                                          "{t: tag, a: {colspan, rowspan}, k: [quoted | cited | num], c: children "
-                                          "(nodes or text)}; no script, style, image or link survives")
-    quoted: int = Field(0, description="rows or paragraphs marked as printing a quote of the answer")
-    cited: int = Field(0, description="cells marked as printing a figure the answer read")
-
-
-class PageLabelOut(BaseModel):
-    page: int
-    label: str | None = None
 
 
 class AnswerOut(Answer):
@@ -488,79 +458,6 @@ def _error_out(exc: BaseException) -> ErrorOut:
 
 def _sse(event: str, data: BaseModel) -> str:
     return f"event: {event}\ndata: {data.model_dump_json()}\n\n"
-
-
-@router.get("/documents/{doc_id}/pages", response_model=PageList,
-            summary="Every page's size (PDF points), for a viewer to lay out the whole filing")
-def page_list(request: Request, doc_id: str) -> PageList:
-    engine = _engine(request)
-    doc = _ready(engine, doc_id)
-    return PageList(document_id=doc.id, file_name=doc.file_name,
-                    format="html" if htmlpage.is_html_document(engine, doc.id) else "pdf",
-                    pages=[PageSizeOut(number=p.number, width=p.width, height=p.height)
-                           for p in engine.page_sizes(doc.id)])
-
-
-@router.get("/documents/{doc_id}/pages/{page}/label", response_model=PageLabelOut,
-            summary="The page number the filing prints on a physical page")
-def page_label(request: Request, doc_id: str, page: int) -> PageLabelOut:
-    engine = _engine(request)
-    doc = _ready(engine, doc_id)
-    return PageLabelOut(page=page, label=engine.page_label(doc.id, page))
-
-
-@router.get(
-    "/documents/{doc_id}/pages/{page}.png", summary="A page as PNG at the zoom asked, with an answer's evidence boxed",
-    response_class=Response, responses={200: {"content": {"image/png": {}}, "description": "the page"}},
-)
-def page_image(request: Request, doc_id: str, page: int,
-               answer: str | None = Query(None, description="an answer id: box its quotes and figures"),
-               scale: float | None = Query(None, ge=MIN_SCALE, le=MAX_SCALE,
-                                           description="pixels per PDF point (2 unless given)")) -> Response:
-    engine = _engine(request)
-    doc = _ready(engine, doc_id)
-    record = engine.store.question(answer) if answer else None
-    if answer and (record is None or not visible(record)):  # another token's answer boxes nothing here
-        raise ApiError(404, "answer_not_found", f"no answer with id {shown(answer)}")
-    try:
-        image = engine.page_image(doc.id, page, answer, scale)
-    except AnswerNotFound as exc:
-        raise ApiError(404, "answer_not_found", str(exc)) from exc
-    label = engine.page_label(doc.id, page)
-    headers = {"X-Evidence": image.used, "X-Evidence-Boxes": str(len(image.boxes)), "X-Scale": f"{image.zoom:g}",
-               "Cache-Control": "private, max-age=300"}
-    if label:
-        headers["X-Page-Label"] = label
-    if image.boxes:  # where the evidence is, in PDF points: a zoomed viewer scrolls it into view
-        x0, y0 = min(b[0] for b in image.boxes), min(b[1] for b in image.boxes)
-        x1, y1 = max(b[2] for b in image.boxes), max(b[3] for b in image.boxes)
-        headers["X-Evidence-Region"] = f"{x0:.1f},{y0:.1f},{x1:.1f},{y1:.1f}"
-    return Response(image.png, media_type="image/png", headers=headers)
-
-
-@router.get("/documents/{doc_id}/pages/{page}/html", response_model=HtmlPageOut,
-            summary="An HTML filing's page in the filing's own layout, an answer's quoted rows and cited cells marked")
-def page_html(request: Request, doc_id: str, page: int,
-              answer: str | None = Query(None, description="an answer id: mark its quotes and figures")) -> HtmlPageOut:
-    engine = _engine(request)
-    doc = _ready(engine, doc_id)
-    record = engine.store.question(answer) if answer else None
-    if answer and (record is None or not visible(record)):
-        raise ApiError(404, "answer_not_found", f"no answer with id {shown(answer)}")
-    shown_page = htmlpage.html_page(engine, doc.id, page, answer)
-    if shown_page is None:
-        raise ApiError(404, "no_html_layout", f"{doc.file_name} has no page {page} in a layout of its own (a PDF, or "
-                                              "an HTML filing without page breaks): show the page image instead")
-    return HtmlPageOut(document_id=doc.id, page=page, nodes=shown_page.nodes, quoted=shown_page.quoted,
-                       cited=shown_page.cited)
-
-
-def _ready(engine: Engine, doc_id: str) -> Document:
-    entry = uploads.find(engine, doc_id)
-    if entry.document is None:
-        job = entry.job
-        raise ApiError(409, "not_ready", f"{job.file_name} is {job.status}; pages can be shown once it is ready")  # type: ignore[union-attr]
-    return entry.document
 
 
 @router.get("/examples", response_model=Examples, summary="Example questions the indexed filings answer (each checked by asking it)")

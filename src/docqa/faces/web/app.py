@@ -20,6 +20,7 @@ from docqa.engine import Engine
 from docqa.faces.origin import HostPolicy, SameOrigin
 from docqa.faces.web.api import router
 from docqa.faces.web.conversations import router as conversations_router
+from docqa.faces.web.viewer_api import router as viewer_router
 from docqa.faces.web.errors import install_error_handlers
 from docqa.faces.web.guard import Guard
 from docqa.faces.web.jobs import IngestWorker
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, w
     app.include_router(router)
     app.include_router(questions_router)
     app.include_router(conversations_router)
+    app.include_router(viewer_router)
     fit_openapi(app, token_required=bool(token), max_question_chars=settings.max_question_chars)
     include_pages(app)
     return app

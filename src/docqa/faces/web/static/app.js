@@ -665,7 +665,8 @@ function closeViewer() {
 function freshViewer() {
   return { documentId: null, name: "", sizes: [], format: "pdf", mode: "image",
     zoom: $("viewer-zoom") ? $("viewer-zoom").value : "fit", current: 1,
-    urls: new Map(), loading: new Map(), observer: null, visible: new Set(), citation: -1, answerId: null };
+    urls: new Map(), loading: new Map(), words: new Map(), observer: null, visible: new Set(), citation: -1,
+    answerId: null };
 }
 
 function openCitation(i) {
@@ -811,6 +812,7 @@ async function drawPage(holder, n) {
     if (region) holder.dataset.region = region;
     if (n === v.current) updateCaption();
     if (n === v.target && region) showRegion(holder, region);
+    drawTextLayer(holder, n);
   } catch (err) {
     if (v.documentId === documentId) holder.dataset.error = err.message || "cannot draw this page";
     showError(err);
@@ -891,6 +893,40 @@ $("viewer-layout").addEventListener("change", (ev) => {
   layoutPages();
   goToPage(page);
 });
+
+// A transparent text layer over the page image, from the page's words and their boxes (GET …/words):
+// quotes and figures can be selected, double-clicked and copied as on the filing itself.
+async function drawTextLayer(holder, n) {
+  const v = state.viewer;
+  const documentId = v.documentId;
+  let words = v.words.get(n);
+  if (!words) {
+    try { words = await api(`/api/documents/${encodeURIComponent(documentId)}/pages/${n}/words`); } catch (err) { return; }
+    if (v.documentId !== documentId) return;
+    v.words.set(n, words);
+  }
+  const scale = v.scale;
+  const old = holder.querySelector(".textlayer");
+  if (old && old.dataset.scale === String(scale)) return;
+  const ctx = drawTextLayer.ctx || (drawTextLayer.ctx = document.createElement("canvas").getContext("2d"));
+  const layer = el("div", { class: "textlayer", "data-scale": String(scale), "data-source": words.source });
+  for (const line of words.lines) {
+    line.forEach((w, i) => {
+      const [x0, y0, x1, y1] = w.b;
+      const size = Math.max(1, (y1 - y0) * scale);
+      const span = el("span", { text: w.t + (i < line.length - 1 ? " " : "") });
+      span.style.left = `${x0 * scale}px`;
+      span.style.top = `${y0 * scale}px`;
+      span.style.fontSize = `${size}px`;
+      ctx.font = `${size}px sans-serif`;
+      const natural = ctx.measureText(w.t).width;
+      if (natural > 0) span.style.transform = `scaleX(${((x1 - x0) * scale) / natural})`;
+      layer.append(span);
+    });
+    layer.append(el("br"));
+  }
+  if (old) old.replaceWith(layer); else holder.append(layer);
+}
 
 function goToPage(n) {
   const v = state.viewer;
