@@ -448,3 +448,30 @@ def test_the_cited_page_has_a_text_layer_to_select_and_copy_quotes_and_figures(b
     page.mouse.move(end["x"] + end["width"] - 1, end["y"] + end["height"] / 2, steps=8)
     page.mouse.up()
     assert " ".join(page.evaluate("getSelection().toString()").split()) == "Total revenue 1,234 1,000"
+
+
+def test_the_main_page_has_no_serious_accessibility_violation(browser, server, tmp_path):
+    """axe-core (axe-playwright-python ships it) over the page with a filing, an answer, its evidence
+    and the conversation list: no serious or critical violation; a skip link leads to the question box."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page = browser.new_page(viewport={"width": 1440, "height": 900})
+    page.goto(server.url + "/")
+    upload_and_wait(page, small_pdf(tmp_path / "filing.pdf", pages=2))
+    page.fill("#question", COUNT.format("revenue"))
+    page.click("#ask-button")
+    expect(page.locator("#answer-badge")).to_have_text("Verified", timeout=60_000)
+    expect(page.locator(".vpage[data-page='1'] img")).to_have_js_property("complete", True, timeout=60_000)
+    expect(page.locator("#history li")).to_have_count(1)
+    results = Axe().run(page)
+    serious = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+    assert serious == [], results.generate_snapshot() + "\n" + "\n".join(
+        f"{v['id']}: {[n['target'] for n in v['nodes']][:5]}" for v in serious)
+    # the first Tab reaches the skip link, and it leads to the question box
+    print("axe:", results.generate_snapshot() or "no violation")
+    page.reload()
+    page.locator("#documents li").first.wait_for()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Skip to the question box"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "question"
