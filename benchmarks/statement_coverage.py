@@ -189,7 +189,7 @@ def main() -> int:
                 parsed[doc] = load_pages(data / "pdfs" / doc, args.cache)
             tables.extend(read_tables(parsed[doc][ev["page"] - 1]))
         years = asked_years(q["question"])
-        metrics = [m.key for m in lx.metrics_for(q["question"])]
+        metrics = [m.key for m in lx.metrics_for(lx.match(q["question"]))]
         fig = Figures(tables)
         lines, all_ok = [], True
         if not metrics:

@@ -103,18 +103,18 @@ def test_ordinary_words_are_not_metrics(lx):
 
 
 def test_expansion_terms_include_formula_inputs(lx):
-    terms = lx.expansion_terms("What is the FY2018 capex as a % of revenue for 3M?")
+    terms = lx.expansion_terms(lx.match("What is the FY2018 capex as a % of revenue for 3M?"))
     assert "purchases of property plant and equipment" in terms
     assert "total net sales" in terms or "total revenues" in terms
     assert len(terms) == len(set(terms))
 
 
 def test_statements_for(lx):
-    assert lx.statements_for("What is the FY2018 capital expenditure for 3M?") == {StatementKind.CASH_FLOW}
-    assert lx.statements_for("What is the FY2019 fixed asset turnover ratio?") == {StatementKind.INCOME, StatementKind.BALANCE}
+    assert lx.statements_for("What is the FY2018 capital expenditure for 3M?", lx.match("What is the FY2018 capital expenditure for 3M?")) == {StatementKind.CASH_FLOW}
+    assert lx.statements_for("What is the FY2019 fixed asset turnover ratio?", lx.match("What is the FY2019 fixed asset turnover ratio?")) == {StatementKind.INCOME, StatementKind.BALANCE}
     # a statement the question names counts too
-    assert StatementKind.BALANCE in lx.statements_for("Using the statement of financial position, what is revenue?")
-    assert lx.statements_for("Who is the CEO?") == set()
+    assert StatementKind.BALANCE in lx.statements_for("Using the statement of financial position, what is revenue?", lx.match("Using the statement of financial position, what is revenue?"))
+    assert lx.statements_for("Who is the CEO?", lx.match("Who is the CEO?")) == set()
 
 
 def test_rejects_unknown_version_and_dangling_inputs():

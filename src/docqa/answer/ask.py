@@ -169,13 +169,13 @@ class Asker:
                 # the text answerer reads the retrieved pages only
                 draft = answerer.answer(plan, Evidence.of(evidence))
                 if draft is not None:
-                    yield self._text_checked(self._verified(draft, plan.question, pages, grounding, progress), plan)
+                    yield self._text_checked(self._verified(draft, plan, pages, grounding, progress), plan)
             return
         given = Evidence.of(evidence, self.store)
         for answerer in self.answerers.get(name, ()):
             draft = answerer.answer(plan, given)
             if draft is not None:
-                yield self._verified(draft, plan.question, pages, grounding, progress)
+                yield self._verified(draft, plan, pages, grounding, progress)
 
     def _text_checked(self, candidate: Answer, plan: QuestionPlan) -> Answer:
         """Lines quoted for a question that asks an amount must state it; passages are no verdict
@@ -209,7 +209,7 @@ class Asker:
             ))
         return out
 
-    def _verified(self, draft: Draft, question: str, pages: dict[tuple[str, int], str],
+    def _verified(self, draft: Draft, plan: QuestionPlan, pages: dict[tuple[str, int], str],
                   grounding: Grounding | None = None, progress: StageReporter | None = None) -> Answer:
         if progress is not None:
             progress("verifying", f"checking {plural(len(draft.citations), 'quoted line')} and "
@@ -222,7 +222,7 @@ class Asker:
                 stored = self.store.page(c.document_id, c.page)
                 if stored is not None:
                     pages[key] = stored.text
-        answer = verify(draft, question, pages, grounding)
+        answer = verify(draft, plan, pages, grounding)
         citations = tuple(self._with_boxes(c) for c in answer.citations)
         return answer.model_copy(update={"citations": citations})
 

@@ -8,6 +8,7 @@ name, which printed phrases should a lexical search add, and which statements ho
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -185,10 +186,11 @@ class Lexicon(BaseModel):
         self._last_match = (question, tuple(out))
         return out
 
-    def metrics_for(self, question: str) -> list[Metric]:
-        """Every metric the question needs: named directly or as an input of a named formula."""
+    def metrics_for(self, matches: Sequence[MetricMatch]) -> list[Metric]:
+        """Every metric a question needs (``matches``: what ``match`` read in it): named directly or
+        as an input of a named formula."""
         keys: list[str] = []
-        for m in self.match(question):
+        for m in matches:
             if m.kind == "metric":
                 keys.append(m.key)
             else:
@@ -198,14 +200,14 @@ class Lexicon(BaseModel):
             seen.setdefault(k, self.metric(k))
         return list(seen.values())
 
-    def expansion_terms(self, question: str) -> list[str]:
+    def expansion_terms(self, matches: Sequence[MetricMatch]) -> list[str]:
         """Printed line-item phrases a lexical search should add for what the question asks.
 
         The first few printed forms of each metric are enough: they are ordered most common first,
         and a long tail of variants would drown the user's own words in the query.
         """
         terms: list[str] = []
-        for metric in self.metrics_for(question):
+        for metric in self.metrics_for(matches):
             terms.extend(metric.prints[:4])
         seen: set[str] = set()
         out = []
@@ -216,9 +218,9 @@ class Lexicon(BaseModel):
                 out.append(t)
         return out
 
-    def statements_for(self, question: str) -> set[StatementKind]:
-        """Statements that hold what the question asks for, and any statement it names itself."""
-        kinds = {m.statement for m in self.metrics_for(question) if m.statement is not None}
+    def statements_for(self, question: str, matches: Sequence[MetricMatch]) -> set[StatementKind]:
+        """Statements that hold what the question asks for (``matches``), and any statement it names itself."""
+        kinds = {m.statement for m in self.metrics_for(matches) if m.statement is not None}
         text = f" {phrase_key(question)} "
         for kind, names in self.statements.items():
             if any(f" {phrase_key(n)} " in text for n in names):

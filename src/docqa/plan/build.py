@@ -59,7 +59,8 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
     lexicon = load_lexicon()
     explicit = explicit or SearchFilters()
     content = content_text(question)
-    phrases = [" ".join(tokens(p)) for p in lexicon.expansion_terms(question)]
+    named = lexicon.match(question)
+    phrases = [" ".join(tokens(p)) for p in lexicon.expansion_terms(named)]
     sections: set[str] = set()
     answered_by_section = []
     for topic in topics_for(content):
@@ -71,7 +72,7 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
         question=question, content=content, terms=tuple(query_tokens(content)), phrases=tuple(phrases),
         years=tuple(detect_years(question)), quarter=detect_quarter(question),
         doc_types=tuple(explicit.doc_types) or tuple(detect_doc_types(question)),
-        statements=frozenset(lexicon.statements_for(question)), sections=frozenset(sections),
+        statements=frozenset(lexicon.statements_for(question, named)), sections=frozenset(sections),
         latest=bool(_LATEST.search(question)), period_end=asked_period_end(question),
         balance_day=balance_date(question), day=asked_day(question), ytd_months=year_to_date(question),
         forward_looking=is_forward_looking(question), inherited=inherited,
@@ -115,7 +116,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
     one_question = composition is not None or judged is not None or pick is not None or asks_verdict(asked)
     return replace(
         plan, measures=measures, reading=read_measures(asked, measures), periods=read_periods(asked),
-        core=without_provisos(asked), expansions=tuple(load_lexicon().expansion_terms(asked)),
+        core=without_provisos(asked), expansions=tuple(load_lexicon().expansion_terms(measures)),
         boilerplate=asks_about_boilerplate(asked), statistic=Statistic(*routed) if routed else None,
         verdict=asks_verdict(asked), why=asks_why(asked), judgement=judged, sign=sign_asked(asked),
         bottom_line=bottom_line_asked(asked), threshold=parse_threshold(asked), sides=compared(asked),

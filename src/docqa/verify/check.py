@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from docqa.plan import QuestionPlan, build_plan
 from docqa.types import Answer, Draft
 from docqa.verify.citations import on_their_pages
 from docqa.verify.claims import check_claims
@@ -12,15 +13,19 @@ from docqa.verify.repeats import without_dropped_quotes
 from docqa.verify.verdict import found, not_found, passed_through
 
 
-def verify(draft: Draft, question: str, pages: dict[tuple[str, int], str], grounding: Grounding | None = None) -> Answer:
-    """Keep what the cited pages support; say "not found" when nothing verifiable is left."""
+def verify(draft: Draft, asked: QuestionPlan | str, pages: dict[tuple[str, int], str],
+           grounding: Grounding | None = None) -> Answer:
+    """Keep what the cited pages support; say "not found" when nothing verifiable is left. ``asked``
+    is the question's plan (a bare question is planned here, against no documents)."""
+    plan = asked if isinstance(asked, QuestionPlan) else build_plan(asked, [])
+    question = plan.question
     if not draft.found:
         return passed_through(draft, question)
     offered = draft.citations
     draft, dropped, refused = ground(draft, grounding)  # whose filing
     if refused:
         return not_found(draft, question, refused, dropped)
-    if refused := measure_refusal(draft, question):  # the asked measure
+    if refused := measure_refusal(draft, plan):  # the asked measure
         return not_found(draft, question, refused, dropped)
     cited = on_their_pages(draft.citations, pages)  # quotes on the page
     dropped += cited.dropped

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from docqa.plan import QuestionPlan, build_plan
 from docqa.types import Draft
 
 REASON_MEASURE_PREFIX = "the draft answers"
@@ -17,41 +18,40 @@ _GENERIC_MEASURE_WORDS = frozenset(
     "portion ratio change growth rate average per over divided by less minus plus segment segments".split())
 
 
-def measure_asked(question: str, measure: str | None) -> bool:
+def measure_asked(asked: QuestionPlan | str, measure: str | None) -> bool:
     """Is the draft's measure the question's? Each content word of the measure's label must be the
     question's own (or interchangeable with one, as the lexicon's ``words`` say), unless the
     lexicon reads the question as that very measure ("capex" is "Capital expenditures"). An
     answer to a neighbour ("Operating margin" for a net interest margin) fails."""
     if not measure:
         return True
+    plan = asked if isinstance(asked, QuestionPlan) else build_plan(asked, [])
     from docqa.finance.lexicon import load_lexicon
     from docqa.finance.rowlookup import has_word, normalized
     from docqa.finance.text import stems
 
     lexicon = load_lexicon()
     labels = set()
-    for m in lexicon.match(question):
+    for m in plan.measures:
         entry = lexicon.metric(m.key) if m.kind == "metric" else lexicon.formula(m.key)
         labels.add(entry.label.lower())
     said = measure.lower()
     if any(label in said for label in labels):
         return True  # "Change in revenue from ...", "2015-2017 average cost of revenue (cogs) ..."
-    from docqa.plan.intent import asks_verdict
-
-    if asks_verdict(question):
+    if plan.verdict:
         return True  # a yes/no verdict shows the figures it judged by, under their own names
     said = re.sub(r"\([^)]*\)|\bfrom\b.*$", " ", measure)  # "(cogs)", "from fiscal 2016 ($135,987 million) to ..."
-    asked = set(normalized(stems(question)))
+    words_asked = set(normalized(stems(plan.question)))
     # names (a company's, a segment's as the answerer spells it) are whose figure it is, not which
     words = re.findall(r"[\w&'’.-]+", said)
     plain = " ".join(w for i, w in enumerate(words) if not w.endswith(("'s", "’s"))
                      and (i == 0 or not w[:1].isupper() or w.isupper() and len(w) <= 5))
     wanted = [w for w in normalized(stems(plain)) if w not in _GENERIC_MEASURE_WORDS and not w.isdigit()]
-    return all(has_word(asked, w) for w in wanted)
+    return all(has_word(words_asked, w) for w in wanted)
 
 
-def measure_refusal(draft: Draft, question: str) -> str | None:
+def measure_refusal(draft: Draft, plan: QuestionPlan) -> str | None:
     """Why the draft's figures do not answer the question: they are another measure's."""
-    if draft.figures and not measure_asked(question, draft.measure):
+    if draft.figures and not measure_asked(plan, draft.measure):
         return f"{REASON_MEASURE_PREFIX} {draft.measure!r}, which the question does not ask for"
     return None
