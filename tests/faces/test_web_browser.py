@@ -475,3 +475,29 @@ def test_the_main_page_has_no_serious_accessibility_violation(browser, server, t
     assert page.evaluate("document.activeElement.textContent") == "Skip to the question box"
     page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.id") == "question"
+
+
+def test_a_server_that_cannot_be_reached_is_said_in_words_and_the_page_comes_back_with_it(browser, tmp_path):
+    """Asking while the server is down says it cannot be reached (not "Failed to fetch") and keeps
+    trying; once it is back on its port the banner goes and the page carries on."""
+    server = Server(tmp_path / "index", tmp_path / "server.log").start()
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(server.url + "/")
+        upload_and_wait(page, small_pdf(tmp_path / "filing.pdf"))
+        port = server.port
+        server.stop()
+        page.fill("#question", COUNT.format("revenue"))
+        page.click("#ask-button")
+        banner = page.locator("#error-banner")
+        expect(banner).to_contain_text("The docqa server cannot be reached", timeout=20_000)
+        assert "Failed to fetch" not in banner.inner_text()
+        expect(page.locator("#ask-button")).to_be_enabled()
+        server = Server(tmp_path / "index", tmp_path / "server.log")
+        server.port, server.url = port, f"http://127.0.0.1:{port}"
+        server.start()
+        expect(banner).to_be_hidden(timeout=30_000)  # it came back by itself
+        page.click("#ask-button")
+        expect(page.locator("#answer-badge")).to_have_text("Verified", timeout=60_000)
+    finally:
+        server.stop()

@@ -30,6 +30,7 @@ const state = {
   historyTotal: 0,
   historyShown: 0,
   pendingDeletes: new Map(),  // conversation id -> {conversation, timer}: deleted unless undone
+  unreachable: false,   // the server could not be reached: the banner says so until /healthz answers again
   htmlMode: "html",     // how an HTML filing's page is shown: "html" (its own layout) or "image"
   pollTimer: null,
   readyIds: "",
@@ -46,11 +47,47 @@ function authHeaders() {
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
 
+// A server that cannot be reached (stopped, restarting, the network gone) makes fetch throw a bare
+// "Failed to fetch": it is said in words here, and the page tries again until the server is back.
+const UNREACHABLE = "The docqa server cannot be reached (is docqa serve still running?). Trying again…";
+
+async function reach(path, init) {
+  try {
+    return await fetch(path, init);
+  } catch (err) {
+    if (err && err.name === "AbortError") throw err;
+    serverUnreachable();
+    throw new ApiError(0, "unreachable", UNREACHABLE);
+  }
+}
+
+function serverUnreachable() {
+  if (state.unreachable) return;
+  state.unreachable = true;
+  const banner = $("error-banner");
+  clearTimeout(showError.timer);
+  banner.replaceChildren(el("span", { text: UNREACHABLE + " " }),
+    el("button", { type: "button", class: "small", id: "retry-now", text: "Retry now", onclick: () => pollServer() }));
+  banner.hidden = false;
+  pollServer();
+}
+
+async function pollServer() {
+  clearTimeout(state.reachTimer);
+  let back = false;
+  try { back = (await fetch("/healthz", { cache: "no-store" })).ok; } catch (_) { back = false; }
+  if (!back) { state.reachTimer = setTimeout(pollServer, 3000); return; }
+  state.unreachable = false;
+  $("error-banner").hidden = true;
+  $("error-banner").replaceChildren();
+  refreshAll();
+}
+
 async function api(path, { method = "GET", json, raw = false } = {}) {
   const headers = authHeaders();
   const init = { method, headers };
   if (json !== undefined) { headers["Content-Type"] = "application/json"; init.body = JSON.stringify(json); }
-  const res = await fetch(path, init);
+  const res = await reach(path, init);
   if (res.status === 401) { askForToken(); }
   if (!res.ok) { throw await toError(res); }
   return raw ? res : res.json();
@@ -65,6 +102,7 @@ async function toError(res) {
 
 function showError(err) {
   const banner = $("error-banner");
+  if (state.unreachable) return;  // the banner says the server cannot be reached until it is back
   if (!err) { banner.hidden = true; return; }
   if (err.status === 401) return; // the token banner says it
   banner.textContent = err.message || String(err);
@@ -205,7 +243,11 @@ function uploadOne(file) {
       setUpload(key, { status: "refused", fraction: 0, indeterminate: false, message: reason, isError: true });
     }
   });
-  xhr.addEventListener("error", () => setUpload(key, { status: "refused", message: "network error; try again", isError: true }));
+  xhr.addEventListener("error", () => {
+    setUpload(key, { status: "refused", message: "the server cannot be reached: upload it again once it is back",
+      isError: true });
+    serverUnreachable();
+  });
   xhr.send(form);
 }
 
@@ -430,7 +472,7 @@ function startProgress() {
 async function askWatching(body, onStage) {
   if (!window.ReadableStream || !window.TextDecoderStream) return api("/api/ask", { method: "POST", json: body });
   const headers = { ...authHeaders(), "Content-Type": "application/json", Accept: "text/event-stream" };
-  const res = await fetch("/api/ask/stream", { method: "POST", headers, body: JSON.stringify(body) });
+  const res = await reach("/api/ask/stream", { method: "POST", headers, body: JSON.stringify(body) });
   if (res.status === 401) { askForToken(); }
   if (!res.ok) {
     const err = await toError(res);
