@@ -107,19 +107,6 @@ def _over_time(question: str, asked: list[MetricMatch], matches: list[MetricMatc
     return None
 
 
-def _definition_spans(question: str) -> list[tuple[int, int]]:
-    """Character spans of the sentences that define terms ("Define EBITDA as ..."): what they
-    name are the ingredients of what is asked, not what is asked."""
-    spans, start = [], 0
-    for part in _SENTENCE.split(question):
-        begin = question.find(part, start)
-        end = begin + len(part)
-        if _DEFINITION.search(part):
-            spans.append((begin, end))
-        start = end
-    return spans
-
-
 _QUALIFIER = re.compile(
     r"^\s*(?:(?:that\s+(?:came|comes)\s+)?from|generated\s+(?:by|from|in)|derived\s+from|earned\s+(?:from|in|by)|"
     r"(?:of|in|for|at)\s+(?:the|its|their)\s+[\w&\s-]{1,40}?\s(?:segment|division|business|unit|region|product\s+line))\b"
