@@ -330,6 +330,10 @@ def test_an_html_filing_is_uploaded_and_its_evidence_read_in_the_filings_own_lay
     expect(html_page.locator("tr.f-quoted")).to_have_count(1)
     expect(html_page.locator("tr.f-quoted")).to_contain_text("Net income")
     assert html_page.locator(".f-cited").evaluate("(c) => getComputedStyle(c).outlineStyle") == "solid"
+    if os.environ.get("DOCQA_UPDATE_SCREENSHOT") == "1":
+        page.evaluate("document.querySelector('#answer').scrollIntoView()")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ROOT / "docs" / "screenshot-html.png"))
     # the page with the filing's script, image, link and frame: none of it is there, nothing was fetched
     page.fill("#page-input", "1")
     page.press("#page-input", "Enter")
@@ -369,6 +373,9 @@ def test_on_a_phone_the_answer_comes_into_view_and_nothing_overflows_sideways(br
     expect(page.locator("#answer-badge")).to_have_text("Verified", timeout=60_000)
     page.wait_for_function(ANSWER_IN_VIEW, timeout=10_000)
     expect(page.locator("#answer-figures td").nth(1)).to_contain_text("(USD millions)")
+    if os.environ.get("DOCQA_UPDATE_SCREENSHOT") == "1":
+        page.wait_for_timeout(800)  # the smooth scroll ends
+        page.screenshot(path=str(ROOT / "docs" / "screenshot-phone.png"))
 
     # a long badge beside a conversation's name (as a passages answer has)
     def long_badge(route):
