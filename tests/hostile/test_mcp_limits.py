@@ -74,3 +74,26 @@ def test_a_megabyte_document_name_is_refused_without_being_echoed(index):
     result = call(index, "read_page", {"document": "q" * 300, "page": 1})  # unknown, within the limit
     message = text_of(result)
     assert result.is_error and "Unknown document" in message and "q" * 100 not in message, message[:300]
+
+
+@pytest.mark.parametrize("token", [None, "s3cret"])
+def test_mcp_over_http_refuses_a_body_over_the_json_limit_before_reading_it(tmp_path, token):
+    from starlette.testclient import TestClient
+
+    from docqa import Engine
+    from docqa.config import Settings
+    from docqa.faces.mcp import build_server, http_app
+
+    engine = Engine.open(tmp_path / "mcp-index", dense=False)
+    try:
+        app = http_app(build_server(engine), token=token, host="127.0.0.1", allowed_hosts="",
+                       settings=Settings(index=tmp_path / "mcp-index", max_json_kb=16))
+        c = TestClient(app, base_url="http://127.0.0.1:8765")
+        big = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+               "params": {"name": "ask", "arguments": {"question": "x" * 40_000}}}
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        r = c.post("/mcp", json=big, headers=headers)
+        assert r.status_code == 413, r.text
+        assert "DOCQA_MAX_JSON_KB" in r.text and "x" * 100 not in r.text  # says the limit, echoes nothing
+    finally:
+        engine.close()

@@ -16,6 +16,7 @@ from docqa.config import Settings
 from docqa.engine import Engine
 from docqa.faces.mcp.server import build_server
 from docqa.faces.origin import HostPolicy, SameOrigin
+from docqa.faces.web.guard import BODY_METHODS, BodyLimit, body_limits, capped
 
 HTTP_PATH = "/mcp"
 
@@ -47,10 +48,31 @@ class BearerAuth:
         await send({"type": "http.response.body", "body": body})
 
 
-def http_app(server: MCPServer, token: str | None, host: str = "127.0.0.1", allowed_hosts: str = ""):
+class BodyCap:
+    """ASGI middleware: a request body over the REST API's JSON limit (DOCQA_MAX_JSON_KB) is refused
+    with 413 before it is read, as on the REST API (faces/web/guard.py)."""
+
+    def __init__(self, app, limit: BodyLimit):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope.get("method") in BODY_METHODS:
+            await capped(self.app, self.limit, scope, receive, send)
+        else:
+            await self.app(scope, receive, send)
+
+
+def http_app(server: MCPServer, token: str | None, host: str = "127.0.0.1", allowed_hosts: str = "",
+             settings: Settings | None = None):
     """The Streamable HTTP ASGI app at /mcp, behind the bearer check when a token is set; without
     one, behind the same Host/Origin guard as the web app (faces/origin.py; every method, as the
-    MCP transport asks), which replaces the SDK's own so that DOCQA_ALLOWED_HOSTS applies."""
+    MCP transport asks), which replaces the SDK's own so that DOCQA_ALLOWED_HOSTS applies. A body
+    over the JSON limit is refused first, whoever sends it."""
+    limit = body_limits(settings or Settings())[1]
+    return BodyCap(_guarded(server, token, host, allowed_hosts), limit)
+
+
+def _guarded(server: MCPServer, token: str | None, host: str, allowed_hosts: str):
     if token:
         return BearerAuth(server.streamable_http_app(streamable_http_path=HTTP_PATH, host=host), token)
     from mcp.server.transport_security import TransportSecuritySettings
