@@ -7,9 +7,18 @@ the peers' approach (rank_bm25 over every page's text, docqa.eval.retrieval.Page
     DOCQA_LEXICAL=fts5 .venv/bin/python benchmarks/search_latency.py --index IDX ...   # FTS5 instead of tantivy
     .venv/bin/python benchmarks/search_latency.py --index IDX --slowest 10   # the tail: each slow question's plan
 
-Each question is timed as wall time and as this process's CPU time: on a shared machine the wall
-time includes waiting for a core, the CPU time does not. With --peer the two searches alternate
-question by question, so both see the same load.
+At a corpus size of your choosing (the index's filings copied under new ids until it holds that many
+pages, as benchmarks/scale.py grows its stores; the copy is kept in --workdir and reused by the next
+run), side by side with the peer, waiting for a quiet machine first:
+
+    .venv/bin/python benchmarks/search_latency.py --index IDX --grow 24000 --pages --workdir GROWN --peer \\
+        --quiet-load 2.5 --questions FINANCEBENCH --questions PRACTICE --questions eval/unanswerable.jsonl
+
+Each question is timed as wall time and as the searching process's CPU time: on a shared machine the
+wall time includes waiting for a core, the CPU time does not. With --peer the two searches alternate
+question by question, so both see the same load; the peer runs in a process of its own (each system
+in its own process, as each is run; --peer-in-process for the benchmark's own). Every figure is
+printed with the 1-minute load average seen while it was measured.
 """
 
 from __future__ import annotations
@@ -82,8 +91,8 @@ def grow(index: Path, sizes: list[int], workdir: Path, unit: str = "chunks", pag
     benchmarks/scale.py grows its stores, but written in SQL (chunks and their FTS5 rows; their pages
     too with ``pages`` or unit="pages", for the peers' page BM25; no vectors), so that the lexical
     cost at a million chunks is measured in minutes. The tantivy index is built from SQLite when the
-    engine opens the folder. A workdir that already holds a grown copy of at least the size asked is
-    searched as it is (its ``meta`` row ``grown_from`` names the source). Yields (size, folder)."""
+    engine opens the folder. A workdir that already holds a grown copy of at least the one size asked
+    is searched as it is (its ``meta`` row ``grown_from`` names the source). Yields (size, folder)."""
     import sqlite3
 
     workdir.mkdir(parents=True, exist_ok=True)
@@ -91,12 +100,11 @@ def grow(index: Path, sizes: list[int], workdir: Path, unit: str = "chunks", pag
     db = sqlite3.connect(workdir / "docqa.sqlite", isolation_level=None)
     grown_from = db.execute("SELECT value FROM meta WHERE key='grown_from'").fetchone() if _has_meta(db) else None
     measure_sql = "SELECT sum(pages) FROM documents" if unit == "pages" else "SELECT count(*) FROM chunks"
-    if grown_from and grown_from[0] == str(index.resolve()) and pages_copied(db) >= pages:
+    if len(sizes) == 1 and grown_from and grown_from[0] == str(index.resolve()) and pages_copied(db) >= pages:
         total = db.execute(measure_sql).fetchone()[0] or 0
-        if total >= max(sizes):
+        if total >= sizes[0]:
             db.close()
-            for size in sorted(sizes):
-                yield total, workdir
+            yield total, workdir
             return
     source = sqlite3.connect(f"file:{index / 'docqa.sqlite'}?mode=ro", uri=True)
     source.backup(db)
@@ -244,8 +252,8 @@ def main() -> None:
     ap.add_argument("--slowest", type=int, default=0, metavar="N",
                     help="also print the N slowest questions (CPU) with their plans and the rows each search matched")
     ap.add_argument("--modes", nargs="+", default=None, help="default: lexical, plus vector and hybrid if dense")
-    ap.add_argument("--grow", type=int, nargs="+", default=None, metavar="CHUNKS",
-                    help="instead of the index itself, time copies of it grown to these sizes (lexical only)")
+    ap.add_argument("--grow", type=int, nargs="+", default=None, metavar="SIZE",
+                    help="instead of the index itself, time copies of it grown to these sizes: chunks, or pages with --pages")
     ap.add_argument("--pages", action="store_true", help="--grow sizes are pages, not chunks (pages are copied too)")
     ap.add_argument("--workdir", type=Path, default=None,
                     help="where --grow writes its copy, kept and reused by the next run (default: a temp dir)")
