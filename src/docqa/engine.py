@@ -353,11 +353,10 @@ class Engine:
         from docqa.answer.filing_facts import FilingFactsAnswerer
         from docqa.answer.lists import ListAnswerer
         from docqa.answer.section import SectionAnswerer
-        from docqa.answer.sentence_figures import SentenceFigures
 
         return Asker(self.store, self.searcher(), {
             "facts": (FilingFactsAnswerer(), ListAnswerer()), "figures": (_figure_answerer(),),
-            "disclosure": (DisclosureAnswerer(),), "section": (SectionAnswerer(),), "sentences": (SentenceFigures(),), "text": (text_answerer,)})
+            "disclosure": (DisclosureAnswerer(),), "section": (SectionAnswerer(),), "text": (text_answerer,)})
 
     def ask(
         self,

@@ -52,8 +52,8 @@ class Step:
 
 
 # Which answerers answer which intent, in order; the first verified answer wins.
-DEFAULT_ROUTE = (Step("facts"), Step("figures", timing="figures_ms"), Step("sentences", fallback=True),
-                 Step("disclosure", fallback=True), Step("text", fallback=True, timing="answer_ms"))
+DEFAULT_ROUTE = (Step("facts"), Step("figures", timing="figures_ms"), Step("disclosure", fallback=True),
+                 Step("text", fallback=True, timing="answer_ms"))
 ROUTES: dict[Intent, tuple[Step, ...]] = {
     # An event asked of the filing ("did X report a goodwill impairment") is answered by what the
     # filing says; the figures answerer would answer the balance instead.
