@@ -277,9 +277,10 @@ def _dpi_for_message(path: str, index: int, options: OcrOptions) -> tuple[int, b
 
 
 def _context():
-    # Forked workers start in milliseconds with this module loaded. A process with other threads
-    # running (the web server's indexer) forks a clean server process instead: a fork copies
-    # whatever locks those threads held.
+    # Forked workers start in milliseconds with this module loaded. Called off the main thread (the
+    # web server's indexer) the workers come from a clean fork server instead: a fork copies whatever
+    # locks the other threads held. Those workers import the caller's main module as spawn does, so
+    # a script that parses from a thread guards its work with ``if __name__ == "__main__"``.
     methods = multiprocessing.get_all_start_methods()
     if "fork" in methods and threading.current_thread() is threading.main_thread():
         return multiprocessing.get_context("fork")
