@@ -309,9 +309,10 @@ def slowest(engine: Engine, questions: list[str], cpu: list[float], n: int, mode
 
 class PeerProcess:
     """The peers' page BM25 in a process of its own, asked question by question over a pipe: each
-    system in its own process, as each is run. Searched in this process, rank_bm25's scans of every
-    page's postings evicted docqa's index from the CPU caches between two questions (docqa CPU p50
-    4.9 -> 9.0 ms at 24k pages); ``--peer-in-process`` measures it that way."""
+    system in its own process and heap, as each is run (the peer's token lists, 1.1 GB at 24k pages,
+    are not in docqa's heap, its garbage collections or its RSS figure); ``--peer-in-process`` runs
+    it in this one. Either way the two share the CPU caches: after each of the peer's scans of every
+    page docqa's search starts cold, and its CPU time is about 1.5x what it is alone."""
 
     def __init__(self, index: Path):
         import multiprocessing
