@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Literal, TypeVar
 import numpy as np
 
 from docqa.store.base import EmbedderMismatch, StoredPage, disk_full, filter_columns, indexed_body
+from docqa.store.sqlite_heads import HEAD_FIELDS, ChunkHeads
 from docqa.types import (
     Answer, Chunk, DocType, Document, DocumentMeta, Job, PageInfo, QuestionRecord, SearchFilters, StatementKind,
 )
@@ -27,10 +28,6 @@ SCHEMA_VERSION = 1
 CHUNK_CACHE = 20_000  # built Chunks kept between searches (~2 kB each)
 PAGE_CACHE_DOCUMENTS = 4  # filings whose pages are kept between questions (549 pages of PepsiCo: 15 MB)
 MAX_SPANS = 200       # rowid spans one restricted lexical search ranks separately
-HEAD_CACHE = 50_000   # candidate chunks' heads kept between searches (~0.4 kB each)
-# What a search reads of each candidate chunk: what ranks its page, and its filter columns; not its text.
-_HEAD_FIELDS = ("rowid", "id", "document_id", "page", "section", "statement", "company", "fiscal_year", "doc_type")
-_STATEMENTS = {kind.value: kind for kind in StatementKind}
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -139,7 +136,7 @@ class SQLiteStore:
         self._generation = 0
         self._documents: tuple[tuple[int, int], list[Document]] | None = None
         self._chunk_cache: tuple[tuple[int, int], dict[str, Chunk]] | None = None
-        self._head_cache: tuple[tuple[int, int], dict[int, tuple], dict[str, tuple]] | None = None
+        self._heads = ChunkHeads(self._db, self._version)
         self._page_cache: tuple[tuple[int, int], dict[str, list[StoredPage]]] | None = None
         self._spans: tuple[tuple[int, int], dict[str, tuple[int | None, int | None]]] | None = None
         self._lexical: TantivyLexical | None = None
@@ -471,55 +468,19 @@ class SQLiteStore:
         columns = [filter_columns(g) for g in groups]
         with self._lock:
             ranked, complete = self._lexical.search_union(terms, phrases, columns, k * len(groups))
-            rows = self._candidate_rows([r for r, _ in ranked])
-        lists = split_groups(ranked, rows, columns, k, _HEAD_FIELDS)
+            rows = self._heads.by_rowid([r for r, _ in ranked])  # a rowid SQLite lacks is a stale entry
+        lists = split_groups(ranked, rows, columns, k, HEAD_FIELDS)
         for i, found in enumerate(lists):
             if len(found) < k and not complete and len(groups) > 1:
                 lists[i] = self._tantivy_search(terms, phrases, [groups[i]], k)[0]  # past the union's best
         return lists
 
-    def _candidate_rows(self, rowids: list[int]) -> dict[int, tuple]:
-        """The head row (_HEAD_FIELDS) of each ranked rowid the store holds; one it does not hold is
-        a stale tantivy entry. Kept until a write: the searcher asks chunk_heads() for them next, and
-        questions about one filing rank the same chunks again."""
-        by_rowid, _ = self._heads()
-        found = {r: row for r in rowids if (row := by_rowid.get(r)) is not None}
-        missing = [r for r in rowids if r not in found]
-        if missing:
-            found.update((row[0], row) for row in self._read_heads("rowid", missing))
-        return found
-
     def chunk_heads(self, chunk_ids: Iterable[str]) -> dict[str, tuple[str, int, str | None, StatementKind | None]]:
         """(document id, page, section, statement) of each chunk: what ranking pages needs of a
-        candidate, without building its Chunk (read for the pages shown only)."""
-        ids = list(chunk_ids)
+        candidate, without building its Chunk (read for the pages shown only; store/sqlite_heads.py)."""
         with self._lock:
-            _, by_id = self._heads()
-            rows = {i: row for i in ids if (row := by_id.get(i)) is not None}
-            missing = [i for i in dict.fromkeys(ids) if i not in rows]
-            if missing:
-                rows.update((row[1], row) for row in self._read_heads("id", missing))
+            rows = self._heads.by_id(list(chunk_ids))
         return {i: row[2:6] for i, row in rows.items()}
-
-    def _heads(self) -> tuple[dict[int, tuple], dict[str, tuple]]:
-        key = self._version()
-        if self._head_cache is None or self._head_cache[0] != key:
-            self._head_cache = (key, {}, {})
-        return self._head_cache[1], self._head_cache[2]
-
-    def _read_heads(self, column: str, keys: list) -> list[tuple]:
-        cursor = self._db.cursor()
-        cursor.row_factory = None  # plain tuples: a search reads 200 of them
-        marks = ",".join("?" * len(keys))
-        rows = [(*r[:5], _STATEMENTS.get(r[5]), *r[6:]) for r in cursor.execute(
-            f"SELECT {', '.join(_HEAD_FIELDS)} FROM chunks WHERE {column} IN ({marks})", keys)]
-        by_rowid, by_id = self._heads()
-        if len(by_rowid) + len(rows) > HEAD_CACHE:
-            by_rowid.clear()
-            by_id.clear()
-        for row in rows:
-            by_rowid[row[0]] = by_id[row[1]] = row
-        return rows
 
     def _rowid_ranges(self, document_ids: Iterable[str]) -> list[tuple[int, int]]:
         """The chunk rowid span of each document, adjacent spans merged; cached until a write."""
