@@ -924,16 +924,21 @@ async function drawHtmlPage(n) {
   frame.scrollTop = Math.max(0, top - frame.clientHeight / 3);
 }
 
-$("viewer-layout").addEventListener("change", (ev) => {
-  const v = state.viewer;
-  state.htmlMode = ev.target.value;
-  v.mode = v.format === "html" ? state.htmlMode : "image";
+// The rendered pages dropped and laid out again, staying on the page shown (a new zoom or layout).
+function relayout(v) {
   const page = v.current;
   for (const url of v.urls.values()) URL.revokeObjectURL(url);
   v.urls.clear();
   v.loading.clear();
   layoutPages();
   goToPage(page);
+}
+
+$("viewer-layout").addEventListener("change", (ev) => {
+  const v = state.viewer;
+  state.htmlMode = ev.target.value;
+  v.mode = v.format === "html" ? state.htmlMode : "image";
+  relayout(v);
 });
 
 // A transparent text layer over the page image, from the page's words and their boxes (GET …/words):
@@ -1041,12 +1046,7 @@ $("viewer-zoom").addEventListener("change", (ev) => {
   const wasWide = $("answer").classList.contains("wide");
   $("answer").classList.toggle("wide", v.zoom !== "fit");
   if (wasWide !== (v.zoom !== "fit")) $("evidence").scrollIntoView({ block: "start" });
-  const page = v.current;
-  for (const url of v.urls.values()) URL.revokeObjectURL(url);
-  v.urls.clear();
-  v.loading.clear();
-  layoutPages();
-  goToPage(page);
+  relayout(v);
 });
 window.addEventListener("resize", () => {
   const v = state.viewer;
