@@ -470,25 +470,36 @@ def test_stdio_writes_nothing_but_protocol_to_stdout(index_dir):
 # --- a client nobody here wrote: the MCP Inspector's CLI --------------------------------------------
 
 
+INSPECTOR_VERSION = INSPECTOR.rsplit("@", 1)[1]
+
+
 @functools.lru_cache(maxsize=1)
-def inspector_installed() -> bool:
-    """The pinned Inspector is in npm's cache or global install: tests download nothing (`make test-deps`)."""
-    if shutil.which("npx") is None:
-        return False
+def inspector_command() -> tuple[str, ...] | None:
+    """The pinned Inspector's CLI as installed globally by .ci/setup.d (`make test-deps`): tests download nothing.
+
+    The installed `mcp-inspector` binary is run directly: `npx --offline pkg@version` would ask npm's
+    cache for the registry's answer about that version, which a global install does not leave there.
+    """
+    found = shutil.which("mcp-inspector")
+    if found is None:
+        return None
     try:
-        done = subprocess.run(["npx", "--offline", "-y", INSPECTOR, "--cli", "--version"], capture_output=True,
-                              text=True, timeout=120, env={**os.environ, "npm_config_update_notifier": "false"})
+        done = subprocess.run([found, "--cli", "--version"], capture_output=True, text=True, timeout=120,
+                              env={**os.environ, "npm_config_update_notifier": "false"})
     except (OSError, subprocess.TimeoutExpired):
-        return False
-    return done.returncode == 0
+        return None
+    if done.returncode != 0 or done.stdout.strip() != INSPECTOR_VERSION:
+        return None
+    return (found, "--cli")
 
 
 def inspector(*args: str, timeout: float = 180) -> subprocess.CompletedProcess:
-    require(inspector_installed(), f"the MCP Inspector CLI ({INSPECTOR}, npm)")
+    command = inspector_command()
+    require(command is not None, f"the MCP Inspector CLI ({INSPECTOR}, npm, as `mcp-inspector` on PATH)")
     env = {**server_env(), "npm_config_update_notifier": "false", "MCP_INSPECTOR_SECRET_STORE": "memory"}
     # The server's start (imports, opening the index) takes 20 s and more on a busy 2-core machine: the
     # Inspector's own 15 s connect timeout would fail a healthy server.
-    return subprocess.run(["npx", "--offline", "-y", INSPECTOR, "--cli", "--connect-timeout", "120000", *args],
+    return subprocess.run([*command, "--connect-timeout", "120000", *args],
                           env=env, capture_output=True, text=True, timeout=timeout)
 
 
