@@ -71,3 +71,72 @@ def test_measures_listed_as_the_inputs_of_another_are_not_parts():
     question = ("What is the FY2022 unadjusted EBITDA % margin for PepsiCo? Calculate unadjusted EBITDA using "
                 "unadjusted operating income and D&A (from cash flow statement).")
     assert build_plan(question, []).parts == ()
+
+
+@pytest.mark.parametrize("question, parts", [
+    ("What was Corning's net income in 2019 and 2020?",
+     ("What was Corning's net income in 2019?", "What was Corning's net income in 2020?")),
+    ("What were CVS's cash and cash equivalents as of December 31, 2018 and 2017?",
+     ("What were CVS's cash and cash equivalents as of December 31, 2018?",
+      "What were CVS's cash and cash equivalents as of December 31, 2017?")),
+    ("What were Corning's net income and total assets in fiscal 2019 and 2020?",
+     ("What were Corning's net income in fiscal 2019?", "What were Corning's net income in fiscal 2020?",
+      "What were Corning's total assets in fiscal 2019?", "What were Corning's total assets in fiscal 2020?")),
+])
+def test_a_list_of_years_is_one_question_per_year(question, parts):
+    assert build_plan(question, []).parts == parts
+
+
+@pytest.mark.parametrize("question, parts", [
+    ("What were Best Buy's revenues of the Domestic and International segments in fiscal 2019?",
+     ("What were Best Buy's revenues of the Domestic segment in fiscal 2019?",
+      "What were Best Buy's revenues of the International segment in fiscal 2019?")),
+    ("What was Walmart's revenue in the Walmart U.S., Walmart International and Sam's Club segments in fiscal 2018?",
+     ("What was Walmart's revenue in the Walmart U.S. segment in fiscal 2018?",
+      "What was Walmart's revenue in the Walmart International segment in fiscal 2018?",
+      "What was Walmart's revenue in the Sam's Club segment in fiscal 2018?")),
+    ("What were Apple's Americas and Europe regions' net sales in 2023?",
+     ("What were Apple's Americas region's net sales in 2023?", "What were Apple's Europe region's net sales in 2023?")),
+])
+def test_named_segments_listed_are_one_question_per_segment(question, parts):
+    assert build_plan(question, []).parts == parts
+
+
+@pytest.mark.parametrize("question", [
+    "How much did Corning's net income change between 2019 and 2020?",     # a change over the years
+    "What was Corning's net income growth from 2019 to 2020?",             # growth
+    "What was Verizon's combined revenue in 2020 and 2021?",               # one total of both
+    "What was the average revenue of Verizon in 2020 and 2021?",           # one average of both
+    "Was Verizon's revenue higher in 2021 than in 2020?",                  # a verdict
+    "What was operating income of 3M's Safety and Industrial segment in 2018?",  # one segment's name
+])
+def test_a_question_about_the_years_or_one_segment_together_is_not_split(question):
+    assert build_plan(question, []).parts == ()
+
+
+@pytest.fixture(scope="module")
+def walmart(tmp_path_factory):
+    from docqa.engine import Engine
+    from tests.filings import filing_pdf
+
+    engine = Engine.open(tmp_path_factory.mktemp("walmart") / "idx")
+    engine.ingest([filing_pdf("WALMART_2018_10K.pdf"), filing_pdf("BESTBUY_2019_10K.pdf")])
+    yield engine
+    engine.close()
+
+
+def test_a_segment_figure_is_the_segment_row_and_says_which_segment(walmart):
+    answer = walmart.ask("What was Walmart's revenue in the Walmart International segment in fiscal 2018?")
+    assert answer.found and "118,068" in answer.text and "495,761" not in answer.text, answer.text
+    assert "International" in answer.text  # the answer states what was asked, not "Net sales" alone
+
+
+def test_each_segment_listed_is_answered_by_its_own_row(walmart):
+    answer = walmart.ask("What was Walmart's revenue in the Walmart U.S., Walmart International and Sam's Club "
+                         "segments in fiscal 2018?")
+    assert answer.answerer == "parts" and answer.found, answer
+    for figure in ("318,477", "118,068", "59,216"):
+        assert figure in answer.text, answer.text
+    assert "495,761" not in answer.text  # never the consolidated total for a segment
+    domestic = walmart.ask("What were Best Buy's revenues of the Domestic and International segments in fiscal 2019?")
+    assert "39,304" in domestic.text and "3,575" in domestic.text, domestic.text

@@ -206,6 +206,25 @@ def entity_column(phrase: str, row: Row, table: StatementTable, columns: list) -
     return best[1] if best else None
 
 
+_GROUP_NOUNS = frozenset(stems("segment segments division divisions region regions business businesses unit units"))
+
+
+def words_beyond_label(phrase: str, row: Row) -> str:
+    """The words of ``phrase`` that the row's own label does not print, as asked: what its headings
+    or columns supplied ("International segment" for a "Net sales" row under that segment), so that
+    an answer states the whole of what was asked."""
+    label = set(normalized(stems(clean_label(row.label))))
+    words = phrase.split()
+    kept = [i for i, w in enumerate(words)
+            if (st := normalized(stems(w))) and all(x not in STOP and x not in SOFT and not _has(label, x) for x in st)]
+    if not kept:
+        return ""
+    end = kept[-1] + 1
+    if end < len(words) and set(stems(words[end])) <= _GROUP_NOUNS:
+        end += 1
+    return " ".join(words[kept[0]:end]).strip(" ,;:")
+
+
 def find_rows(tables: list[StatementTable], phrase: str, min_score: float = MIN_SCORE) -> list[RowMatch]:
     """Rows with a figure whose label (with headings) names ``phrase``, best first."""
     out: list[RowMatch] = []

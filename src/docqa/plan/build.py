@@ -113,9 +113,10 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
     if judged is None and _DID.match(asked) and any(m.kind == "metric" for m in measures):
         # "Did 3M repurchase shares in 2018?": the line item's figure for the period settles it
         judged = "exists"
+    reading = read_measures(asked, measures)
     one_question = composition is not None or judged is not None or pick is not None or asks_verdict(asked)
     return replace(
-        plan, measures=measures, reading=read_measures(asked, measures), periods=read_periods(asked),
+        plan, measures=measures, reading=reading, periods=read_periods(asked),
         core=without_provisos(asked), expansions=tuple(load_lexicon().expansion_terms(measures)),
         boilerplate=asks_about_boilerplate(asked), statistic=Statistic(*routed) if routed else None,
         verdict=asks_verdict(asked), why=asks_why(asked), judgement=judged, sign=sign_asked(asked),
@@ -125,7 +126,8 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         format=requested_format(asked), currency=asked_currency(asked), pick=pick,
         listed=tuple(listed_activities(asked)), which=asks_which(asked, list(measures)), line=line_asked(asked),
         fact=asked_fact(asked), list_noun=_noun(asked_noun(asked)), composition=composition,
-        parts=split_parts(asked, measures, one_question or bool(routed) or asks_why(asked)),
+        parts=split_parts(asked, measures, one_question or bool(routed) or asks_why(asked),
+                          over_time=reading.over_time is not None, counts=counted_noun(asked) is not None),
         convention=convention(asked), defined_inputs=tuple(defined_inputs(asked)), main_clause=main_clause(asked))
 
 
@@ -148,7 +150,7 @@ def _with_subject(plan: QuestionPlan, documents: list[Document], explicit: Searc
     unheld: list[str] = []
     closest: list[str] = []
     if not explicit.document_ids and not explicit.companies:
-        unheld, closest = _unheld_companies(question, held, companies)
+        unheld, closest = _unheld_companies(question, held, companies, owner)
     years = plan.years
     if plan.period_end and not explicit.years and _YEAR_END_ASKED.search(question):
         # "the fiscal year ending January 31, 2020" is fiscal 2020 by the filer's calendar, and

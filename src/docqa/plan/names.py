@@ -111,6 +111,8 @@ def fuzzy_mentions(question: str, names: Iterable[tuple[str, str]] | NameTable, 
             for name in table.by_first.get(joined[0], ()):
                 if abs(len(name.compact) - len(joined)) > budget:
                     continue
+                if n > 1 and joined != name.compact and joined.startswith(name.compact):
+                    continue  # "Walmart U.S." is Walmart's name and a word more (a segment), not a typo of it
                 distance = OSA.distance(joined, name.compact, score_cutoff=budget)
                 if distance <= budget and (best is None or distance < best[0]):
                     best = (distance, name)

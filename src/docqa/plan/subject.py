@@ -105,12 +105,15 @@ def unheld_companies(question: str, documents: list[Document], detected: list[st
     return _unheld_companies(question, _held(documents), detected)
 
 
-def _unheld_companies(question: str, names: _Held, detected: list[str]) -> tuple[list[str], list[str]]:
+def _unheld_companies(question: str, names: _Held, detected: list[str],
+                      owner: OwnerCheck | None = None) -> tuple[list[str], list[str]]:
     out: list[str] = []
     for phrase in name_like_phrases(question, common_word):
         norm = normalize_name(phrase.text)
         if not norm or norm in names.known:
             continue
+        if detected and owner is not None and norm and all(owner(w) in detected for w in norm.split()):
+            continue  # "Sam's Club" beside Walmart: a name the company asked about prints as its own
         norm_words = norm.split()
         if any(norm in words or k in norm_words for k, words in names.known_words):
             continue

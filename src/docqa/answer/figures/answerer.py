@@ -52,8 +52,9 @@ class FiguresAnswerer:
         asked = asked_measures(plan.reading)
         judged = plan.judgement
         bottom_line = plan.bottom_line
-        if (not asked.measures and judged not in ("capital_intensive", "high_growth") and not bottom_line and pick is None
-                and line is None and composition is None and not free):
+        qualified = bool(plan.reading.qualified)  # "revenue of the International segment": the row it names
+        if (not asked.measures and not qualified and judged not in ("capital_intensive", "high_growth")
+                and not bottom_line and pick is None and line is None and composition is None and not free):
             return None
         sources = filing_sources(evidence, store)
         if not sources:

@@ -76,6 +76,9 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
             kept.append(chosen)
         else:
             kept.append(measure)
+    if plan.reading.qualified and subject and not any(isinstance(k, RowMeasure) for k in kept):
+        # "Revenue of the International segment": the row the qualified words name, not the total.
+        kept.append(RowMeasure(subject, asked=subject, kinds=plan.kinds))
     if named:
         # A ratio is asked: one of its inputs is not an answer to it.
         inputs = {i for f in named for i in (*f.formula.inputs, *re.findall(r"[a-z_]+", f.formula.compose))}

@@ -10,7 +10,7 @@ from docqa.answer.figures.evaluated import Evaluated, Measure, read_kind
 from docqa.answer.figures.located import Located, another_kind_of_figure, is_stock
 from docqa.answer.figures.sources import all_tables
 from docqa.finance.lexicon import Metric
-from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows
+from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows, words_beyond_label
 from docqa.finance.tables import Row, StatementTable
 from docqa.finance.text import clean_label, expense_amount, holds, narrower_total, reads_as_expense, stems
 from docqa.types import StatementKind
@@ -75,6 +75,9 @@ class RowMeasure(Measure):
                 if cell is None or cell.value is None:
                     continue
                 metric = printed_metric(row, table)
+                beyond = words_beyond_label(self.phrase, row)
+                if beyond and beyond.lower() not in metric.label.lower():
+                    metric = metric.model_copy(update={"label": f"{metric.label} ({beyond})"})
                 outflow = table.statement in (StatementKind.CASH_FLOW, StatementKind.BALANCE) and row.kind == "currency"
                 if self.stands_for is not None and self.stands_for.signed_by_label:
                     value = expense_amount(row.label, cell.value)
