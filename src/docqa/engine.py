@@ -353,9 +353,10 @@ class Engine:
         from docqa.answer.filing_facts import FilingFactsAnswerer
         from docqa.answer.lists import ListAnswerer
         from docqa.answer.section import SectionAnswerer
+        from docqa.answer.sentence_figures import SentenceFigureAnswerer
 
         return Asker(self.store, self.searcher(), {
-            "facts": (FilingFactsAnswerer(), ListAnswerer()), "figures": (_figure_answerer(),),
+            "facts": (FilingFactsAnswerer(), ListAnswerer()), "figures": (_figure_answerer(), SentenceFigureAnswerer()),
             "disclosure": (DisclosureAnswerer(),), "section": (SectionAnswerer(),), "text": (text_answerer,)})
 
     def ask(

@@ -140,3 +140,34 @@ def test_each_segment_listed_is_answered_by_its_own_row(walmart):
     assert "495,761" not in answer.text  # never the consolidated total for a segment
     domestic = walmart.ask("What were Best Buy's revenues of the Domestic and International segments in fiscal 2019?")
     assert "39,304" in domestic.text and "3,575" in domestic.text, domestic.text
+
+
+@pytest.mark.parametrize("question, parts", [
+    ("What net earnings did Best Buy report for fiscal 2019 and for fiscal 2018?",
+     ("What net earnings did Best Buy report for fiscal 2019?", "What net earnings did Best Buy report for fiscal 2018?")),
+    ("What was Verizon's long-term debt at December 31, 2021 and at December 31, 2020?",
+     ("What was Verizon's long-term debt at December 31, 2021?", "What was Verizon's long-term debt at December 31, 2020?")),
+])
+def test_each_year_may_repeat_its_preposition_and_date(question, parts):
+    assert build_plan(question, []).parts == parts
+
+
+@pytest.mark.parametrize("question, parts", [
+    ("In 2021, what were American Water Works' operating revenues from its Regulated Businesses segment, and its "
+     "consolidated operating revenues?",
+     ("In 2021, what were American Water Works' operating revenues from its Regulated Businesses segment?",
+      "In 2021, what were American Water Works' consolidated operating revenues?")),
+    ("For 2020, what were MGM Resorts' casino revenues and its total revenues?",
+     ("For 2020, what were MGM Resorts' casino revenues?", "For 2020, what were MGM Resorts' total revenues?")),
+    ("What was Frito-Lay North America's net revenue in 2021, and what was PepsiCo's total net revenue that year?",
+     ("What was Frito-Lay North America's net revenue in 2021?", "What was PepsiCo's total net revenue in 2021?")),
+    ("What were General Mills' net sales, and what was its net earnings attributable to General Mills, in fiscal 2019?",
+     ("What were General Mills' net sales in fiscal 2019?",
+      "What was General Mills' net earnings attributable to General Mills, in fiscal 2019?")),
+])
+def test_a_second_clause_is_a_second_question_in_the_first_ones_frame(question, parts):
+    assert build_plan(question, []).parts == parts
+
+
+def test_a_clause_about_something_other_than_a_figure_is_not_a_part():
+    assert build_plan("What was Walmart's revenue and the reason for its growth in 2018?", []).parts == ()

@@ -39,6 +39,10 @@ SOFT = frozenset(stems(
     "segment segments division business unit line item number figure reportable operating "
     "sheet end ending period as by from within level carrying reported basis overall "
     "worldwide global group"))
+# Soft words that name what is measured: where a table prints them (a column "Operating Income
+# 2018" beside "Net Sales 2018"), the figure must sit under them.
+MEASURE_SOFT = frozenset(stems("operating income"))
+
 # Words a printed label may add without changing what it is.
 LABEL_NEUTRAL = frozenset(stems(
     "total net consolidated the and of a an in for to other from on at by s"))
@@ -152,8 +156,8 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
     if not label:
         return 0.0
     label_set = set(label)
-    if not any(_has(label_set, w) for w in hard):
-        return 0.0  # the label itself must name something asked ("King", "Goodwill")
+    if not any(_has(label_set, w) for w in hard + [w for w in soft if w in MEASURE_SOFT]):
+        return 0.0  # the label itself must name something asked ("King", "Goodwill", "Operating income")
     context = set(normalized(stems(row.section or ""))) | set(normalized(stems(table.title or "")))
     context |= _header_words(table)  # a segment's name may head the column ("2019 King")
     found = 0.0
@@ -194,16 +198,19 @@ def _words_of_headers(headers: tuple[str, ...]) -> frozenset[str]:
 def entity_column(phrase: str, row: Row, table: StatementTable, columns: list) -> object | None:
     """Of several columns for one period ("2019 Activision", "2019 King", "2019 Total"), the one
     whose header names a word of the phrase the row's label does not."""
-    hard, _ = phrase_words(phrase)
+    hard, soft = phrase_words(phrase)
     label = set(normalized(stems(row.label))) | set(normalized(stems(row.section or "")))
-    wanted = [w for w in hard if not _has(label, w)]
-    best = None
+    # Soft words count here: "Operating Income 2018" beside "Net Sales 2018" is told apart by them.
+    wanted = [w for w in hard + soft if not _has(label, w)]
+    best, tied = None, False
     for column in columns:
         header = set(normalized(stems(column.header)))
         hits = sum(_has(header, w) for w in wanted)
         if hits and (best is None or hits > best[0]):
-            best = (hits, column)
-    return best[1] if best else None
+            best, tied = (hits, column), False
+        elif hits and best is not None and hits == best[0]:
+            tied = True
+    return best[1] if best and not tied else None
 
 
 _GROUP_NOUNS = frozenset(stems("segment segments division divisions region regions business businesses unit units"))
@@ -216,13 +223,29 @@ def words_beyond_label(phrase: str, row: Row) -> str:
     label = set(normalized(stems(clean_label(row.label))))
     words = phrase.split()
     kept = [i for i, w in enumerate(words)
-            if (st := normalized(stems(w))) and all(x not in STOP and x not in SOFT and not _has(label, x) for x in st)]
+            if (st := normalized(stems(w))) and all(x not in STOP and (x not in SOFT or x in MEASURE_SOFT)
+                                                    and not _has(label, x) for x in st)]
     if not kept:
         return ""
-    end = kept[-1] + 1
+    end = kept[0] + 1
+    while end < len(words) and end in kept:
+        end += 1
     if end < len(words) and set(stems(words[end])) <= _GROUP_NOUNS:
         end += 1
     return " ".join(words[kept[0]:end]).strip(" ,;:")
+
+
+def measure_words_missing(phrase: str, row: Row, table: StatementTable, column: int | None) -> bool:
+    """Does the phrase name what is measured ("operating income") in soft words that neither the
+    row, its heading, the title nor the figure's column prints?"""
+    _, soft = phrase_words(phrase)
+    asked = [w for w in soft if w in MEASURE_SOFT]
+    if not asked:
+        return False
+    around = set(normalized(stems(" ".join((row.label, row.section or "", table.title or "")))))
+    header = next((c.header for c in table.columns if c.index == column), "")
+    held = around | set(normalized(stems(header)))
+    return not all(_has(held, w) for w in asked)
 
 
 def find_rows(tables: list[StatementTable], phrase: str, min_score: float = MIN_SCORE) -> list[RowMatch]:

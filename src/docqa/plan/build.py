@@ -28,6 +28,7 @@ from docqa.plan.model import QuestionPlan, Statistic
 from docqa.plan.measures import read_measures
 from docqa.plan.names import OwnerCheck, WordCheck
 from docqa.plan.parts import split_parts
+from docqa.plan.scope import scope_asked
 from docqa.plan.periods import (
     _LATEST,
     _YEAR_END_ASKED,
@@ -83,7 +84,19 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
     plan = _with_subject(plan, documents, explicit, is_word, owner)
     plan = _with_ask(plan)
     plan = replace(plan, intent=classify(plan))
-    return _with_topic(_with_filings(plan, documents, explicit), documents)
+    return _with_scope(_with_topic(_with_filings(plan, documents, explicit), documents), documents)
+
+
+def _with_scope(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
+    """The part of the company asked about: capitalised names that are not the company's own."""
+    canonical = _held(documents).canonical
+    own = [d for d in documents if canonical.get(d.id) in plan.companies]
+    names = {n for d in own for n in company_names(d)} | {normalize_name(c) for c in plan.companies}
+    tickers = {d.meta.ticker.lower() for d in own if d.meta.ticker}
+    words = frozenset(re.sub(r"[^a-z0-9]", "", w) for n in names for w in n.split()) | tickers
+    words |= {re.sub(r"[^a-z0-9]", "", n) for n in names}  # "Coca-Cola", "PG&E", "J&J" run together
+    words -= {""}
+    return replace(plan, scope=scope_asked(plan.asked, plan.measures, words))
 
 
 def _with_topic(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:

@@ -112,6 +112,7 @@ class QuestionPlan:
     defined_inputs: tuple[str, ...] = ()           # "ROA using net income and total assets": the inputs named
     main_clause: str = ""                          # the question without its format instructions and definition
     parts: tuple[str, ...] = ()                    # "revenue and operating income": one question per measure
+    scope: tuple[str, ...] = ()                    # "the Electronics and Energy segment", "in Russia": a part of the company
     inherited: tuple[str, ...] = ()                # of "company", "period", "metric", "scope"
 
     @property

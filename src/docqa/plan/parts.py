@@ -18,14 +18,19 @@ from __future__ import annotations
 
 import re
 
-from docqa.finance.lexicon import MetricMatch
+from docqa.finance.lexicon import MetricMatch, load_lexicon
 
 _JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|as\s+well\s+as\s+)?|and\s+|as\s+well\s+as\s+|&\s*)(?:(?:the|its|their)\s+)?", re.I)
 MAX_PARTS = 6
 
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_ITEM = rf"(?:(?:{_MONTH}\s+\d{{1,2}},?\s*)|fiscal\s+(?:year\s+)?|FY\s?)?(?:19|20)\d{{2}}"
 _YEAR = r"(?:FY\s?|fiscal\s+(?:year\s+)?)?(?:19|20)\d{2}"
 _LIST_JOIN = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)"
-_YEARS = re.compile(rf"(?<![\w-]){_YEAR}(?:{_LIST_JOIN}{_YEAR})+(?![\w-])", re.I)
+# "2021 and 2020", "fiscal 2019 and for fiscal 2018", "at December 31, 2021 and at December 31, 2020"
+_YEAR_JOIN = rf"{_LIST_JOIN}(?:(?:for|in|at|as\s+of|on|of|during)\s+)?(?:the\s+)?(?:end\s+of\s+)?"
+_YEARS = re.compile(rf"(?<![\w-]){_ITEM}(?:{_YEAR_JOIN}{_ITEM})+(?![\w-])", re.I)
+_ITEM_RE = re.compile(rf"(?P<pre>(?:{_MONTH}\s+\d{{1,2}},?\s*)|fiscal\s+(?:year\s+)?|FY\s?)?(?P<year>(?:19|20)\d{{2}})", re.I)
 # Words before a list of years that make it a span ("between 2019 and 2020"), not a list.
 _SPAN_BEFORE = re.compile(r"\b(?:between|from|through|to|vs\.?|versus)\s+(?:(?:fiscal|calendar)\s+(?:years?\s+)?|years?\s+)?$",
                           re.I)
@@ -47,6 +52,9 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     "the acquisitions of FY2022 and FY2023" is one list."""
     if one_question or _TOGETHER.search(question):
         return ()
+    clauses = _by_clause(question, measures)
+    if clauses:
+        return clauses  # each clause is planned again when asked, and split further if it lists more
     parts = _by_measure(question, measures) or (question,)
     if not measures and not counts:
         return parts if len(parts) > 1 else ()
@@ -56,6 +64,55 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     if len(parts) < 2 or len(parts) > MAX_PARTS:
         return ()
     return parts
+
+
+# ", and what was ...", " and its total revenues": a second question about the same company.
+_CLAUSE = re.compile(r",?\s+and\s+(?=(?:what|how\s+much|how\s+many|its|their|the)\b)", re.I)
+_WH = re.compile(r"^(?:what|how\s+much|how\s+many)\b", re.I)
+_FRAME_END = re.compile(r"(?:['’]s?|\b(?:its|their|the))\s+", re.I)
+_SAME_YEAR = re.compile(r"\b(?:that|the\s+same)\s+(?:year|period|quarter)\b", re.I)
+_PERIOD = re.compile(r"\b(?:in|for|during|at|as\s+of)\s+(?:the\s+)?(?:end\s+of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?"
+                     r"(?:(?:19|20)\d{2})\b|\b(?:fiscal\s+(?:year\s+)?|FY\s?)(?:19|20)\d{2}\b", re.I)
+_OWNER = re.compile(r"([A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*)*['’]s?)(?=\s)")
+
+
+def _by_clause(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, ...]:
+    """"What were X's operating revenues from its Regulated Businesses segment, and its consolidated
+    operating revenues?": two questions. The second takes the first's frame (its words up to the
+    company's possessive) when it names no figure-asking words of its own; "its" becomes the
+    company's name and "that year" the first clause's year."""
+    found = list(_CLAUSE.finditer(question))
+    if len(found) != 1 or not measures:
+        return ()
+    cut = found[0]
+    first, second = question[:cut.start()].strip(), question[cut.end():].strip()
+    lexicon = load_lexicon()
+    before = lexicon.match(first)
+    if not before or not lexicon.match(second):
+        return ()  # one figure asked, with a clause about something else
+    end = question.rstrip()[-1:] if question.rstrip()[-1:] in "?." else "?"
+    first = first.rstrip(" ,?.")
+    if not _PERIOD.search(first) and (period := _PERIOD.search(second)):
+        first = f"{first} {period.group(0)}"  # "net sales, and ... net earnings, in fiscal 2019"
+    first += end
+    if _WH.match(second):
+        owner = _OWNER.search(first)
+        if owner and re.match(r"^(?:what|how\s+much|how\s+many)\b[^?]*\b(?:its|their)\b", second, re.I):
+            second = re.sub(r"\b(?:its|their)\b", owner.group(1), second, count=1)
+        if not _PERIOD.search(second) and (period := _PERIOD.search(first)):
+            if _SAME_YEAR.search(second):
+                second = _SAME_YEAR.sub(period.group(0), second, count=1)
+            else:
+                second = f"{second.rstrip(' ?.')} {period.group(0)}{end}"
+        second = second[:1].upper() + second[1:]
+    else:
+        start = min(m.span[0] for m in before)
+        frames = list(_FRAME_END.finditer(question[:start]))
+        if not frames:
+            return ()
+        rest = re.sub(r"^(?:its|their|the)\s+", "", second, flags=re.I)
+        second = question[:frames[-1].end()] + rest
+    return (first, second.rstrip(" ,") if second.rstrip()[-1:] in "?." else second.rstrip(" ,") + end)
 
 
 def _by_measure(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, ...]:
@@ -91,13 +148,13 @@ def _by_year(question: str) -> tuple[str, ...]:
     run = runs[0]
     if _SPAN_BEFORE.search(question[:run.start()]):
         return ()
-    years = re.findall(_YEAR, run.group(0), re.I)
-    digits = [re.search(r"\d{4}", y).group(0) for y in years]
-    if len(set(digits)) != len(digits):
+    items = list(_ITEM_RE.finditer(run.group(0)))
+    digits = [m.group("year") for m in items]
+    if len(items) < 2 or len(set(digits)) != len(digits):
         return ()
-    prefix = re.match(r"\D*", years[0]).group(0)
+    first = items[0].group("pre") or ""
     head, tail = question[:run.start()], question[run.end():]
-    return tuple(f"{head}{prefix}{d}{tail}" for d in digits)
+    return tuple(f"{head}{m.group('pre') or first}{m.group('year')}{tail}" for m in items)
 
 
 def _by_group(question: str) -> tuple[str, ...]:

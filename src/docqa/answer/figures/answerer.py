@@ -8,7 +8,8 @@ from docqa.answer.figures.asked_kind import kind_answers
 from docqa.answer.figures.composition import compose_measures, names_no_line_item
 from docqa.answer.figures.drafts import ANSWERER, value_draft
 from docqa.answer.figures.evaluated import Evaluated, show, wrap
-from docqa.answer.figures.line_item_words import company_name_words
+from docqa.answer.figures.line_item_words import company_name_words, leaf_text
+from docqa.answer.figures.scoped import scoped_measures
 from docqa.answer.figures.measures import FormulaMeasure, MetricMeasure
 from docqa.answer.figures.over_time import over_time
 from docqa.answer.figures.ranking import most_named
@@ -61,6 +62,11 @@ class FiguresAnswerer:
             return None
         company_words = company_name_words(store, sources, plan)
         compose_measures(plan, asked, company_words)
+        if plan.scope and plan.composition is None and "share_of" not in plan.kinds:
+            # (A share of the company's total names the part in its own words: "AWS as a share of net sales".)
+            # "Operating margin of the Domestic segment": the segment's lines, never the company's total.
+            asked.measures = scoped_measures(asked.measures, plan.scope, leaf_text(plan.main_clause, company_words),
+                                             plan.kinds, company_words)
         if not asked.measures and bottom_line and judged in ("positive", "negative"):
             asked.measures = [MetricMeasure(lexicon.metric("net_income"))]  # profitable: the bottom line
         if not asked.measures and not (judged or pick is not None or line is not None):

@@ -233,6 +233,7 @@ class ExprMeasure(Measure):
     company_words: frozenset[str] = frozenset()
     year_end: bool = False           # avg(x) read as the year-end x (the question said so)
     amounts: bool = False            # leaves are amounts: a cost printed in parentheses is its magnitude
+    one_table: bool = False          # a segment's ratio: both lines from the one table that prints the segment
 
     def evaluate(self, sources, period):
         value = self._eval(self.expr, sources, period)
@@ -280,7 +281,9 @@ class ExprMeasure(Measure):
         if units_clash(a, b):
             return None  # thousands and millions do not combine as printed
         if node.op == "/":
-            if b.value == 0:
+            if b.value == 0 or (a.used and [u.cell for u in a.used] == [u.cell for u in b.used]):
+                return None  # a figure over itself is no ratio anyone asks
+            if self.one_table and {(u.document_id, u.table.page, u.table.bbox) for u in a.used + b.used}.__len__() > 1:
                 return None
             value, kind = a.value / b.value, "ratio"
         elif node.op == "*":
@@ -304,7 +307,8 @@ def leaf_measure(node, company_words: frozenset[str] = frozenset()) -> Measure |
     if not text:
         return None
     matches = [m for m in lexicon.match(text) if not (m.kind == "formula" and m.key in F.SUBJECT_FORMULAS)]
-    row = RowMeasure(text, asked=text)
+    amount = len(matches) == 1 and matches[0].kind == "metric" and lexicon.metric(matches[0].key).kind == "currency"
+    row = RowMeasure(text, asked=text, kinds=frozenset({"amount"}) if amount else frozenset())
     if len(matches) == 1 and not leftover(text, matches[0], company_words):
         m = matches[0]
         if m.kind == "formula":

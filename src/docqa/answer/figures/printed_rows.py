@@ -10,7 +10,7 @@ from docqa.answer.figures.evaluated import Evaluated, Measure, read_kind
 from docqa.answer.figures.located import Located, another_kind_of_figure, is_stock
 from docqa.answer.figures.sources import all_tables
 from docqa.finance.lexicon import Metric
-from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows, words_beyond_label
+from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows, measure_words_missing, words_beyond_label
 from docqa.finance.tables import Row, StatementTable
 from docqa.finance.text import clean_label, expense_amount, holds, narrower_total, reads_as_expense, stems
 from docqa.types import StatementKind
@@ -56,7 +56,12 @@ class RowMeasure(Measure):
         vetoes = [v for v in (stems(e) for e in self.stands_for.exclude) if v] if self.stands_for else []
         min_score = EXACT_SCORE if self.exact else STAND_IN_SCORE if self.stands_for else MIN_SCORE
         for source in sources:
-            for match in find_rows(all_tables(source), self.phrase, min_score=min_score):
+            matches = find_rows(all_tables(source), self.phrase, min_score=min_score)
+            if "amount" in self.kinds:
+                # An amount is printed in a table that states its unit ("in millions"); a table of
+                # percentage changes beside it prints the same row label.
+                matches = sorted(matches, key=lambda m: m.table.unit is None)
+            for match in matches:
                 table, row = match.table, match.row
                 label, heading = stems(row.label), stems(row.section or "")
                 if any(holds(label, v) or holds(heading, v) for v in vetoes):
@@ -74,6 +79,10 @@ class RowMeasure(Measure):
                 cell = row.cell(column.index) if column is not None else None
                 if cell is None or cell.value is None:
                     continue
+                if "amount" in self.kinds and _a_change(row, table, column.index):
+                    continue  # "sales change: Electronics and Energy (4.2)": a percentage, not the sales
+                if measure_words_missing(self.phrase, row, table, column.index):
+                    continue  # "Safety and Graphics" in the net sales column: not its operating income
                 metric = printed_metric(row, table)
                 beyond = words_beyond_label(self.phrase, row)
                 if beyond and beyond.lower() not in metric.label.lower():
@@ -93,6 +102,14 @@ class RowMeasure(Measure):
                     kind = "count"  # "how many stores": units, not dollars
                 return Evaluated.printed(found, kind)
         return None
+
+
+_CHANGE = re.compile(r"\bchange\b|\bgrowth\b|%|\bpercent", re.I)
+
+
+def _a_change(row: Row, table: StatementTable, column: int) -> bool:
+    header = next((c.header for c in table.columns if c.index == column), "")
+    return bool(_CHANGE.search(" ".join((row.section or "", header))))
 
 
 @dataclass

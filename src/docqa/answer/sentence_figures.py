@@ -1,0 +1,222 @@
+"""Figures a filing states only in a sentence: "At December 31, 2018, the Company employed 93,516
+people", "we repurchased $2.5 billion of common stock", "dividends declared were $0.45 per share".
+
+Runs after the statement tables found nothing. A sentence answers when it holds every word that
+names what is asked (the line item's words, with the synonym table and a shared stem: "employees"
+~ "employed"), an amount of the kind asked (a count, a per-share amount, a percentage, money), and
+the period asked: a year it names, or none, in the filing of that year. The amount taken is the
+first of that kind after the asked words (the first before them when none follows), next to the
+year asked when the sentence names several. Two sentences that state different amounts equally
+well are no answer: wrong is worse than not found.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from docqa.answer.contract import Evidence
+from docqa.answer.extractive import units
+from docqa.answer.figures.line_item_words import leaf_text
+from docqa.finance import formulas as F
+from docqa.finance.rowlookup import has_word, normalized, phrase_words
+from docqa.finance.text import stems
+from docqa.plan import QuestionPlan
+from docqa.text import fold
+from docqa.types import Citation, Draft, EvidencePage, Figure
+from docqa.verify.numbers import Number, numbers_at
+
+ANSWERER = "sentences"
+MIN_STEM = 5           # a shared stem this long makes two words one ("employees", "employed")
+MAX_GAP = 160          # characters between the asked words and the amount
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+_PER_SHARE_AFTER = re.compile(r"^\s*(?:per|a)\s+(?:diluted\s+|basic\s+|common\s+)?(?:share|cdi|ads|unit)\b", re.I)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’&-]*")
+
+
+@dataclass(frozen=True)
+class Stated:
+    """An amount a sentence states for what was asked."""
+
+    number: Number
+    kind: str            # count | per_share | percent | currency
+    sentence: str
+    page: EvidencePage
+    gap: int             # characters between the asked words and the amount
+    rank: int            # the page's place in the evidence
+
+
+class SentenceFigureAnswerer:
+    name = ANSWERER
+
+    def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft | None:
+        if not _asks_one_stated_figure(plan):
+            return None
+        company = frozenset(w for c in plan.companies for w in stems(c))
+        subject = leaf_text(plan.main_clause, company)
+        hard, _ = phrase_words(subject)
+        hard = [w for w in hard if w not in company]
+        if not hard:
+            return None
+        year = max(plan.years) if plan.years else None
+        kind = _kind_asked(plan)
+        counted = [w for w in phrase_words(plan.counted or "")[0][-1:]] or hard
+        found = [s for rank, page in enumerate(evidence.pages)
+                 for s in _stated(page, rank, hard, kind, year, counted)]
+        if not found:
+            return None
+        found.sort(key=lambda s: (s.gap, s.rank))
+        best = found[0]
+        rival = next((s for s in found[1:] if s.sentence != best.sentence
+                      and abs(s.number.magnitude - best.number.magnitude) > best.number.tolerance), None)
+        if rival is not None and rival.gap <= best.gap * 1.25 + 10:
+            return None  # two sentences state different amounts about as well
+        return _draft(best, subject, year or best.page.year, plan)
+
+
+def _asks_one_stated_figure(plan: QuestionPlan) -> bool:
+    return (plan.asks_figure and not plan.verdict and not plan.why and plan.composition is None
+            and not plan.parts and plan.pick is None and plan.judgement is None and plan.quarter is None
+            and plan.reading.over_time is None and not plan.which and plan.line is None)
+
+
+def _kind_asked(plan: QuestionPlan) -> str:
+    if "per_share" in plan.kinds:
+        return "per_share"
+    if "count" in plan.kinds:
+        return "count"
+    if "share_of" in plan.kinds or re.search(r"\b(?:percent(?:age)?|%|rate)\b", plan.asked, re.I):
+        return "percent"
+    return "currency"
+
+
+def _holds(sentence_stems: set[str], word: str) -> bool:
+    """The word, a synonym, or a form of it ("employees", "employed": a stem shared to all but
+    the last two letters of the shorter)."""
+    if has_word(sentence_stems, word):
+        return True
+    if len(word) < MIN_STEM:
+        return False
+    return any(_shared(s, word) >= max(MIN_STEM, min(len(s), len(word)) - 2) for s in sentence_stems)
+
+
+def _shared(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int | None,
+            counted: list[str]) -> list[Stated]:
+    out = []
+    for sentence in units(page):
+        if "  " in sentence:
+            continue  # a table row: the tables were read before
+        words = [(m.start(), m.end(), normalized(stems(m.group(0)))) for m in _WORD.finditer(fold(sentence))]
+        sentence_stems = {s for _, _, st in words for s in st}
+        if not all(_holds(sentence_stems, w) for w in hard):
+            continue
+        years = [(m.start(), int(m.group(0))) for m in _YEAR.finditer(sentence)]
+        if year is not None and years and year not in {y for _, y in years}:
+            continue  # about another year
+        if year is not None and not years and page.year != year:
+            continue  # no year named: the filing's own year only
+        asked_at = [(start, end) for start, end, st in words if any(_holds(set(st), w) for w in hard)]
+        if not asked_at:
+            continue
+        for start, end, number in numbers_at(sentence, claims_only=True):
+            got = _kind_of(sentence, start, end, number)
+            if got != kind:
+                continue
+            if kind == "count" and not _counts_what_was_asked(sentence, start, end, counted):
+                continue  # "stores in all 50 states": a number of something else
+            if len(years) > 1 and year is not None and _nearest_year(years, start) != year:
+                continue  # the amount of another year the sentence compares with
+            before = [(start - e, e) for s, e in asked_at if e <= start]
+            after = [(s - end, s) for s, e in asked_at if s >= end]
+            if before:
+                gap, at = min(before)
+                between = fold(sentence)[at:start]
+            elif after:
+                gap, at = min(after)
+                gap += MAX_GAP // 2
+                between = fold(sentence)[end:at]
+            else:
+                continue
+            if gap <= MAX_GAP and _links(between):
+                out.append(Stated(number, kind, sentence, page, gap, rank))
+                break
+    return out
+
+
+# Words that may stand between what is asked and its amount: "dividends declared were $0.45",
+# "headcount of approximately 93,516", "repurchased shares for $2.5 billion in 2018". Anything else
+# ("operating income for 2018 also includes a $43 million loss") makes the amount another thing's.
+_LINKING = frozenset(
+    "was were is are be been of totaled totalled totaling totalling total amounted amounting to approximately "
+    "about nearly roughly around some over more than less almost reached increased decreased grew rose fell "
+    "declined by in for the a an at as of during fiscal year years ended ending end we our its their had have "
+    "has and which were worth with on".split())
+_MONTH_WORDS = frozenset("january february march april may june july august september october november december".split())
+
+
+def _links(between: str) -> bool:
+    words = re.findall(r"[a-z]+", between.lower())
+    return len(words) <= 6 and all(w in _LINKING or w in _MONTH_WORDS for w in words)
+
+
+def _counts_what_was_asked(sentence: str, start: int, end: int, hard: list[str]) -> bool:
+    """A count states what was asked when the noun after it is the noun counted ("1,026 stores") or
+    a form of it stands just before it ("employed 93,516 people", "stores: 1,026")."""
+    text = fold(sentence)
+    after = _WORD.findall(text[end:end + 40])[:2]
+    before = _WORD.findall(text[max(0, start - 40):start])[-3:]
+    return any(_holds(set(normalized(stems(w))), h) for w in after[:2] + before for h in hard)
+
+
+def _kind_of(sentence: str, start: int, end: int, number: Number) -> str | None:
+    raw = number.raw
+    if number.percent:
+        return "percent"
+    if "$" in raw or "€" in raw or "£" in raw:
+        return "per_share" if _PER_SHARE_AFTER.match(fold(sentence)[end:]) else "currency"
+    if number.scale > 1:  # "10.9 million shares" is no amount of money; "2.5 billion dollars" is
+        return "currency" if re.match(r"^\s*(?:u\.?s\.?\s+)?(?:dollars?|usd)\b", fold(sentence)[end:], re.I) else None
+    if number.magnitude >= 1 and number.decimals == 0:
+        return "count"
+    return None
+
+
+def _nearest_year(years: list[tuple[int, int]], at: int) -> int:
+    return min(years, key=lambda y: abs(y[0] - at))[1]
+
+
+def _draft(found: Stated, subject: str, year: int | None, plan: QuestionPlan) -> Draft:
+    number, page = found.number, found.page
+    label = subject[:1].upper() + subject[1:]
+    period = f"fiscal {year}" if year else "the filing's period"
+    if found.kind == "currency":
+        millions = number.magnitude / 1e6
+        shown = F.render(millions, "currency", plan.format, "millions")
+        figure = Figure(name=label, value=millions, text=number.raw, unit="USD", scale=1e6,
+                        period=str(year) if year else None, document=page.document, page=page.page)
+    elif found.kind == "per_share":
+        shown = F.render(number.magnitude, "per_share", plan.format)
+        figure = Figure(name=label, value=number.magnitude, text=number.raw, unit="USD/share",
+                        period=str(year) if year else None, document=page.document, page=page.page)
+    elif found.kind == "percent":
+        shown = number.raw
+        figure = Figure(name=label, value=number.magnitude, text=number.raw, unit="%",
+                        period=str(year) if year else None, document=page.document, page=page.page)
+    else:
+        shown = f"{number.magnitude:,.0f}"
+        figure = Figure(name=label, value=number.magnitude, text=number.raw,
+                        period=str(year) if year else None, document=page.document, page=page.page)
+    return Draft(
+        text=f"{label} for {period}: {shown} (as stated: “{found.sentence}”, {page.document} p. {page.page}).",
+        found=True, figures=(figure,), answerer=ANSWERER, measure=label,
+        citations=(Citation(document=page.document, document_id=page.document_id, page=page.page,
+                            quote=found.sentence),))

@@ -1,0 +1,95 @@
+"""Scope slot: the part of the company a question asks about, by the names it capitalises.
+
+"The Electronics and Energy segment", "Frito-Lay North America's net revenue", "net revenue in
+Russia", "inventories valued at LIFO", "Fios internet connections": a capitalised run of words that
+is neither the company's own name, nor a measure the lexicon names, nor ordinary or financial
+vocabulary ("Net Income", "GAAP", "Statement of Cash Flows"), nor the grammar of a sentence's first
+word. The company's total is no answer to such a question: every figure of the answer must be read
+where the filing prints that name (a row, its heading, the table's title or the column).
+"""
+
+from __future__ import annotations
+
+import re
+
+from docqa.finance.lexicon import MetricMatch
+from docqa.plan.companies import common_word, normalize_name
+
+# Capitalised words, joined by "and", "&", "/", "of" or "-" inside one name ("Electronics and Energy").
+_RUN = re.compile(r"(?<![\w'’-])(?:[A-Z][\w.&'’/-]*)(?:\s+(?:(?:and|&|of|the)\s+)?[A-Z][\w.&'’/-]*)*")
+_POSSESSIVE = re.compile(r"['’]s?$")
+# Words that qualify how a measure is stated, not which part of the company: the measure's own
+# reading handles them ("Adjusted EBITDA", "Non-GAAP", "organic"), and legal forms of a name.
+_NOT_A_PART = frozenset(
+    "real fx adjusted non gaap organic reported underlying core comparable constant currency pro forma net gross "
+    "total inc incorporated corporation corp company co ltd limited plc group holdings holding ag sa se nv llc lp "
+    "usd eur gbp cad aud hkd hk jpy chf cny rmb inr".split())
+_SENTENCE_END = (".", "?", "!", ":", ";")
+_PART_NOUN = re.compile(r"^\s+(?:reportable\s+|operating\s+|business\s+)?(?:segments?|divisions?|business(?:es)?|units?|regions?)\b", re.I)
+# A company's other name beside the one the index holds: "Block (formerly known as Square)".
+_RENAMED_AFTER = re.compile(r"^(?:['’]s?)?\s*\(?\s*(?:formerly|previously|now\s+(?:known|called|named)|renamed|f/k/a|fka)\b", re.I)
+_RENAMED_BEFORE = re.compile(r"(?:formerly|previously|now)(?:\s+(?:known\s+as|called|named))?\s*$|\b(?:renamed|f/k/a|fka)\s*$", re.I)
+
+
+def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words: frozenset[str]) -> tuple[str, ...]:
+    """The names of the parts of the company asked about, as the question writes them."""
+    measured = [m.span for m in measures]
+    out: list[str] = []
+    for run in _RUN.finditer(question):
+        start, text = run.start(), run.group(0)
+        if _at_sentence_start(question[:start]):
+            first = re.match(r"\S+\s*", text)
+            start, text = start + first.end(), text[first.end():]  # "What", "Based": grammar, not a name
+        if not text or _inside_parentheses(question, start):
+            continue
+        if _RENAMED_AFTER.match(question[run.end():]) or _RENAMED_BEFORE.search(question[:start]):
+            continue
+        kept = []
+        for offset, word in _offsets(text, start):
+            bare = _POSSESSIVE.sub("", word).strip(",")
+            if bare.endswith(".") and "." not in bare[:-1]:
+                bare = bare[:-1]  # a sentence's full stop, not "U.S."
+            if (any(a <= offset < b for a, b in measured) or _lower(bare) in company_words
+                    or _lower(bare) in _NOT_A_PART or any(ch.isdigit() for ch in bare)):
+                kept.append(None)  # the measure's words, the company's name, a period: not the scope
+                continue
+            kept.append(bare)
+        part = _PART_NOUN.match(question[run.end():]) is not None
+        while kept and (kept[0] is None or _joining(kept[0]) or (common_word(kept[0]) and not part)):
+            kept.pop(0)
+        while kept and (kept[-1] is None or _joining(kept[-1]) or (common_word(kept[-1]) and not part)):
+            kept.pop()
+        if None in kept:
+            kept = kept[:kept.index(None)]  # the name stops where the company's or the measure's words begin
+        names = " ".join(kept).strip()
+        if not names or _lower(names) in company_words:
+            continue
+        if not part and all(common_word(w) for w in kept if not _joining(w)):
+            continue  # ordinary words, unless they name a segment ("the International segment")
+        if names not in out:
+            out.append(names)
+    return tuple(out)
+
+
+def _joining(word: str) -> bool:
+    return word.lower() in ("and", "of", "the", "&")
+
+
+def _offsets(text: str, start: int):
+    for m in re.finditer(r"\S+", text):
+        yield start + m.start(), m.group(0)
+
+
+def _lower(word: str) -> str:
+    """As the company's names are compared: "PG&E" is "pg and e", run together."""
+    return re.sub(r"[^a-z0-9]", "", normalize_name(word) or word.lower())
+
+
+def _at_sentence_start(before: str) -> bool:
+    before = before.rstrip(" \t\n\"'(“")
+    return not before or before.endswith(_SENTENCE_END)
+
+
+def _inside_parentheses(question: str, at: int) -> bool:
+    """"(PBNA)", "(GAAP)": an abbreviation of what stands before it."""
+    return question.rfind("(", 0, at) > question.rfind(")", 0, at)

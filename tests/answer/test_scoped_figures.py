@@ -1,0 +1,61 @@
+"""A figure of the part of the company asked about (a segment, a region), never the company's total
+in its place: the scope slot of the plan and the figures read under it, on real filings."""
+
+from __future__ import annotations
+
+import pytest
+
+from docqa.engine import Engine
+from docqa.types import SearchFilters
+from tests.filings import filing_pdf
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    engine = Engine.open(tmp_path_factory.mktemp("scoped") / "idx")
+    engine.ingest([filing_pdf("WALMART_2018_10K.pdf"), filing_pdf("BESTBUY_2019_10K.pdf")])
+    yield engine
+    engine.close()
+
+
+def _scope(engine, question):
+    return engine.searcher().plan(question, engine.documents(), SearchFilters()).scope
+
+
+@pytest.mark.parametrize("question, scope", [
+    ("What was the operating margin of the Walmart International segment in fiscal 2018?", ("International",)),
+    ("What was the operating margin of the Walmart U.S. segment in fiscal 2018?", ("U.S.",)),
+    ("What operating income did Walmart's Sam's Club segment earn in fiscal 2018?", ("Sam Club",)),
+    ("How much revenue did Best Buy's Domestic segment generate in fiscal 2019?", ("Domestic",)),
+    ("How much net revenue did Walmart generate in Mexico in fiscal 2018?", ("Mexico",)),
+])
+def test_the_part_of_the_company_asked_is_read_into_the_plan(engine, question, scope):
+    assert _scope(engine, question) == scope
+
+
+@pytest.mark.parametrize("question", [
+    "What was Walmart's operating income in fiscal 2018?",                  # the company itself
+    "What was Walmart's Adjusted EBITDA in fiscal 2018?",                   # how a measure is stated
+    "What was Best Buy's total revenue in FY2019, per the Income Statement?",  # a statement's name
+])
+def test_the_company_its_measures_and_statements_are_no_scope(engine, question):
+    assert _scope(engine, question) == ()
+
+
+def test_a_segment_margin_is_computed_from_the_segments_own_lines(engine):
+    answer = engine.ask("What was the operating margin of the Walmart International segment in fiscal 2018?")
+    assert answer.found, answer.reason
+    assert "5,352" in answer.text and "118,068" in answer.text, answer.text
+    assert "20,437" not in answer.text  # the company's operating income is no segment's
+
+
+def test_a_segment_line_is_the_segments_never_the_company_total(engine):
+    answer = engine.ask("What operating income did Walmart's Sam's Club segment earn in fiscal 2018?")
+    assert answer.found, answer.reason
+    assert "982" in answer.text and "20,437" not in answer.text, answer.text
+
+
+def test_a_part_the_filing_prints_no_figure_for_is_not_found_rather_than_the_total(engine):
+    answer = engine.ask("What was the operating margin of Walmart's Flipkart division in fiscal 2018?")
+    assert not answer.found or "4.1%" not in answer.text, answer.text
+    assert "20,437" not in answer.text

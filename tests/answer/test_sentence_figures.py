@@ -1,0 +1,63 @@
+"""Figures a filing states only in a sentence, read by what the sentence says of them (the sentences
+are copied from the filings named)."""
+
+from __future__ import annotations
+
+import pytest
+
+from docqa.answer.contract import Evidence
+from docqa.answer.sentence_figures import SentenceFigureAnswerer
+from docqa.plan import build_plan
+from docqa.types import EvidencePage
+
+# 3M_2018_10K.pdf p. 4; WALMART_2018_10K.pdf p. 7; CVSHEALTH_2018_10K.pdf (MD&A)
+THREE_M = ("At December 31, 2018, the Company employed 93,516 people (full-time equivalents), with 37,412 employed "
+           "in the United States and 56,104 employed internationally.")
+WALMART = ("Walmart U.S. is our largest segment and operates retail stores in all 50 states in the U.S., Washington "
+           "D.C. and Puerto Rico, with three primary store formats, as well as eCommerce.")
+CVS = ("Retail/LTC segment operating income for 2018 also includes a $43 million loss on impairment of long-lived "
+       "assets primarily related to the impairment of property and equipment.")
+DIVIDEND = "In February 2019, the Board of Directors declared a quarterly dividend of $1.44 per share."
+BUYBACK = "During fiscal 2018, we repurchased 10.9 million shares for $2.5 billion, or $229.50 per share."
+
+
+def _page(text: str, year: int = 2018) -> EvidencePage:
+    return EvidencePage(label="P1", document="X_10K.pdf", document_id="x", page=4, text=text, year=year)
+
+
+def _answer(question: str, *texts: str, year: int = 2018):
+    return SentenceFigureAnswerer().answer(build_plan(question, []), Evidence.of([_page(t, year) for t in texts]))
+
+
+def test_a_count_stated_in_a_sentence_is_the_figure_and_quotes_it():
+    draft = _answer("How many employees did the company have at the end of 2018?", THREE_M)
+    assert draft is not None and draft.found
+    assert draft.figures[0].value == 93516
+    assert draft.citations[0].quote == THREE_M
+
+
+def test_a_number_of_something_else_is_no_count_of_what_was_asked():
+    assert _answer("How many retail stores did Walmart operate at the end of fiscal 2018?", WALMART) is None
+
+
+def test_an_amount_the_sentence_says_is_another_things_is_not_taken():
+    # "operating income ... also includes a $43 million loss": the loss, not the operating income
+    assert _answer("What operating income did CVS Health's Retail/LTC segment report for 2018?", CVS) is None
+
+
+@pytest.mark.parametrize("question, value", [
+    ("How much did the company spend repurchasing shares in fiscal 2018?", 2500.0),   # in millions
+    ("What quarterly dividend per share did the board declare in February 2019?", 1.44),
+])
+def test_the_amount_of_the_kind_asked(question, value):
+    draft = _answer(question, BUYBACK, DIVIDEND)
+    assert draft is not None and draft.figures[0].value == pytest.approx(value)
+
+
+def test_a_sentence_about_another_year_does_not_answer():
+    assert _answer("How many employees did the company have at the end of 2017?", THREE_M, year=2017) is None
+
+
+def test_two_sentences_that_disagree_are_no_answer():
+    other = "At December 31, 2018, the Company employed 91,000 people worldwide."
+    assert _answer("How many employees did the company have at the end of 2018?", THREE_M, other) is None
