@@ -121,6 +121,12 @@ def _is_reference(text: str, match: re.Match, number: Number) -> bool:
 
 def numbers_in(text: str, claims_only: bool = False) -> list[Number]:
     """Numbers written in ``text``; with ``claims_only`` years and references are left out."""
+    return [number for _, _, number in numbers_at(text, claims_only)]
+
+
+def numbers_at(text: str, claims_only: bool = False) -> list[tuple[int, int, Number]]:
+    """``numbers_in`` with where each is written: (start, end, number), offsets into ``fold(text)``
+    (a rule that asks which words stand next to an amount reads them there)."""
     text = fold(text)
     if claims_only:  # dates (12/31/2017, 2017-12-31) are references: blank them out, keep offsets
         text = _DATE.sub(lambda m: " " * len(m.group(0)), text)
@@ -135,7 +141,7 @@ def numbers_in(text: str, claims_only: bool = False) -> list[Number]:
             continue
         if claims_only and _is_reference(text, match, number):
             continue
-        out.append(number)
+        out.append((match.start(), match.end(), number))
     return out
 
 
