@@ -181,4 +181,15 @@ def main_clause(question: str) -> str:
     main = re.split(r"\b(?:answer|round(?:ed)?|give|express)\s+(?:in|to|it|the|your|as|rounded|with|using|one|two)\b",
                     main, flags=re.I)[0]
     main = re.sub(r"\bin\s+(?:usd|us\$|\$)?\s*(?:millions?|billions?|thousands?)(?:\s+of\s+(?:us\s+)?dollars)?\b", " ", main, flags=re.I)
+    # Where to read it is no part of what is asked: "According to Walmart's fiscal 2018 10-K, ...",
+    # "..., as reported in its 2020 10-K".
+    main = _SOURCE_LEAD.sub("", main)
+    main = _SOURCE_TAIL.sub("", main)
     return main
+
+
+_FILING = r"(?:10-?[kq]|20-?f|8-?k|annual\s+report|quarterly\s+report|earnings\s+release|filing|report)"
+_SOURCE_LEAD = re.compile(rf"^\s*(?:according\s+to|per|based\s+on|as\s+(?:reported|disclosed|stated)\s+in|from|in)\s+"
+                          rf"[^,?]{{0,80}}?\b{_FILING}\b[^,?]{{0,20}},\s*", re.I)
+_SOURCE_TAIL = re.compile(rf",?\s*(?:according\s+to|per|based\s+on|as\s+(?:reported|disclosed|stated|shown)\s+in|"
+                          rf"in)\s+(?:its|the|their|[A-Z][\w.&'’-]*(?:\s+[A-Z][\w.&'’-]*)*['’]s?)\s+[^,?]{{0,40}}?\b{_FILING}\b\s*$", re.I)

@@ -77,7 +77,7 @@ def counted_noun(question: str) -> str | None:
     return m.group("noun") if m else None
 
 
-_PER_SHARE = re.compile(r"\bper\s+(?:share|cdi|ads|unit)\b|\bcents\b", re.I)
+_PER_SHARE = re.compile(r"\bper\s+(?:(?:diluted|basic|common|ordinary)\s+)?(?:share|cdi|ads|unit)\b|\bcents\b", re.I)
 _COUNT = re.compile(r"^\s*(?:(?:in|from|according\s+to)\b[^,?]{0,120},\s*)?how\s+many\b"
                     r"(?!\s+times\b|\s+(?:percentage\s+|basis\s+)?points\b|\s+days\b)", re.I)
 # "What percentage of revenue was spent on R&D?", "R&D as a share of revenue": a part of a whole.

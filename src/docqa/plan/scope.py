@@ -25,6 +25,7 @@ _NOT_A_PART = frozenset(
     "total inc incorporated corporation corp company co ltd limited plc group holdings holding ag sa se nv llc lp "
     "usd eur gbp cad aud hkd hk jpy chf cny rmb inr".split())
 _SENTENCE_END = (".", "?", "!", ":", ";")
+_ABBREVIATION = re.compile(r"^\s*\(\s*([A-Z][A-Za-z&]{1,9})\s*\)")
 _PART_NOUN = re.compile(r"^\s+(?:reportable\s+|operating\s+|business\s+)?(?:segments?|divisions?|business(?:es)?|units?|regions?)\b", re.I)
 # A company's other name beside the one the index holds: "Block (formerly known as Square)".
 _RENAMED_AFTER = re.compile(r"^(?:['’]s?)?\s*\(?\s*(?:formerly|previously|now\s+(?:known|called|named)|renamed|f/k/a|fka)\b", re.I)
@@ -66,6 +67,9 @@ def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words:
             continue
         if not part and all(common_word(w) for w in kept if not _joining(w)):
             continue  # ordinary words, unless they name a segment ("the International segment")
+        abbreviation = _ABBREVIATION.match(question[run.end():])
+        if abbreviation:  # "PepsiCo Beverages North America (PBNA)": the filing may print either
+            names = f"{names}|{abbreviation.group(1)}"
         if names not in out:
             out.append(names)
     return tuple(out)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from docqa.answer.figures.evaluated import Evaluated, Measure, joined, read_kind, units_clash, wrap
 from docqa.answer.figures.line_item_words import leaf_text, leftover
@@ -243,6 +243,41 @@ class ExprMeasure(Measure):
         return Evaluated(self.label, value.value, kind, value.used, value.symbolic, value.expression,
                          True, period, value.unit)
 
+    def _in_one_table(self, node, sources, period) -> Evaluated | None:
+        """A ratio of two lines that one table prints side by side (a segment's operating income
+        over its sales): the denominator's table first, then the numerator's."""
+        a, b = self._eval(node.left, sources, period), self._eval(node.right, sources, period)
+        if a is None or b is None:
+            return None
+        ta, tb = _table_of(a), _table_of(b)
+        if ta is None or tb is None:
+            return None
+        if ta != tb:
+            a2 = self._within(node.left, tb, sources, period)
+            if a2 is not None:
+                a = a2
+            else:
+                b = self._within(node.right, ta, sources, period)
+                if b is None:
+                    return None
+        if b.value == 0 or [u.cell for u in a.used] == [u.cell for u in b.used]:
+            return None
+        return Evaluated(f"{a.label} / {b.label}", a.value / b.value, "ratio", a.used + b.used,
+                         f"{wrap(a.symbolic)} / {wrap(b.symbolic)}", f"{wrap(a.expression)} / {wrap(b.expression)}",
+                         True, period, a.unit or b.unit)
+
+    def _within(self, node, table, sources, period) -> Evaluated | None:
+        if not isinstance(node, C.Leaf):
+            return None
+        measure = leaf_measure(node, self.company_words)
+        if not isinstance(measure, RowMeasure):
+            return None
+        value = replace(measure, within=table).evaluate(sources, period)
+        if value is not None and not value.computed:
+            value = Evaluated(value.label, value.value, value.kind, value.used, value.label.lower(),
+                              value.expression, False, period, value.unit)
+        return value
+
     def _eval(self, node, sources, period) -> Evaluated | None:
         if isinstance(node, C.Num):
             return Evaluated(f"{node.value:g}", node.value, "ratio", [], f"{node.value:g}", f"{node.value:g}", True, period)
@@ -272,6 +307,8 @@ class ExprMeasure(Measure):
                 value = Evaluated(value.label, value.value, value.kind, value.used, value.label.lower(),
                                   value.expression, False, period, value.unit)
             return value
+        if self.one_table and node.op == "/":
+            return self._in_one_table(node, sources, period)
         a = self._eval(node.left, sources, period)
         if a is None:
             return None
@@ -283,8 +320,6 @@ class ExprMeasure(Measure):
         if node.op == "/":
             if b.value == 0 or (a.used and [u.cell for u in a.used] == [u.cell for u in b.used]):
                 return None  # a figure over itself is no ratio anyone asks
-            if self.one_table and {(u.document_id, u.table.page, u.table.bbox) for u in a.used + b.used}.__len__() > 1:
-                return None
             value, kind = a.value / b.value, "ratio"
         elif node.op == "*":
             value, kind = a.value * b.value, a.kind if b.kind == "ratio" else b.kind
@@ -292,6 +327,11 @@ class ExprMeasure(Measure):
             value = a.value + b.value if node.op == "+" else a.value - b.value
             kind = a.kind if a.kind != "ratio" else b.kind
         return joined(self.label, a, node.op, b, value, kind, period)
+
+
+def _table_of(value: Evaluated) -> tuple | None:
+    tables = {(u.document_id, u.table.page, u.table.bbox) for u in value.used}
+    return next(iter(tables)) if len(tables) == 1 else None
 
 
 def leaf_measure(node, company_words: frozenset[str] = frozenset()) -> Measure | None:

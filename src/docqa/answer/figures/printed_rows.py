@@ -46,6 +46,7 @@ class RowMeasure(Measure):
     # reserves" for revenue) is another measure, and the label must name the item closely.
     stands_for: Metric | None = None
     exact: bool = False            # only a row printed as the words are (EXACT_SCORE)
+    within: tuple | None = None    # only rows of this table: (document id, page, bbox)
 
     @property
     def label(self) -> str:  # type: ignore[override]
@@ -56,7 +57,10 @@ class RowMeasure(Measure):
         vetoes = [v for v in (stems(e) for e in self.stands_for.exclude) if v] if self.stands_for else []
         min_score = EXACT_SCORE if self.exact else STAND_IN_SCORE if self.stands_for else MIN_SCORE
         for source in sources:
-            matches = find_rows(all_tables(source), self.phrase, min_score=min_score)
+            tables = all_tables(source)
+            if self.within is not None:
+                tables = [t for t in tables if (source.document_id, t.page, t.bbox) == self.within]
+            matches = find_rows(tables, self.phrase, min_score=min_score)
             if "amount" in self.kinds:
                 # An amount is printed in a table that states its unit ("in millions"); a table of
                 # percentage changes beside it prints the same row label.

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from collections.abc import Callable
+from functools import lru_cache
 
 from docqa.answer.figures.evaluated import Evaluated, Measure
 from docqa.answer.figures.located import Located
@@ -24,24 +26,55 @@ from docqa.finance.text import stems
 _DIVISION = re.compile(r"^\s*([a-z][\w\s&'-]*?)\s*/\s*([a-z][\w\s&'-]*?)\s*$", re.I)
 
 
-def scope_words(scope: tuple[str, ...]) -> list[list[str]]:
-    """Each name's content stems ("Electronics and Energy" -> [electronic, energy])."""
+def scope_words(scope: tuple[str, ...]) -> list[list[list[str]]]:
+    """Each name asked, as its spellings' content stems ("Electronics and Energy" -> [[electronic,
+    energy]]; "Beverages North America|PBNA" -> [[beverage, north, america], [pbna]])."""
     out = []
     for name in scope:
-        words = [s for s in normalized(stems(name)) if s not in STOP]
-        if words:
-            out.append(words)
+        spellings = [[s for s in normalized(stems(alt)) if s not in STOP] for alt in name.split("|")]
+        spellings = [w for w in spellings if w]
+        if spellings:
+            out.append(spellings)
     return out
 
 
-def honours(found: Located, names: list[list[str]]) -> bool:
-    """Is the figure printed under every name asked (in its row, heading, title or column)?"""
+def honours(found: Located, names: list[list[list[str]]]) -> bool:
+    """Is the figure printed under every name asked, in one of its spellings (in its row, heading,
+    title or column)?"""
     column = next((c for c in found.table.columns if c.index == found.cell.column), None)
     context = " ".join(x for x in (found.row.label, found.row.section or "", found.table.title,
                                    column.header if column else "") if x)
     held = set(normalized(stems(context)))
-    return all(all(has_word(held, w) or any(h.startswith(w) or w.startswith(h) for h in held if len(h) >= 4)
-                   for w in words) for words in names)
+    return all(any(all(has_word(held, w) or any(h.startswith(w) or w.startswith(h) for h in held if len(h) >= 4)
+                       for w in words) for words in spellings) for spellings in names)
+
+
+_DEFINED = "{name}\\s*\\(\\s*[“\"']?([A-Z][A-Za-z&]{{1,9}})[”\"']?\\s*\\)"
+
+
+@lru_cache(maxsize=256)
+def _defined_abbreviation(document_id: str, name: str, text: str) -> str | None:
+    found = re.search(_DEFINED.format(name=r"\s+".join(map(re.escape, name.split()))), text)
+    return found.group(1) if found else None
+
+
+def spelled_by_the_filing(scope: tuple[str, ...], sources) -> tuple[str, ...]:
+    """Each name with the abbreviation the filing defines for it ("Frito-Lay North America
+    (“FLNA”)"): its tables often print only the abbreviation."""
+    out = []
+    for name in scope:
+        first = name.split("|")[0]
+        extra = None
+        for source in sources:
+            for page in source.pages.values():
+                if first.split()[0] in page.text:
+                    extra = _defined_abbreviation(source.document_id, first, " ".join(page.text.split()))
+                    if extra:
+                        break
+            if extra:
+                break
+        out.append(f"{name}|{extra}" if extra and extra not in name.split("|") else name)
+    return tuple(out)
 
 
 @dataclass
@@ -49,7 +82,7 @@ class Scoped(Measure):
     """A measure read only from figures printed under the names asked."""
 
     inner: Measure
-    names: list[list[str]]
+    names: tuple[str, ...]       # the names asked ("Beverages North America|PBNA": either spelling)
     scope: str
 
     @property
@@ -58,9 +91,11 @@ class Scoped(Measure):
 
     def evaluate(self, sources, period) -> Evaluated | None:
         value = self.inner.evaluate(sources, period)
-        if value is None or not value.used or not all(honours(u, self.names) for u in value.used):
+        names = scope_words(spelled_by_the_filing(self.names, sources))
+        if value is None or not value.used or not all(honours(u, names) for u in value.used):
             return None
-        if _compact(self.scope) not in _compact(value.label):
+        if not all(any(set(w) <= set(normalized(stems(value.label))) for w in spellings)
+                   for spellings in scope_words((self.scope,))):
             value.label = f"{value.label} ({self.scope})"
         return value
 
@@ -69,31 +104,53 @@ def _compact(text: str) -> str:
     return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
+@dataclass
+class BySpelling(Measure):
+    """A measure whose words name the part asked, tried with each spelling the question or the
+    filing gives it ("Frito-Lay North America", "FLNA")."""
+
+    label: str
+    build: Callable[[str], Measure | None]
+    names: tuple[str, ...]
+
+    def evaluate(self, sources, period) -> Evaluated | None:
+        first = spelled_by_the_filing(self.names, sources)[0] if self.names else ""
+        for spelling in dict.fromkeys(first.split("|")):
+            measure = self.build(spelling)
+            value = measure.evaluate(sources, period) if measure is not None else None
+            if value is not None:
+                return value
+        return None
+
+
 def scoped_measures(measures: list[Measure], scope: tuple[str, ...], subject: str,
                     kinds: frozenset[str], company_words: frozenset[str]) -> list[Measure]:
     """The measures asked, each read from the part of the company named; a named ratio of two
     lines is recomputed from the lines that name it."""
-    names = scope_words(scope)
-    if not names:
+    if not scope_words(scope):
         return measures
-    label = " ".join(scope)
+    label = " / ".join(name.split("|")[0] for name in scope)
+    first = scope[0].split("|")[0]
     out: list[Measure] = []
     for measure in measures:
-        if isinstance(measure, FormulaMeasure):
-            own = _from_scoped_inputs(measure, label, company_words)
-            if own is not None:
-                out.append(Scoped(own, names, label))
-        out.append(Scoped(measure, names, label))
+        if isinstance(measure, FormulaMeasure) and _a_ratio_of_two_lines(measure):
+            out.append(Scoped(BySpelling(measure.label, lambda name, m=measure: _from_scoped_inputs(m, name, company_words),
+                                         scope), scope, label))
+        out.append(Scoped(measure, scope, label))
     if subject and not any(isinstance(m, Scoped) and isinstance(m.inner, RowMeasure) for m in out):
-        out.append(Scoped(RowMeasure(subject, asked=subject, kinds=kinds), names, label))
+        phrase = subject
+        out.append(Scoped(BySpelling(subject, lambda name: RowMeasure(phrase.replace(first, name), asked=phrase,
+                                                                      kinds=kinds), scope), scope, label))
     return out
+
+
+def _a_ratio_of_two_lines(measure: FormulaMeasure) -> bool:
+    return len(measure.formula.inputs) == 2 and bool(_DIVISION.match(measure.formula.expression or ""))
 
 
 def _from_scoped_inputs(measure: FormulaMeasure, scope: str, company_words: frozenset[str]) -> ExprMeasure | None:
     """"Operating income / revenue" of a segment: the segment's operating income over its revenue."""
     formula = measure.formula
-    if len(formula.inputs) != 2 or not _DIVISION.match(formula.expression or ""):
-        return None
     lexicon = load_lexicon()
     try:
         top, bottom = (lexicon.metric(k) for k in formula.inputs)
