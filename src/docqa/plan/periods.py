@@ -151,6 +151,10 @@ _ENDED_ON = re.compile(
 )
 
 
+_YEAR_NAMES_A_FILING = re.compile(r"\s*(?:form\s+)?(?:10-?k|10-?q|20-?f|40-?f|8-?k|annual\s+report|proxy)\b", re.I)
+_YEAR_BEFORE = re.compile(r"\b(?:the\s+)?(?:fiscal\s+)?year\s+(?:before|prior\s+to|preceding)\s+(?:fiscal\s+|fy\s?)?$", re.I)
+# "In its 2021 10-K, what did Verizon report for the prior year?": the year before the filing's.
+_PRIOR_YEAR = re.compile(r"\b(?:the\s+)?(?:prior|previous|preceding)\s+(?:fiscal\s+)?year\b(?!\s+(?:period|quarter))", re.I)
 _NAMES_A_FILING = re.compile(
     r"\s*(?:earnings\s+(?:release|report|call|statement|presentation)|press\s+release|10-?q\b|filing|report\b|"
     r"release\b|call\b|presentation\b|transcript\b)",
@@ -238,11 +242,22 @@ def read_periods(question: str) -> AskedPeriods:
     if quarters:
         taken.extend(m.span() for m in _ENDED_ON.finditer(question))
     years: list[int] = []
+    filing_years: list[int] = []
     for m in _YEAR_MENTION.finditer(question):
         if free(m.span()):
             y = _year_of(m.group(1) or m.group(2))
-            if y is not None and 1990 <= y <= 2039 and y not in years:
+            if y is None or not 1990 <= y <= 2039:
+                continue
+            if _YEAR_NAMES_A_FILING.match(question[m.end():]):
+                # "According to 3M's 2018 10-K, ... as of December 31, 2017": the year names the
+                # filing to read; the period asked is the other year, when the question names one.
+                filing_years.append(y)
+                continue
+            if _YEAR_BEFORE.search(question[:m.start()]):
+                y -= 1  # "the year before 2021"
+            if y not in years:
                 years.append(y)
     if not quarters and not years:
         quarters = filing_quarters
+        years = [y - 1 for y in filing_years] if _PRIOR_YEAR.search(question) else filing_years
     return AskedPeriods(tuple(quarters), tuple(years), _SAME_PERIOD_BEFORE.search(question) is not None)

@@ -1,0 +1,21 @@
+"""A year that names the filing to read ("According to 3M's 2018 10-K") is not the period asked
+when the question names another; "the prior year" and "the year before 2021" are the year before."""
+
+from __future__ import annotations
+
+import pytest
+
+from docqa.finance.periods import Period
+from docqa.plan.periods import read_periods
+
+
+@pytest.mark.parametrize("question, year", [
+    ("According to 3M's 2018 10-K, what were 3M's total inventories as of December 31, 2017?", 2017),
+    ("According to Corning's 2020 10-K, what net income did Corning report for 2019?", 2019),
+    ("In its 2021 10-K, what total operating revenues did Verizon report for the prior year?", 2020),
+    ("In its 2021 10-K, what operating revenues did American Water Works report for the year before 2021?", 2020),
+    ("What was Walmart's revenue according to its fiscal 2018 annual report?", 2018),   # only the filing's year
+    ("What was Verizon's revenue in 2021 compared with the prior year?", 2021),          # a year of its own
+])
+def test_the_period_asked_is_not_the_year_that_names_the_filing(question, year):
+    assert read_periods(question).resolve(None) == [Period(year)]
