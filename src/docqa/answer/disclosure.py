@@ -38,6 +38,7 @@ MAX_QUOTE_CHARS = 420  # a long paragraph is quoted as the stretch of words arou
 _NEGATIONS = frozenset(
     "no not none never neither nor without cannot didn doesn don wasn weren hasn haven hadn isn aren won "
     "wouldn nothing nobody".split())
+MAX_ABSENT_SLOTS = 2   # a "No" from absence only for a topic of this many parts or fewer
 _NEGATION_BEFORE = 6   # words before the match a "no"/"not" governs
 _NEGATION_AFTER = 4    # ... and after it ("goodwill was not impaired")
 _SUPPOSED = re.compile(
@@ -158,6 +159,8 @@ def _negated(words: list[str], positions: list[int]) -> bool:
     return any(w in _NEGATIONS for w in window)
 
 
+# A statement row whose first figure (the filing's own year) is a dash: nothing happened that year.
+_NIL_FIRST = re.compile(r"^[^\d$()—–]*?[A-Za-z][^\d$()—–]*?\s{2,}(?:\$\s*)?[—–-](?:\s{2,}|$)")
 _CLAUSE_BREAK = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 # "fully paid and non-assessable shares", "paid-in capital": words of share capital, no payment.
@@ -230,7 +233,9 @@ def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Fou
                 continue  # a verb and its object a clause or two apart are no one statement
             # Map stem positions (over _words) to whitespace words of the sentence for the excerpt.
             quote = _excerpt(sentence, _whitespace_positions(sentence, at))
-            negated = _negated(words, at)
+            clause_of = _clause_numbers(sentence)
+            negated = _negated(words, at) or (len(clause_of) == len(words) and any(
+                words[i].lower() in _NEGATIONS and clause_of[i] == clause_of[min(at)] for i in range(min(at))))
             # "our goodwill impairment test", "restructuring accounting policy": a procedure, not an event.
             supposed = (bool(_SUPPOSED.search(quote)) or (max(at) + 1 < len(stems) and stems[max(at) + 1] in _PROCEDURE)
                         or _framed(sentence, words, at) or bool(_POLICY.search(quote)))
@@ -239,6 +244,9 @@ def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Fou
                      + 1.5 * sum(_match(stems, [slot]) is not None for slot in topic.optional)
                      - 3.0 * supposed - 0.002 * len(quote))
             stated = bool(_STATED.search(quote) or _AMOUNT.search(quote) or _PASSIVE_PAST.search(quote))
+            if _NIL_FIRST.match(quote):
+                # "Repurchase of common stock  —  (4,361)": none in the filing's own year
+                stated, negated = False, True
             found.append(Found(document, page.number, quote, negated, supposed, score, stated,
                                bool(_IMMATERIAL.search(sentence))))
     return found
@@ -308,10 +316,19 @@ class DisclosureAnswerer(ReadsFilings):
             said = [f for f in said if f.stated and not f.immaterial]
             denied += [f for f in found if f.immaterial and f not in denied]
         supposed = [f for f in found if not f.negated and f.supposed] + supposed_too
+        dated_denial = [f for f in denied if plan.years and set(map(int, _YEAR.findall(f.sentence))) & set(plan.years)]
+        if said and dated_denial and not any(set(map(int, _YEAR.findall(f.sentence))) & set(plan.years) for f in said):
+            # "None of our reporting units incurred any goodwill impairment charges in 2020" against
+            # sentences that name no year: the filing's own word for the year asked.
+            said = []
         if said:
             return self._yes(topic, said)
         if topic.state and not denied:
             return None  # nothing says so, and nothing says not: no verdict from absence for a state
+        if not denied and len(topic.slots) > MAX_ABSENT_SLOTS:
+            # "restructuring charges, including severance for a workforce reduction": that no one
+            # sentence holds every part asked is no sign the event did not happen.
+            return None
         return self._no(topic, scope, denied, supposed, first_pages)
 
     def _documents(self, plan: QuestionPlan, evidence: list[EvidencePage], store: Store) -> list[Document]:
