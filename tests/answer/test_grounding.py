@@ -57,13 +57,11 @@ def test_amounts_are_written_in_the_filings_own_currency():
 
 
 def test_quotes_answer_an_amount_only_when_they_state_it():
-    from docqa.answer.ask import amount_missing
     from docqa.plan import build_plan
-    from docqa.types import Answer
+    from docqa.verify.stated import amount_missing
 
     def quoted(*quotes):
-        return Answer(question="q", text="t", found=True,
-                      citations=tuple(Citation(document="w.pdf", document_id="w", page=1, quote=q) for q in quotes))
+        return tuple(Citation(document="w.pdf", document_id="w", page=1, quote=q) for q in quotes)
 
     question = build_plan("How many stores did Walmart operate at the end of fiscal 2018?", [])
     # a plan is not a count, and a count of something else is not a count of stores

@@ -97,3 +97,58 @@ def record_answer_free(answer: Answer):
     from docqa.types import QuestionRecord
 
     return QuestionRecord(answer=answer, created_at="2026-01-01T00:00:00+00:00")
+
+
+# --- the badge of real answers: a figure asked and not printed is never Verified --------------------
+
+AMCOR_Q = ("In Amcor's fiscal 2023 fourth-quarter results release, what quarterly dividend will holders of CDIs on "
+           "the ASX receive, in Australian cents per share?")
+
+
+@pytest.fixture(scope="module")
+def filings(tmp_path_factory):
+    """Apple's Q3 fiscal 2023 10-Q and Amcor's fiscal 2023 fourth-quarter release, as filed."""
+    from tests.filings import filing_html, filing_pdf
+
+    index = tmp_path_factory.mktemp("apple-amcor")
+    with Engine.open(Settings(index=index, dense=False)) as engine:
+        report = engine.ingest([filing_html("aapl-10-q-2023-07-01.html"), filing_pdf("AMCOR_2023Q4_EARNINGS.pdf")])
+        assert [f.status for f in report.files] == ["indexed", "indexed"], report
+    return index
+
+
+def _mcp_ask(index, question: str) -> dict:
+    import anyio
+    from mcp import Client
+
+    from docqa.faces.mcp import build_server
+
+    async def scenario(server):
+        async with Client(server) as client:
+            return await client.call_tool("ask", {"question": question})
+
+    with Engine.open(Settings(index=index, dense=False)) as engine:
+        result = anyio.run(scenario, build_server(engine))
+    return json.loads(result.content[0].text)
+
+
+def _faces(index, question: str) -> dict[str, dict]:
+    """The question's answer as the CLI (--json), the REST API and MCP give it."""
+    cli_out = CliRunner().invoke(cli, ["ask", question, "--json", "--index", str(index)])
+    with TestClient(create_app(Settings(index=index, dense=False), worker=False),
+                    base_url="http://127.0.0.1:8000") as client:
+        rest = client.post("/api/ask", json={"question": question}).json()
+    return {"cli": json.loads(cli_out.stdout), "rest": rest, "mcp": _mcp_ask(index, question)}
+
+
+def test_a_years_revenue_asked_of_a_quarterly_report_is_not_found_on_any_face(filings):
+    # the quarterly report prints quarters and nine months; the lines that name net sales beside an
+    # amount are no figure of the fiscal year asked
+    for face, answer in _faces(filings, QUESTION).items():
+        assert answer["badge"] == "Not found" and answer["found"] is False, (face, answer["text"])
+        assert "quarterly report" in answer["reason"] and "fiscal 2023 total is not printed" in answer["reason"], face
+
+
+def test_a_dividend_a_sentence_states_is_a_figure_found_on_every_face(filings):
+    for face, answer in _faces(filings, AMCOR_Q).items():
+        assert answer["badge"] == "Verified" and "18.77 Australian cents per share" in answer["text"], (face, answer)

@@ -7,15 +7,12 @@ or a language model). Every draft goes through ``verify``; "not found" is a norm
 
 from __future__ import annotations
 
-import re
 import time
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from docqa.answer.contract import Answerer, Evidence
-from docqa.finance.lexicon import load_lexicon
-from docqa.finance.text import holds, stems
 from docqa.finance.currency import printed_in
 from docqa.plan import Intent, QuestionPlan
 from docqa.plan.choice import choose_documents
@@ -27,7 +24,8 @@ from docqa.stats import document_stats
 from docqa.store.base import Store, StoredPage
 from docqa.text import normalize_for_match
 from docqa.types import Answer, BBox, Citation, Document, Draft, EvidencePage, Figure, SearchFilters
-from docqa.verify import Grounding, numbers_in, verify
+from docqa.verify import Grounding, verify
+from docqa.verify.stated import amount_missing
 
 EVIDENCE_PAGES = 6
 
@@ -181,7 +179,7 @@ class Asker:
         """Lines quoted for a question that asks an amount must state it; passages are no verdict
         on a comparison of two figures."""
         reason = None
-        if candidate.found and plan.amount and (missing := amount_missing(plan, candidate)):
+        if candidate.found and plan.amount and (missing := amount_missing(plan, candidate.citations)):
             reason = missing
         elif candidate.found and candidate.verification == "passages" and plan.amount and not plan.verdict:
             # A figure asked and lines that only mention its topic: no figure was found.
@@ -275,55 +273,6 @@ class Asker:
                       reason=reason, answerer="router", verification="not_found", timings=timings)
 
 
-_PLANNED = re.compile(r"\b(?:expect\w*|anticipat\w*|plan(?:s|ned)?\s+to|intend\w*|will|may|could|would|"
-                      r"forecast\w*|guidance|outlook|target\w*)\b", re.I)
-
-
-def amount_missing(plan: QuestionPlan, answer: Answer) -> str | None:
-    """Why quoted lines do not answer a question that asks for an amount: none states a number
-    (years, dates and references aside), or none names the measure the question names."""
-    stating = [c for c in answer.citations if numbers_in(c.quote, claims_only=True)]
-    if not plan.forward_looking:
-        # "we expect to add approximately 280 stores" states a plan, not the amount that was
-        stating = [c for c in stating if not _PLANNED.search(c.quote)]
-    if not stating:
-        return "the question asks for an amount; the closest lines in the filing state none"
-    if plan.counted:
-        # "how many stores": some line must count stores ("1,136 stores", "599 Sam's Club units")
-        head = re.escape(plan.counted.split()[-1].rstrip("s'’").lower())
-        if not any(re.search(rf"\d[\d,.]*\s+(?:[\w'’&-]+\s+){{0,3}}{head}", c.quote, re.I) for c in stating):
-            return f"the question asks how many {plan.counted}; no line the filing prints counts them"
-    lexicon = load_lexicon()
-    named = list(plan.measures)
-    if not named:
-        return None
-    for m in named:
-        entry = lexicon.metric(m.key) if m.kind == "metric" else lexicon.formula(m.key)
-        forms = [m.text, m.phrase, *entry.asks, *getattr(entry, "prints", ())]
-        excluded = [x for x in (stems(e) for e in getattr(entry, "exclude", ())) if x]
-        for c in stating:
-            said = [n.text for n in lexicon.match(c.quote) if n.key == m.key]
-            if _names_measure(c.quote, [stems(f) for f in [*forms, *said] if f], excluded):
-                return None
-    return f"the question asks for {named[0].text!r}; no line the filing prints states it"
-
-
-def _names_measure(quote: str, forms: list[tuple[str, ...]], excluded: list[tuple[str, ...]]) -> bool:
-    """Does the quote name the measure, not another one built on its words? "Revenue Reserves of
-    £8.8m" names a reserve and "deferred revenue" a liability: the line item's own exclusions,
-    next to the words, make it another measure."""
-    words = stems(quote)
-    for form in (f for f in forms if f):
-        n = len(form)
-        for i in range(len(words) - n + 1):
-            if words[i:i + n] != form:
-                continue
-            around = words[max(0, i - 2):i + n + 2]
-            if not any(holds(around, x) and not holds(form, x) for x in excluded):
-                return True
-    return False
-
-
 def currency_mismatch(plan: QuestionPlan, answer: Answer, pages: dict[tuple[str, int], str],
                       documents: list[Document]) -> str | None:
     """A figure asked "in euros" of a filing that reports and prints none: the filing has no such
@@ -379,7 +328,7 @@ def grounding_for(plan: QuestionPlan, filters: SearchFilters, documents: list[Do
     else:
         allowed = singled_out(plan, documents)
     return Grounding(allowed=frozenset([d.id for d in allowed] + [d.file_name for d in allowed]),
-                     company_of=company_of, companies_asked=len(plan.companies))
+                     company_of=company_of, companies_asked=len(plan.companies), filings={d.id: d for d in documents})
 
 
 def with_source(answer: Answer, documents: list[Document]) -> str:

@@ -10,6 +10,9 @@ which runs one rule after another (one module each), and the first that refuses 
   (``quotes``: whitespace, case, curly quotes, dashes, line-end hyphenation and table-cell spacing
   do not matter);
 * ``repeats``: the answer repeats no dropped quote and instructs no reader;
+* ``stated``: a figure asked and answered by sentences (quotes alone, or a figure whose only
+  source is a sentence) stands only where a sentence states the measure's amount for the period
+  asked; an interim report prints no total of the year it is part of;
 * ``figures`` and ``claims``: every number in the answer text must be printed on a surviving
   cited page (``numbers``: across a unit shift and the answer's own rounding), be given in the
   question, or follow from the draft's arithmetic (``arithmetic``: a formula or a

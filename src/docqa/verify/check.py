@@ -10,6 +10,7 @@ from docqa.verify.figures import supported
 from docqa.verify.grounding import Grounding, ground
 from docqa.verify.measure import measure_refusal
 from docqa.verify.repeats import without_dropped_quotes
+from docqa.verify.stated import not_stated
 from docqa.verify.verdict import found, not_found, passed_through
 
 
@@ -33,6 +34,11 @@ def verify(draft: Draft, asked: QuestionPlan | str, pages: dict[tuple[str, int],
         return not_found(draft, question, refused, dropped)
     draft, refused = without_dropped_quotes(draft, offered, cited)
     if refused:
+        return not_found(draft, question, refused, dropped)
+    # a figure asked, answered by sentences: one states the measure's amount for the period asked
+    # (a formula computes it from the lines it quotes, which the arithmetic rule checks)
+    if not draft.formula and (refused := not_stated(cited.kept, plan, grounding.filings if grounding else None,
+                                                    draft.figures)):
         return not_found(draft, question, refused, dropped)
     support = supported(draft, cited.kept, pages)  # figures on the page, arithmetic that adds up
     claims = check_claims(draft, question, support)  # numbers on the page

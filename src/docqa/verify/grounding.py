@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from docqa.types import Draft
+from docqa.types import Document, Draft
 
 REASON_OTHER_COMPANIES = "the answer cited only other companies' filings than the one asked about"
 
@@ -22,12 +22,14 @@ class Grounding:
     the documents it was scoped to); empty means the question named none and the index holds one company or
     the caller scoped nothing. ``company_of`` maps document ids and file names to their company.
     Whatever ``allowed`` says, one answer's figures come from one company's filings unless the
-    question compares companies.
+    question compares companies. ``filings`` are the documents by id, for the period each reports
+    (verify.stated: a quarterly report prints no total of the year it is part of).
     """
 
     allowed: frozenset[str] = frozenset()
     company_of: Mapping[str, str | None] = field(default_factory=dict)
     companies_asked: int = 0
+    filings: Mapping[str, Document] = field(default_factory=dict)
 
     def company(self, document: str | None) -> str | None:
         return self.company_of.get(document or "")
