@@ -183,7 +183,8 @@ def main_clause(question: str) -> str:
     main = re.sub(r"\bin\s+(?:usd|us\$|\$)?\s*(?:millions?|billions?|thousands?)(?:\s+of\s+(?:us\s+)?dollars)?\b", " ", main, flags=re.I)
     # Where to read it is no part of what is asked: "According to Walmart's fiscal 2018 10-K, ...",
     # "..., as reported in its 2020 10-K".
-    main = _SOURCE_LEAD.sub("", main)
+    # (Blanked, not cut: the measures' offsets into the question hold in the main clause.)
+    main = _SOURCE_LEAD.sub(lambda m: " " * len(m.group(0)), main)
     main = _SOURCE_TAIL.sub("", main)
     return main
 

@@ -18,7 +18,7 @@ SCAFFOLD = frozenset(stems(
     "million millions billion billions thousand thousands figure value company company's "
     "balance sheet statement statements filing report annual 10 k q january february march april may june "
     "july august september october november december calendar date grow grew growth versus vs compared "
-    "percentage percent change increase decrease rise rose decline fell prior yoy over "
+    "percentage percent change increase decrease rise rose decline fell prior yoy over before previous preceding ago "
     # how a question frames an amount ("how much did X spend on", "pay for"): the label prints the thing
     "spend spent spending pay paid paying"))
 
