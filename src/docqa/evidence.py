@@ -2,6 +2,9 @@
 
 What gets boxed, in order of preference:
 
+0. with ``cells``, ``figures`` — the cells of the figures read, not their rows: a figure's ``bbox``
+   when the answer kept it (the stored word box of the cell), else the words of a quoted row that
+   print the figure (its label not included); every face asks for this (app/pageview.py);
 1. ``quote`` — the cited quotes, found with PyMuPDF's ``search_for``; when that fails (the stored
    text joins table cells with two spaces, drops ``$`` cells, or a word is hyphenated at a line
    end) the quote's words are located in the page's own word stream, and failing that a table
@@ -188,6 +191,33 @@ def _locate_figure(page: fitz.Page, figure: Figure, lines: Sequence[Line]) -> li
     return hits[:3]
 
 
+_CELL_CHARS = re.compile(r"[\s$€£¥()]")
+
+
+def _cell_text(text: str) -> str:
+    """A figure as a cell prints it, without currency signs, brackets or spaces: "$ (1,234)" is "1,234"."""
+    return _CELL_CHARS.sub("", fold(text))
+
+
+def _locate_cells(page: fitz.Page, quotes: Sequence[str], figures: Sequence[Figure],
+                  lines: Sequence[Line]) -> list[fitz.Rect]:
+    """The cells of the figures read: a figure's own box when known, else the words of a quoted row
+    that print the figure. A figure printed nowhere on the quoted rows gives no cell."""
+    rects = [fitz.Rect(f.bbox) for f in figures if f.bbox is not None]
+    wanted = {_cell_text(f.text) for f in figures if f.bbox is None and not f.computed and _cell_text(f.text)}
+    if not wanted:
+        return rects
+    # the quoted rows across the page: a quote of the label alone ("Purchases of property") is its row
+    rows = [(r.y0, r.y1) for q in quotes for r in locate_quote(page, q, lines)]
+    for line in lines:
+        for word in line.words:
+            box = fitz.Rect(word.bbox)
+            middle = (box.y0 + box.y1) / 2
+            if _cell_text(word.text) in wanted and any(y0 <= middle <= y1 for y0, y1 in rows):
+                rects.append(box)
+    return rects
+
+
 # --- HTML filings ---------------------------------------------------------------------------------
 # An HTML filing has no geometry of its own: docqa.ingest.html lays each page out on synthetic
 # coordinates (line i at y = 36 + 12*i, 5 pt per character, words 10 pt high) and every stored box,
@@ -279,8 +309,10 @@ def render_evidence(
     zoom: float = 2.0,
     max_pixels: int | None = None,
     time_budget_s: float | None = None,
+    cells: bool = False,
 ) -> EvidenceImage:
-    """Render 1-based ``page`` of ``pdf_path`` with the evidence boxed (see the module's order).
+    """Render 1-based ``page`` of ``pdf_path`` with the evidence boxed (see the module's order; with
+    ``cells`` the figures' cells first).
 
     The zoom is lowered for a huge page so that the PNG holds at most ``max_pixels`` (default:
     ``Settings.max_render_pixels``), and for a page slow to draw so that rendering fits in
@@ -306,20 +338,14 @@ def render_evidence(
         lines: Sequence[Line] = ()
         if wanted or placed:
             lines = html_lines if html else parse_page(pdf_page, page, ocr=False).lines
-        used: Used = "none"
-        rects: list[fitz.Rect] = []
-        for quote in wanted:
-            rects += locate_quote(pdf_page, quote, lines)
-        if rects:
-            used = "quote"
-        else:
-            for figure in placed:
-                rects += _locate_figure(pdf_page, figure, lines)
-            if rects:
-                used = "figures"
-            elif boxes:
-                rects = [fitz.Rect(b) for b in boxes]
-                used = "boxes"
+        rects: list[fitz.Rect] = _locate_cells(pdf_page, wanted, placed, lines) if cells else []
+        used: Used = "figures"
+        if not rects:
+            rects, used = [r for quote in wanted for r in locate_quote(pdf_page, quote, lines)], "quote"
+        if not rects:
+            rects, used = [r for figure in placed for r in _locate_figure(pdf_page, figure, lines)], "figures"
+        if not rects:
+            rects, used = [fitz.Rect(b) for b in boxes], "boxes"
         drawn = _draw(pdf_page, rects)  # drawn on the in-memory copy only; the file is never written
         if not drawn:
             used = "none"

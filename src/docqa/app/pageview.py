@@ -7,16 +7,21 @@ order, grouped by line); an HTML filing's words at their stored synthetic boxes 
 the layout the page image is drawn from); a page with no text layer of its own (read by OCR) falls
 back to the stored rows, one box per row.
 
-Cells: where the answer read a printed figure whose box is known (``Figure.bbox``), the page image
-boxes that cell; without one the quoted row is boxed as before (``Engine.page_image``).
+Cells: every face boxes evidence through ``evidence_image`` — the web page image, the CLI's
+``ask --evidence`` and ``show --figure``, MCP's ``show_evidence``. Where the answer read a printed
+figure, the image boxes that figure's cell: its stored box (``Figure.bbox``), or for a figure given
+by its printed text, the words of the quoted row that print it; without either the quoted row is
+boxed, then the figures wherever the page prints them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from docqa.engine import AnswerNotFound
+from docqa.engine import AnswerNotFound, PageOutOfRange
+from docqa.types import Answer, Figure
 
 if TYPE_CHECKING:
     from docqa.engine import Engine
@@ -67,24 +72,48 @@ def page_words(engine: "Engine", document: str, page: int) -> PageWords:
     return PageWords(width=stored.width, height=stored.height, lines=lines, source=source)
 
 
-def page_image(engine: "Engine", document: str, page: int, answer_id: str | None = None,
-               scale: float | None = None):
-    """The page drawn at ``scale`` with the answer's evidence boxed: the cells of the printed figures it
-    read where their boxes are known, else (as Engine.page_image) its quotes, then its figures."""
-    from docqa.viewer import clamp_scale, evidence_on_page
+def evidence_image(engine: "Engine", document: str, page: int, quotes: Sequence[str] = (),
+                   figures: Sequence[Figure | str] = (), boxes: Sequence[Box] = (), scale: float | None = None):
+    """Page ``page`` drawn at ``scale`` with the evidence boxed: the cells of the figures read (a
+    ``Figure``, or a figure's printed text such as "81,797", found on the quoted rows), else the
+    quoted rows, else the figures, else ``boxes``."""
+    from docqa.evidence import render_evidence
+    from docqa.viewer import clamp_scale
 
     doc = engine.document(document)
-    if answer_id:
-        record = engine.store.question(answer_id)
-        if record is None:
-            raise AnswerNotFound(answer_id)
-        evidence = evidence_on_page(record.answer, doc.id, doc.file_name, page)
-        cells = [f for f in evidence.figures if f.bbox is not None]
-        if cells:
-            image = engine.evidence_image(doc.id, page, [], cells, [], zoom=clamp_scale(scale))
-            if image.used == "figures":
-                return image
-    return engine.page_image(doc.id, page, answer_id, scale)
+    if not isinstance(page, int) or not 1 <= page <= doc.pages:
+        raise PageOutOfRange(doc, page)
+    read = [f if isinstance(f, Figure) else Figure(name="", value=0.0, text=f, page=page)
+            for f in figures if isinstance(f, Figure) or f.strip()]
+    return render_evidence(engine.pdf_path(doc), page, [q for q in quotes if q], read, list(boxes),
+                           zoom=clamp_scale(scale), max_pixels=engine.settings.max_render_pixels,
+                           time_budget_s=engine.settings.render_timeout_s, cells=True)
 
 
-__all__ = ["PageWords", "page_image", "page_words"]
+def answer_image(engine: "Engine", answer: Answer, document: str | None = None, page: int | None = None,
+                 scale: float | None = None):
+    """The answer's evidence on one page (by default its first citation's), boxed as ``evidence_image`` does."""
+    from docqa.viewer import evidence_on_page
+
+    if document is None or page is None:
+        if not answer.citations:
+            raise ValueError("the answer cites no page")
+        document, page = answer.citations[0].document_id, answer.citations[0].page
+    doc = engine.document(document)
+    evidence = evidence_on_page(answer, doc.id, doc.file_name, page)
+    return evidence_image(engine, doc.id, page, evidence.quotes, evidence.figures, evidence.boxes, scale)
+
+
+def page_image(engine: "Engine", document: str, page: int, answer_id: str | None = None,
+               scale: float | None = None):
+    """The page drawn at ``scale`` with the logged answer's evidence boxed (``answer_image``); the page
+    alone without an answer. Raises AnswerNotFound for an id the question log does not hold."""
+    if not answer_id:
+        return evidence_image(engine, document, page, scale=scale)
+    record = engine.store.question(answer_id)
+    if record is None:
+        raise AnswerNotFound(answer_id)
+    return answer_image(engine, record.answer, document, page, scale)
+
+
+__all__ = ["PageWords", "answer_image", "evidence_image", "page_image", "page_words"]

@@ -18,7 +18,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 from docqa.config import Settings
-from docqa.app import asking
+from docqa.app import asking, pageview
 from docqa.engine import Engine
 from docqa.types import DocumentMeta
 
@@ -407,6 +407,8 @@ def ask(
     doc_type: Optional[str] = None,
     index: Optional[Path] = IndexOpt,
     as_json: bool = typer.Option(False, "--json"),
+    evidence: Optional[Path] = typer.Option(None, "--evidence", help="write the first cited page to this PNG, "
+                                            "the figure's cell (else the quote) boxed"),
 ):
     """Answer a question with citations, quotes and the arithmetic; or say why not."""
     engine = _reader(index)
@@ -419,8 +421,12 @@ def ask(
     from docqa.app.badge import badge as badge_of
 
     shown = badge_of(answer)  # the words every face shows, from answer.verification alone
+    drawn = _write_evidence(lambda: pageview.answer_image(engine, answer), evidence) \
+        if evidence and answer.citations else None
     if as_json:
-        _print_json(json.dumps({**answer.model_dump(mode="json"), "badge": shown.words}, indent=2, ensure_ascii=False))
+        extra = {"evidence": drawn} if evidence else {}
+        _print_json(json.dumps({**answer.model_dump(mode="json"), "badge": shown.words, **extra}, indent=2,
+                               ensure_ascii=False))
         raise typer.Exit(EXIT_OK if answer.found else EXIT_NOT_FOUND)
     from docqa.app.asking import how_answered
 
@@ -445,6 +451,10 @@ def ask(
         console.print(f"  [bold]{escape(c.document)} p.{c.page}[/bold] {about}“{escape(c.quote)}”", highlight=False)
     if answer.citations_dropped:
         console.print(f"[dim]{answer.citations_dropped} citation(s) dropped: not found on their pages[/dim]")
+    if drawn:
+        console.print(f"[dim]evidence:[/dim] {_wrote(drawn)}")
+    elif evidence:
+        console.print("[dim]evidence: no page is cited, so none was written[/dim]")
     if not answer.found:
         raise typer.Exit(EXIT_NOT_FOUND)
 
@@ -466,29 +476,42 @@ def stats(
         console.print(f"“{escape(term)}”: {result.count} occurrence(s) on pages {', '.join(map(str, result.pages_with_term)) or 'none'}")
 
 
+def _write_evidence(draw, out: Path) -> dict:
+    """Draw an evidence image, write it to ``out`` and say what it boxes."""
+    from docqa.limits import PageTooLarge
+
+    try:
+        image = draw()
+    except PageTooLarge as exc:
+        err.print(f"[red]cannot render[/red] {escape(str(exc))}")
+        raise typer.Exit(1)
+    out.write_bytes(image.png)
+    return {"out": str(out), "bytes": len(image.png), "boxed": image.used, "boxes": [list(b) for b in image.boxes]}
+
+
+def _wrote(shown: dict) -> str:
+    return (f"wrote {escape(shown['out'])} ({shown['bytes']:,} bytes; boxed: {shown['boxed']}, "
+            f"{len(shown['boxes'])} box(es))")
+
+
 @app.command()
 def show(
     document: str,
     page: int,
     quote: Optional[str] = typer.Option(None, help="box this quote on the page"),
+    figure: Optional[str] = typer.Option(None, help="a figure as printed (e.g. 81,797): box its cell on the quoted row"),
     out: Path = typer.Option(Path("page.png"), "--out", "-o"),
     index: Optional[Path] = IndexOpt,
     as_json: bool = typer.Option(False, "--json"),
 ):
-    """Render a page to PNG with the evidence boxed."""
-    from docqa.limits import PageTooLarge
-
-    try:
-        image = _reader(index).evidence_image(document, page, [quote] if quote else [])
-    except PageTooLarge as exc:
-        err.print(f"[red]cannot render[/red] {escape(str(exc))}")
-        raise typer.Exit(1)
-    out.write_bytes(image.png)
+    """Render a page to PNG with the evidence boxed: the figure's cell, else the quote."""
+    engine = _reader(index)
+    shown = _write_evidence(lambda: pageview.evidence_image(engine, document, page, [quote] if quote else [],
+                                                            [figure] if figure else []), out)
     if as_json:
-        _print_json(json.dumps({"out": str(out), "bytes": len(image.png), "boxed": image.used,
-                          "boxes": [list(b) for b in image.boxes]}))
+        _print_json(json.dumps(shown))
         return
-    console.print(f"wrote {escape(str(out))} ({len(image.png):,} bytes; boxed: {image.used}, {len(image.boxes)} box(es))")
+    console.print(_wrote(shown))
 
 
 @app.command()
