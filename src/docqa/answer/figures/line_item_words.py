@@ -94,14 +94,18 @@ def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str]) -> list
     before = re.findall(r"[\w&'\u2019.-]+", main[:m.span[0]])
     words: list[str] = []
     for w in reversed(before):
-        if re.search(r"['\u2019]s$|\d", w) or set(stems(w)) <= (SCAFFOLD | company_words) or not stems(w):
-            break
+        if (re.search(r"['\u2019]s$|\d", w) or set(stems(w)) <= (SCAFFOLD | company_words) or not stems(w)
+                or w.lower() in _PREPOSITIONS):
+            break  # a preposition ends the words that modify the item ("put into research and development")
         words.append(w)
     after = _SEGMENT_AFTER.match(main[m.span[1]:])
     if after:
         words += [w for w in re.findall(r"[\w&-]+", after.group(0)) if w[:1].isupper() or w.lower() == "segment"]
     return [s for w in words for s in stems(w) if s not in vocabulary and s not in SOFT_WORDS and s not in company_words
             and s not in _QUESTION_WORDS and s not in SCAFFOLD]
+
+
+_PREPOSITIONS = frozenset("into onto upon toward towards with within about across through via".split())
 
 
 # ... and the verbs a question asks an amount with ("how much did it spend repurchasing shares",
