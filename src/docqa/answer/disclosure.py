@@ -325,9 +325,11 @@ class DisclosureAnswerer(ReadsFilings):
             return self._yes(topic, said)
         if topic.state and not denied:
             return None  # nothing says so, and nothing says not: no verdict from absence for a state
-        if not denied and len(topic.slots) > MAX_ABSENT_SLOTS:
+        elsewhen = [f for f in found if not f.negated and _other_years(f.sentence, plan.years)]
+        if not denied and not elsewhen and len(topic.slots) > MAX_ABSENT_SLOTS:
             # "restructuring charges, including severance for a workforce reduction": that no one
-            # sentence holds every part asked is no sign the event did not happen.
+            # sentence holds every part asked is no sign the event did not happen (a sentence that
+            # dates it in another year is: "In the first quarter of 2022, we sold ...").
             return None
         return self._no(topic, scope, denied, supposed, first_pages)
 
