@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from docqa.finance.formulas import SUBJECT_FORMULAS
 from docqa.finance.lexicon import MetricMatch
+from docqa.finance.text import stems
 from docqa.plan.intent import asks_why
 
 _OPERATORS = (
@@ -85,7 +86,8 @@ def read_measures(question: str, matches: tuple[MetricMatch, ...] | list[MetricM
             joined.append(Joined(a, op, b, question[a.span[0]:b.span[1]].strip()))
     return MeasureReading(asked=tuple(asked), over_time=_over_time(question, asked, list(matches), definitions),
                           joined=tuple(joined),
-                          qualified=frozenset(m.span for m in matches if m.kind == "metric" and _qualified(question, m)))
+                          qualified=frozenset(m.span for m in matches if m.kind == "metric"
+                                              and (_qualified(question, m) or _head_after(question, m, matches))))
 
 
 def _over_time(question: str, asked: list[MetricMatch], matches: list[MetricMatch],
@@ -115,6 +117,31 @@ _QUALIFIER = re.compile(
     r"period|fy|q[1-4])\b|\s+(?:fy|q[1-4]|fiscal)?\s*'?\d)",
     re.I,
 )
+
+
+# Nouns that, after a line item, make it another measure: "goodwill impairments", "inventory
+# reserves", "debt issuance costs", "dividend increase" are not the goodwill, the inventory, ...
+_HEAD_NOUNS = frozenset(stems(
+    "impairment impairments writedown writedowns write-down write-downs reserve reserves allowance allowances "
+    "amortization accretion issuance issuances repayment repayments costs cost fees fee charge charges "
+    "obligation obligations commitment commitments guarantee guarantees hedge hedges"))
+
+
+def head_noun_after(question: str, m: MetricMatch) -> str | None:
+    """The noun after the line item that makes it another measure ("impairments" of "goodwill
+    impairments"), if there is one."""
+    word = re.match(r"\s+([A-Za-z-]+)", question[m.span[1]:])
+    return word.group(1) if word and set(stems(word.group(1))) & _HEAD_NOUNS else None
+
+
+def _head_after(question: str, m: MetricMatch, matches) -> bool:
+    """The word after the line item is a noun that makes it another measure, and no other measure
+    the lexicon reads starts there ("revenue growth" is growth, "operating income margin" a margin)."""
+    head = head_noun_after(question, m)
+    if head is None:
+        return False
+    at = question.find(head, m.span[1])
+    return not any(o is not m and o.span[0] <= at < o.span[1] for o in matches)
 
 
 def _qualified(question: str, m: MetricMatch) -> bool:

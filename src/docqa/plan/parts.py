@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from docqa.finance.lexicon import MetricMatch, load_lexicon
+from docqa.plan.measures import head_noun_after
 
 _JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|as\s+well\s+as\s+)?|and\s+|as\s+well\s+as\s+|&\s*)(?:(?:the|its|their)\s+)?", re.I)
 MAX_PARTS = 6
@@ -134,9 +135,21 @@ def _by_measure(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, 
         return ()
     if len(runs) > 1:
         return ()  # another measure is asked beside the list ("EBITDA margin using operating income and D&A")
-    start, end = listed[0].span[0], listed[-1].span[1]
+    start, end = listed[0].span[0], _end_with_head(question, listed[-1])
     head, tail = question[:start], question[end:]
-    return tuple(f"{head}{question[m.span[0]:m.span[1]]}{tail}" for m in listed)
+    return tuple(f"{head}{question[m.span[0]:_end_with_head(question, m)]}{tail}" for m in listed)
+
+
+def _end_with_head(question: str, m: MetricMatch) -> int:
+    """Where the item's own words end: "goodwill impairment charges" is one item, its noun and all."""
+    end = m.span[1]
+    while (word := re.match(r"\s+([A-Za-z-]+)", question[end:])) and head_noun_after(question[:end] + word.group(0), _at(m, end)):
+        end += word.end()
+    return end
+
+
+def _at(m: MetricMatch, end: int) -> MetricMatch:
+    return MetricMatch(key=m.key, kind=m.kind, phrase=m.phrase, text=m.text, span=(m.span[0], end))
 
 
 def _by_year(question: str) -> tuple[str, ...]:

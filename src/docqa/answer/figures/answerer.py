@@ -57,6 +57,10 @@ class FiguresAnswerer:
         if (not asked.measures and not qualified and judged not in ("capital_intensive", "high_growth")
                 and not bottom_line and pick is None and line is None and composition is None and not free):
             return None
+        if plan.day and not plan.balance_day and not plan.period_end:
+            # "the dividend Best Buy announced on March 1, 2017": what happened on a day, which no
+            # column of a year or a quarter states (a balance "as of" a day, a period "ended" on one do).
+            return None
         sources = filing_sources(evidence, store)
         if not sources:
             return None

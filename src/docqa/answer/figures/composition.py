@@ -16,6 +16,7 @@ from docqa.answer.figures.measures import Either, ExprMeasure, FormulaMeasure, M
 from docqa.answer.figures.printed_rows import PrintedAsAsked, RowMeasure
 from docqa.finance import compose as C
 from docqa.plan import QuestionPlan
+from docqa.plan.measures import head_noun_after
 from docqa.finance.lexicon import Metric, MetricMatch
 from docqa.finance.text import stems
 
@@ -77,7 +78,12 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
         else:
             kept.append(measure)
     if plan.reading.qualified and subject and not any(isinstance(k, RowMeasure) for k in kept):
-        # "Revenue of the International segment": the row the qualified words name, not the total.
+        # "Revenue of the International segment": the row the qualified words name, not the total;
+        # "goodwill impairments": the item with the noun that makes it another line.
+        for m in matches:
+            if m.span in plan.reading.qualified and (head := head_noun_after(plan.asked, m)):
+                phrase = f"{plan.asked[m.span[0]:m.span[1]]} {head}"
+                kept.append(RowMeasure(phrase, asked=phrase, kinds=plan.kinds))
         kept.append(RowMeasure(subject, asked=subject, kinds=plan.kinds))
     if named:
         # A ratio is asked: one of its inputs is not an answer to it.
