@@ -231,13 +231,3 @@ def test_a_statement_row_with_a_dash_for_the_year_is_no_event():
         "Repurchase of common stock  —  (4,361)  (4,461)",
     ])
     assert not answer.text.startswith("Yes"), answer.text
-
-
-def test_no_verdict_from_absence_for_a_topic_of_many_parts():
-    question = ("Did Example Corp record restructuring charges, including severance for a corporate-wide workforce "
-                "reduction, in 2022?")
-    doc = _doc("EXAMPLE_2022_10K", "Example Corp")
-    store = FakeStore({doc.id: (doc, [COVER, "Net sales were $1,000 million."])})
-    plan = build_plan(question, [doc], SearchFilters(document_ids=(doc.id,)))
-    draft = DisclosureAnswerer().answer(plan, Evidence.of([], store))
-    assert draft is None or not draft.text.startswith("No"), draft

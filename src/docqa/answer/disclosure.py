@@ -38,7 +38,6 @@ MAX_QUOTE_CHARS = 420  # a long paragraph is quoted as the stretch of words arou
 _NEGATIONS = frozenset(
     "no not none never neither nor without cannot didn doesn don wasn weren hasn haven hadn isn aren won "
     "wouldn nothing nobody".split())
-MAX_ABSENT_SLOTS = 2   # a "No" from absence only for a topic of this many parts or fewer
 _NEGATION_BEFORE = 6   # words before the match a "no"/"not" governs
 _NEGATION_AFTER = 4    # ... and after it ("goodwill was not impaired")
 _SUPPOSED = re.compile(
@@ -325,12 +324,6 @@ class DisclosureAnswerer(ReadsFilings):
             return self._yes(topic, said)
         if topic.state and not denied:
             return None  # nothing says so, and nothing says not: no verdict from absence for a state
-        elsewhen = [f for f in found if not f.negated and _other_years(f.sentence, plan.years)]
-        if not denied and not elsewhen and len(topic.slots) > MAX_ABSENT_SLOTS:
-            # "restructuring charges, including severance for a workforce reduction": that no one
-            # sentence holds every part asked is no sign the event did not happen (a sentence that
-            # dates it in another year is: "In the first quarter of 2022, we sold ...").
-            return None
         return self._no(topic, scope, denied, supposed, first_pages)
 
     def _documents(self, plan: QuestionPlan, evidence: list[EvidencePage], store: Store) -> list[Document]:
