@@ -213,21 +213,3 @@ def test_a_state_question_is_yes_on_evidence_and_no_verdict_from_absence():
     plan = QuestionPlan(question="Is Example's business subject to cyclicality?", terms=[], phrases=[], companies=["Example Corp"],
                      groups=[SearchFilters(document_ids=(doc.id,))])
     assert DisclosureAnswerer().answer(plan, Evidence.of([], store)) is None
-
-
-def test_a_negation_at_the_head_of_the_clause_denies_the_event_for_the_year():
-    # MGMRESORTS_2020_10K.pdf p. 57, beside a policy sentence that names impairment but no year
-    answer, _ = _ask("Did Example Corp record a goodwill impairment charge in 2022?", [
-        "Fair value measurements affect the Company's accounting and impairment assessments of its long-lived "
-        "assets, investments and goodwill, which were recorded at fair value.",
-        "None of our reporting units incurred any goodwill impairment charges in 2022.",
-    ])
-    assert answer.text.startswith("No"), answer.text
-
-
-def test_a_statement_row_with_a_dash_for_the_year_is_no_event():
-    # CVSHEALTH_2018_10K.pdf p. 305: nothing repurchased in the filing's own year
-    answer, _ = _ask("Did Example Corp repurchase any shares of its common stock in 2022?", [
-        "Repurchase of common stock  —  (4,361)  (4,461)",
-    ])
-    assert not answer.text.startswith("Yes"), answer.text

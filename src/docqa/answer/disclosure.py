@@ -158,8 +158,6 @@ def _negated(words: list[str], positions: list[int]) -> bool:
     return any(w in _NEGATIONS for w in window)
 
 
-# A statement row whose first figure (the filing's own year) is a dash: nothing happened that year.
-_NIL_FIRST = re.compile(r"^[^\d$()—–]*?[A-Za-z][^\d$()—–]*?\s{2,}(?:\$\s*)?[—–-](?:\s{2,}|$)")
 _CLAUSE_BREAK = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 # "fully paid and non-assessable shares", "paid-in capital": words of share capital, no payment.
@@ -232,9 +230,7 @@ def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Fou
                 continue  # a verb and its object a clause or two apart are no one statement
             # Map stem positions (over _words) to whitespace words of the sentence for the excerpt.
             quote = _excerpt(sentence, _whitespace_positions(sentence, at))
-            clause_of = _clause_numbers(sentence)
-            negated = _negated(words, at) or (len(clause_of) == len(words) and any(
-                words[i].lower() in _NEGATIONS and clause_of[i] == clause_of[min(at)] for i in range(min(at))))
+            negated = _negated(words, at)
             # "our goodwill impairment test", "restructuring accounting policy": a procedure, not an event.
             supposed = (bool(_SUPPOSED.search(quote)) or (max(at) + 1 < len(stems) and stems[max(at) + 1] in _PROCEDURE)
                         or _framed(sentence, words, at) or bool(_POLICY.search(quote)))
@@ -243,9 +239,6 @@ def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Fou
                      + 1.5 * sum(_match(stems, [slot]) is not None for slot in topic.optional)
                      - 3.0 * supposed - 0.002 * len(quote))
             stated = bool(_STATED.search(quote) or _AMOUNT.search(quote) or _PASSIVE_PAST.search(quote))
-            if _NIL_FIRST.match(quote):
-                # "Repurchase of common stock  —  (4,361)": none in the filing's own year
-                stated, negated = False, True
             found.append(Found(document, page.number, quote, negated, supposed, score, stated,
                                bool(_IMMATERIAL.search(sentence))))
     return found
@@ -315,11 +308,6 @@ class DisclosureAnswerer(ReadsFilings):
             said = [f for f in said if f.stated and not f.immaterial]
             denied += [f for f in found if f.immaterial and f not in denied]
         supposed = [f for f in found if not f.negated and f.supposed] + supposed_too
-        dated_denial = [f for f in denied if plan.years and set(map(int, _YEAR.findall(f.sentence))) & set(plan.years)]
-        if said and dated_denial and not any(set(map(int, _YEAR.findall(f.sentence))) & set(plan.years) for f in said):
-            # "None of our reporting units incurred any goodwill impairment charges in 2020" against
-            # sentences that name no year: the filing's own word for the year asked.
-            said = []
         if said:
             return self._yes(topic, said)
         if topic.state and not denied:
