@@ -28,6 +28,19 @@ def lexical_engine(tmp_path_factory, sample_pdfs):
 
 
 @pytest.fixture(scope="session")
+def segment_engine(tmp_path_factory):
+    """Walmart's fiscal 2018 and Best Buy's fiscal 2019 10-K cuts: segments as columns, as MD&A tables
+    and as rows, for the tests of segment figures and of the parts of a question."""
+    from docqa.engine import Engine
+    from tests.filings import filing_pdf
+
+    engine = Engine.open(tmp_path_factory.mktemp("segments") / "idx")
+    engine.ingest([filing_pdf("WALMART_2018_10K.pdf"), filing_pdf("BESTBUY_2019_10K.pdf")])
+    yield engine
+    engine.close()
+
+
+@pytest.fixture(scope="session")
 def bad_files(tmp_path_factory) -> dict[str, Path]:
     """One file of each kind of bad input, made from real bytes."""
     folder = tmp_path_factory.mktemp("bad")

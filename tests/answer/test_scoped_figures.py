@@ -5,17 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from docqa.engine import Engine
 from docqa.types import SearchFilters
-from tests.filings import filing_pdf
 
 
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory):
-    engine = Engine.open(tmp_path_factory.mktemp("scoped") / "idx")
-    engine.ingest([filing_pdf("WALMART_2018_10K.pdf"), filing_pdf("BESTBUY_2019_10K.pdf")])
-    yield engine
-    engine.close()
+@pytest.fixture()
+def engine(segment_engine):
+    return segment_engine
 
 
 def _scope(engine, question):

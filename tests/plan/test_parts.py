@@ -114,15 +114,9 @@ def test_a_question_about_the_years_or_one_segment_together_is_not_split(questio
     assert build_plan(question, []).parts == ()
 
 
-@pytest.fixture(scope="module")
-def walmart(tmp_path_factory):
-    from docqa.engine import Engine
-    from tests.filings import filing_pdf
-
-    engine = Engine.open(tmp_path_factory.mktemp("walmart") / "idx")
-    engine.ingest([filing_pdf("WALMART_2018_10K.pdf"), filing_pdf("BESTBUY_2019_10K.pdf")])
-    yield engine
-    engine.close()
+@pytest.fixture()
+def walmart(segment_engine):
+    return segment_engine
 
 
 def test_a_segment_figure_is_the_segment_row_and_says_which_segment(walmart):

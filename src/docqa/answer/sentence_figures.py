@@ -85,7 +85,7 @@ def _kind_asked(plan: QuestionPlan) -> str:
         return "per_share"
     if "count" in plan.kinds:
         return "count"
-    if "share_of" in plan.kinds or re.search(r"\b(?:percent(?:age)?|%|rate)\b", plan.asked, re.I):
+    if "share_of" in plan.kinds or "percent" in plan.kinds:
         return "percent"
     return "currency"
 

@@ -86,9 +86,12 @@ _SHARE_ASKED = re.compile(
     re.I)
 
 
+_PERCENT_ASKED = re.compile(r"\b(?:percent(?:age)?|rate)\b|%", re.I)
+
+
 def kinds_asked(question: str) -> frozenset[str]:
     """The kind of number asked: "per_share" ("per share", "cents"), "share_of" (a part of a whole),
-    "count" ("how many stores")."""
+    "count" ("how many stores"), "percent" (a percentage or a rate is named)."""
     kinds = set()
     if _PER_SHARE.search(question):
         kinds.add("per_share")
@@ -96,6 +99,8 @@ def kinds_asked(question: str) -> frozenset[str]:
         kinds.add("share_of")
     if _COUNT.search(question):
         kinds.add("count")
+    if _PERCENT_ASKED.search(question):
+        kinds.add("percent")
     return frozenset(kinds)
 
 

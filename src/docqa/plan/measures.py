@@ -67,6 +67,7 @@ class MeasureReading:
     over_time: str | None = None                    # growth | cagr | multi_year_average | change
     joined: tuple[Joined, ...] = ()                 # pairs joined by an operator, in order
     qualified: frozenset[tuple[int, int]] = frozenset()  # spans of line items the question qualifies
+    heads: tuple[tuple[tuple[int, int], str], ...] = ()  # a qualified item's span and its head noun ("impairments")
 
 
 def read_measures(question: str, matches: tuple[MetricMatch, ...] | list[MetricMatch]) -> MeasureReading:
@@ -84,10 +85,12 @@ def read_measures(question: str, matches: tuple[MetricMatch, ...] | list[MetricM
         op = next((o for pattern, o in _OPERATORS if pattern.match(between)), None)
         if op is not None and a.span[1] <= b.span[0] and a.key != b.key:
             joined.append(Joined(a, op, b, question[a.span[0]:b.span[1]].strip()))
+    headed = [(m.span, head) for m in matches if m.kind == "metric" and _head_after(question, m, matches)
+              and (head := head_noun_after(question, m))]
     return MeasureReading(asked=tuple(asked), over_time=_over_time(question, asked, list(matches), definitions),
-                          joined=tuple(joined),
-                          qualified=frozenset(m.span for m in matches if m.kind == "metric"
-                                              and (_qualified(question, m) or _head_after(question, m, matches))))
+                          joined=tuple(joined), heads=tuple(headed),
+                          qualified=frozenset([m.span for m in matches if m.kind == "metric" and _qualified(question, m)]
+                                              + [span for span, _ in headed]))
 
 
 def _over_time(question: str, asked: list[MetricMatch], matches: list[MetricMatch],

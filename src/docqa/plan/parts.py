@@ -141,10 +141,10 @@ def _by_measure(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, 
 
 
 def _end_with_head(question: str, m: MetricMatch) -> int:
-    """Where the item's own words end: "goodwill impairment charges" is one item, its noun and all."""
+    """Where the item's own words end: "goodwill impairment charges" is one item, its nouns and all."""
     end = m.span[1]
-    while (word := re.match(r"\s+([A-Za-z-]+)", question[end:])) and head_noun_after(question[:end] + word.group(0), _at(m, end)):
-        end += word.end()
+    while head := head_noun_after(question, _at(m, end)):
+        end = question.index(head, end) + len(head)
     return end
 
 

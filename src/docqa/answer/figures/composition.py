@@ -16,7 +16,6 @@ from docqa.answer.figures.measures import Either, ExprMeasure, FormulaMeasure, M
 from docqa.answer.figures.printed_rows import PrintedAsAsked, RowMeasure
 from docqa.finance import compose as C
 from docqa.plan import QuestionPlan
-from docqa.plan.measures import head_noun_after
 from docqa.finance.lexicon import Metric, MetricMatch
 from docqa.finance.text import stems
 
@@ -80,9 +79,10 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
     if plan.reading.qualified and subject and not any(isinstance(k, RowMeasure) for k in kept):
         # "Revenue of the International segment": the row the qualified words name, not the total;
         # "goodwill impairments": the item with the noun that makes it another line.
-        for m in matches:
-            if m.span in plan.reading.qualified and (head := head_noun_after(plan.asked, m)):
-                phrase = f"{plan.asked[m.span[0]:m.span[1]]} {head}"
+        by_span = {m.span: m for m in matches}
+        for span, head in plan.reading.heads:
+            if span in by_span:
+                phrase = f"{by_span[span].text} {head}"
                 kept.append(RowMeasure(phrase, asked=phrase, kinds=plan.kinds))
         kept.append(RowMeasure(subject, asked=subject, kinds=plan.kinds))
     if named:

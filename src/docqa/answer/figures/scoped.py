@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from collections.abc import Callable
-from functools import lru_cache
 
 from docqa.answer.figures.evaluated import Evaluated, Measure
 from docqa.answer.figures.located import Located
@@ -52,10 +51,26 @@ def honours(found: Located, names: list[list[list[str]]]) -> bool:
 _DEFINED = "{name}\\s*\\(\\s*[“\"']?([A-Z][A-Za-z&]{{1,9}})[”\"']?\\s*\\)"
 
 
-@lru_cache(maxsize=256)
-def _defined_abbreviation(document_id: str, name: str, text: str) -> str | None:
-    found = re.search(_DEFINED.format(name=r"\s+".join(map(re.escape, name.split()))), text)
-    return found.group(1) if found else None
+_ABBREVIATIONS: dict[tuple[str, str], str | None] = {}   # (document id, name) -> the filing's abbreviation
+_ABBREVIATIONS_KEPT = 1024
+
+
+def _defined_abbreviation(source, name: str) -> str | None:
+    """The abbreviation ``source``'s text defines for ``name``, read once per filing and name (every
+    measure of a question, every period, asks again)."""
+    key = (source.document_id, name)
+    if key not in _ABBREVIATIONS:
+        if len(_ABBREVIATIONS) >= _ABBREVIATIONS_KEPT:
+            _ABBREVIATIONS.pop(next(iter(_ABBREVIATIONS)))
+        pattern = re.compile(_DEFINED.format(name=r"\s+".join(map(re.escape, name.split()))))
+        found = None
+        for page in source.pages.values():
+            if name.split()[0] in page.text:
+                found = pattern.search(" ".join(page.text.split()))
+                if found:
+                    break
+        _ABBREVIATIONS[key] = found.group(1) if found else None
+    return _ABBREVIATIONS[key]
 
 
 def spelled_by_the_filing(scope: tuple[str, ...], sources) -> tuple[str, ...]:
@@ -64,15 +79,7 @@ def spelled_by_the_filing(scope: tuple[str, ...], sources) -> tuple[str, ...]:
     out = []
     for name in scope:
         first = name.split("|")[0]
-        extra = None
-        for source in sources:
-            for page in source.pages.values():
-                if first.split()[0] in page.text:
-                    extra = _defined_abbreviation(source.document_id, first, " ".join(page.text.split()))
-                    if extra:
-                        break
-            if extra:
-                break
+        extra = next((a for source in sources if (a := _defined_abbreviation(source, first))), None)
         out.append(f"{name}|{extra}" if extra and extra not in name.split("|") else name)
     return tuple(out)
 
