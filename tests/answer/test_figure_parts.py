@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from docqa.answer.figures.evaluated import Evaluated, growth_expression, joined, units_clash
+from docqa.answer.figures.reading.evaluated import Evaluated, growth_expression, joined, units_clash
 from docqa.plan.judgement import Threshold, parse_threshold
-from docqa.answer.figures.located import locate
-from docqa.answer.figures.measures import Alternative, ExprMeasure, FormulaMeasure, MetricMeasure
-from docqa.answer.figures.ranking import most_named
-from docqa.answer.figures.sources import filing_sources
+from docqa.answer.figures.reading.located import locate
+from docqa.answer.figures.reading.measures import Alternative, ExprMeasure, FormulaMeasure, MetricMeasure
+from docqa.answer.figures.intents.ranking import most_named
+from docqa.answer.figures.reading.sources import filing_sources
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.periods import Period
 from docqa.types import EvidencePage

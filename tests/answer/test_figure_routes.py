@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import pytest
 
-from docqa.answer.figures.measures import FormulaMeasure, MetricMeasure
-from docqa.answer.figures.sources import filing_sources
-from docqa.answer.figures.summed_parts import part_blocks
+from docqa.answer.figures.reading.measures import FormulaMeasure, MetricMeasure
+from docqa.answer.figures.reading.sources import filing_sources
+from docqa.answer.figures.reading.summed_parts import part_blocks
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.periods import Period
 from docqa.finance.rowlookup import find_rows

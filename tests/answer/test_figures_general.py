@@ -44,7 +44,7 @@ def test_a_comparison_whose_sides_cannot_be_read_is_not_answered_by_passages(lex
     answer = lexical_engine.ask("Was Netflix's streaming content obligation larger than its net income in 2017?")
     assert not answer.found and "both sides of the comparison" in answer.reason
     # A side named with the period and a qualifier is still read as its row.
-    from docqa.answer.figures.yes_no import side_measures
+    from docqa.answer.figures.intents.yes_no import side_measures
 
     (right,) = side_measures("its Digital Experience segment revenue in FY2022", frozenset({"adob"}))
     assert "FY2022" not in right.phrase and "Digital Experience" in right.phrase
@@ -136,8 +136,8 @@ def test_words_that_name_a_printed_row_read_that_row_not_the_item_they_stand_for
 
 
 def test_an_amount_is_no_answer_to_what_share_of_a_whole_it_was():
-    from docqa.answer.figures.asked_kind import kind_answers
-    from docqa.answer.figures.evaluated import Evaluated
+    from docqa.answer.figures.reading.asked_kind import kind_answers
+    from docqa.answer.figures.reading.evaluated import Evaluated
     from docqa.finance.periods import Period
 
     amount = Evaluated("Research and development", 308820.0, "currency", [], "", "", False, Period(2022))
@@ -161,7 +161,7 @@ def test_a_quarters_return_is_stated_for_a_year_on_its_closing_balances(tmp_path
 
 
 def test_how_a_question_frames_an_amount_is_no_word_of_the_line_item():
-    from docqa.answer.figures.line_item_words import leaf_text
+    from docqa.answer.figures.reading.line_item_words import leaf_text
 
     assert leaf_text("How much did Amazon spend on technology and content in 2017", frozenset({"amazon"})) == \
         "technology and content"

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from docqa.answer.contract import Evidence
 from docqa.answer.extractive import units
-from docqa.answer.figures.line_item_words import leaf_text
+from docqa.answer.figures.reading.line_item_words import leaf_text
 from docqa.finance import formulas as F
 from docqa.finance.rowlookup import has_word, normalized, phrase_words
 from docqa.finance.text import stems

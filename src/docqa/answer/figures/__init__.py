@@ -15,23 +15,22 @@ with each filing's fiscal calendar mapping printed dates to fiscal periods. Over
 measure can be averaged, grown, compounded, or judged (yes/no: up, down, positive, healthy,
 stable, capital-intensive, high-growth).
 
-The package's modules, in the order a question passes through them: ``asked`` (the measures a
-question names) and ``composition`` (its own arithmetic and wording), ``sources`` (the filings
-and their calendars), ``measures``/``printed_rows``/``located``/``summed_parts`` (reading rows and cells; a line item
-printed only in parts, or read by another route the lexicon declares) and
-``evaluated`` (values and their arithmetic), then ``over_time``, ``ranking``, ``judgement`` and
-``yes_no`` for what is asked of them, and ``drafts`` for the answer; ``answerer`` runs them.
+The package is split by what is asked. ``answerer`` is the entry: it builds the measures and
+periods, then tries the intents of its table in order. ``intents/`` holds one component per thing
+asked of the measures (``yes_no``, ``ranking``, ``over_time``, ``share_of_year``, ``value``);
+``reading/`` the kit they share (the measures asked, the filings, rows and cells, values and their
+arithmetic, the drafts). Reading never imports an intent (``.importlinter``).
 """
 
 from docqa.answer.figures.answerer import FiguresAnswerer
-from docqa.answer.figures.asked import Asked, asked_measures
-from docqa.answer.figures.evaluated import Evaluated, Measure
+from docqa.answer.figures.reading.asked import Asked, asked_measures
+from docqa.answer.figures.reading.evaluated import Evaluated, Measure
 from docqa.plan.judgement import judgement
-from docqa.answer.figures.located import Located, locate
-from docqa.answer.figures.measures import Combined, Either, ExprMeasure, FormulaMeasure, MetricMeasure
-from docqa.answer.figures.printed_rows import RowMeasure
-from docqa.answer.figures.reporting_currency import in_reporting_currency
-from docqa.answer.figures.sources import Source
+from docqa.answer.figures.reading.located import Located, locate
+from docqa.answer.figures.reading.measures import Combined, Either, ExprMeasure, FormulaMeasure, MetricMeasure
+from docqa.answer.figures.reading.printed_rows import RowMeasure
+from docqa.answer.figures.reading.reporting_currency import in_reporting_currency
+from docqa.answer.figures.reading.sources import Source
 
 __all__ = ["Asked", "Combined", "Either", "Evaluated", "ExprMeasure", "FiguresAnswerer", "FormulaMeasure", "Located",
            "Measure", "MetricMeasure", "RowMeasure", "Source", "asked_measures", "in_reporting_currency", "judgement",

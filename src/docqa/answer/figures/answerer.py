@@ -1,23 +1,29 @@
-"""The figures answerer: a question's measures and periods, read and computed, or no answer."""
+"""The figures answerer: a question's measures and periods, read and computed, or no answer.
+
+What the plan asks is answered by the first entry of ``INTENTS`` whose predicate holds: a
+statement's largest line, a verdict, a quarter's share of its year, the largest of the items
+named, a change or growth over periods, or the figure itself (``intents/``).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from docqa.answer.figures.asked import Asked, asked_measures
-from docqa.answer.figures.asked_kind import kind_answers
-from docqa.answer.figures.composition import compose_measures, names_no_line_item
-from docqa.answer.figures.drafts import ANSWERER, value_draft
-from docqa.answer.figures.evaluated import Evaluated, show, wrap
-from docqa.answer.figures.line_item_words import company_name_words, leaf_text
-from docqa.answer.figures.scoped import scoped_measures
-from docqa.answer.figures.measures import FormulaMeasure, MetricMeasure
-from docqa.answer.figures.over_time import over_time
-from docqa.answer.figures.ranking import most_named
-from docqa.answer.figures.reporting_currency import in_reporting_currency
-from docqa.answer.figures.sources import Source, annual_report, dated_quarter, filing_sources
-from docqa.answer.figures.yes_no import yes_no
+from docqa.answer.figures.intents.over_time import over_time
+from docqa.answer.figures.intents.ranking import most_named
+from docqa.answer.figures.intents.share_of_year import quarter_and_year, share_of_year
+from docqa.answer.figures.intents.value import figure
+from docqa.answer.figures.intents.yes_no import yes_no
+from docqa.answer.figures.reading.asked import Asked, asked_measures
+from docqa.answer.figures.reading.composition import compose_measures, names_no_line_item
+from docqa.answer.figures.reading.drafts import ANSWERER
+from docqa.answer.figures.reading.line_item_words import company_name_words, leaf_text
+from docqa.answer.figures.reading.measures import MetricMeasure
+from docqa.answer.figures.reading.reporting_currency import in_reporting_currency
+from docqa.answer.figures.reading.scoped import scoped_measures
+from docqa.answer.figures.reading.sources import Source, annual_report, dated_quarter, filing_sources
 from docqa.answer.statement_lines import largest_line
-from docqa.finance import formulas as F
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.periods import Period
 from docqa.answer.contract import Evidence
@@ -25,6 +31,85 @@ from docqa.plan import QuestionPlan
 from docqa.store.base import Store
 from docqa.types import DocType, Draft, EvidencePage
 
+
+@dataclass
+class Asking:
+    """A figure question made ready for the intents: its plan, the measures built for it, the
+    filings read and the periods asked (the last is the one a single figure is read for)."""
+
+    plan: QuestionPlan
+    asked: Asked
+    sources: list[Source]
+    periods: list[Period]
+    named: list[str]                 # the line items the question names, for a pick among them
+    pick: bool | None                # "which ... the most" (True) / "the least" (False), of two or more named
+    company_words: frozenset[str]
+
+    @property
+    def target(self) -> Period:
+        return self.periods[-1]
+
+
+@dataclass(frozen=True)
+class FigureIntent:
+    """An entry of the dispatch table: what the plan asks, and the component that answers it."""
+
+    asks: Callable[[Asking], bool]
+    answer: Callable[[Asking], Draft | None]
+    or_next: bool = False            # its None tries the next entry (otherwise None is the reply)
+
+
+def _largest_line(a: Asking) -> Draft | None:
+    assert a.plan.line is not None
+    return largest_line(a.plan.line, a.sources, a.target)
+
+
+def _yes_no(a: Asking) -> Draft | None:
+    assert a.plan.judgement is not None
+    return yes_no(a.plan.judgement, a.plan, a.asked, a.sources, a.periods, a.company_words)
+
+
+def _share_of_year(a: Asking) -> Draft | None:
+    found = quarter_and_year(a.periods)
+    assert found is not None
+    part, whole = found
+    return share_of_year(a.asked, a.sources, part, whole, a.plan.format)
+
+
+def _most_named(a: Asking) -> Draft | None:
+    assert a.pick is not None
+    return most_named(a.pick, a.named, a.sources, a.target)
+
+
+def _over_time(a: Asking) -> Draft | None:
+    return over_time(a.asked, a.sources, a.periods, a.plan.format)
+
+
+def _figure(a: Asking) -> Draft | None:
+    return figure(a.plan.kinds, a.asked, a.sources, a.target, a.plan.format, a.plan.convention)
+
+
+def _no_answer(a: Asking) -> Draft | None:
+    return None
+
+
+# Tried in order; the first whose predicate holds answers (an ``or_next`` entry's None goes on).
+INTENTS: tuple[FigureIntent, ...] = (
+    # "What was the largest liability on the balance sheet?": the statement's own lines.
+    FigureIntent(lambda a: a.plan.line is not None, _largest_line),
+    FigureIntent(lambda a: a.plan.judgement is not None, _yes_no, or_next=True),
+    # A yes/no question a figure alone does not answer.
+    FigureIntent(lambda a: a.plan.verdict, _no_answer),
+    # "What percent of FY2023 buybacks occurred in Q4 of FY2023?": the year's total alone is no answer.
+    FigureIntent(lambda a: quarter_and_year(a.periods) is not None and a.plan.part_of_whole, _share_of_year),
+    FigureIntent(lambda a: a.pick is not None, _most_named, or_next=True),
+    # "What drove the margin change?", "Which segment had the lowest revenue?": the company's
+    # figure is not the answer; the filing's words (or a breakdown) are.
+    FigureIntent(lambda a: a.plan.why or a.plan.which, _no_answer),
+    # Growth, averages and changes are what is asked: the bare figure is no answer.
+    FigureIntent(lambda a: bool(a.asked.over_time and a.asked.measures), _over_time),
+    FigureIntent(lambda a: True, _figure),
+)
 
 
 class FiguresAnswerer:
@@ -78,32 +163,13 @@ class FiguresAnswerer:
         periods = _periods_asked(question, evidence, plan, sources, store)
         if periods is None:
             return None
-        fmt = plan.format
-        if line is not None:
-            return largest_line(line, sources, periods[-1])
-        if judged is not None:
-            draft = yes_no(judged, plan, asked, sources, periods, company_words)
-            if draft is not None:
-                return draft
-        if plan.verdict:
-            return None  # a yes/no question a figure alone does not answer
-        target = periods[-1]
-        whole = next((p for p in periods if p.quarter is None), None)
-        part = next((p for p in periods if p.quarter is not None), None)
-        if whole and part and whole.fiscal_year == part.fiscal_year and plan.part_of_whole:
-            return _share_of_year(asked, sources, part, whole, fmt)
-        if pick is not None:
-            draft = most_named(pick, named, sources, target)
-            if draft is not None:
-                return draft
-        if plan.why or plan.which:
-            # "What drove the margin change?", "Which segment had the lowest revenue?": the
-            # company's figure is not the answer; the filing's words (or a breakdown) are.
-            return None
-        if asked.over_time and asked.measures:
-            # Growth, averages and changes are what is asked: the bare figure is no answer.
-            return over_time(asked, sources, periods, fmt)
-        return _figure(plan.kinds, asked, sources, target, fmt, plan.convention)
+        asking = Asking(plan, asked, sources, periods, named, pick, company_words)
+        for intent in INTENTS:
+            if intent.asks(asking):
+                draft = intent.answer(asking)
+                if draft is not None or not intent.or_next:
+                    return draft
+        return None
 
 
 def _periods_asked(question: str, evidence: list[EvidencePage], plan: QuestionPlan, sources: list[Source],
@@ -149,35 +215,3 @@ def _year_to_date(periods: list[Period], months: int | None) -> list[Period]:
         out.append(Period(p.fiscal_year, quarter, span) if quarter and span in (6, 9) and quarter * 3 == span else p)
     return out
 
-
-def _share_of_year(asked: Asked, sources: list[Source], part: Period, whole: Period, fmt: F.Format) -> Draft | None:
-    """"What percent of FY2023 buybacks occurred in Q4 of FY2023?": the quarter over the year.
-    The year's total alone does not answer it."""
-    for measure in asked.measures:
-        a, b = measure.evaluate(sources, part), measure.evaluate(sources, whole)
-        if a is not None and b is not None and b.value and a.kind == b.kind == "currency":
-            value = Evaluated(f"Share of {whole.label} {measure.label.lower()} in Q{part.quarter}", a.value / b.value,
-                              "percent", a.used + b.used, f"{part.label} / {whole.label}",
-                              f"{wrap(a.expression)} / {wrap(b.expression)}", True, part, a.unit, titled=True)
-            return value_draft(value, fmt)
-    return None
-
-
-def _figure(kinds: frozenset[str], asked: Asked, sources: list[Source], target: Period, fmt: F.Format,
-            convention: str | None = None) -> Draft | None:
-    """The first measure that reads for the period in the kind of number asked; a formula's other
-    convention is stated beside it when the question names none."""
-    for measure in asked.measures:
-        value = measure.evaluate(sources, target)
-        if value is not None and not kind_answers(kinds, value):
-            continue  # a total where a per-share amount is asked, a percentage where a count is
-        if value is not None:
-            alternative = (measure.alternative(target) if isinstance(measure, FormulaMeasure) and convention is None
-                           else None)
-            if alternative is not None:
-                other = alternative.measure.evaluate(sources, target)
-                if other is not None and other.kind == value.kind:
-                    return value_draft(value, fmt, parts=[other],
-                                       also=f"{show(other.value, other.kind, other.unit, fmt)} {alternative.label}")
-            return value_draft(value, fmt)
-    return None

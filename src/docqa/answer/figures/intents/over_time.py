@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from docqa.answer.figures.asked import Asked
-from docqa.answer.figures.drafts import value_draft
-from docqa.answer.figures.evaluated import Evaluated, growth_expression, show, wrap
-from docqa.answer.figures.sources import Source
+from docqa.answer.figures.reading.asked import Asked
+from docqa.answer.figures.reading.drafts import value_draft
+from docqa.answer.figures.reading.evaluated import Evaluated, growth_expression, show, wrap
+from docqa.answer.figures.reading.sources import Source
 from docqa.finance import formulas as F
 from docqa.finance.periods import Period
 from docqa.types import Draft

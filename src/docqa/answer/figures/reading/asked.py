@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from docqa.answer.figures.evaluated import Measure
-from docqa.answer.figures.measures import Combined, FormulaMeasure, MetricMeasure
+from docqa.answer.figures.reading.evaluated import Measure
+from docqa.answer.figures.reading.measures import Combined, FormulaMeasure, MetricMeasure
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.plan.measures import MeasureReading

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from docqa.answer.figures.sources import Source
+from docqa.answer.figures.reading.sources import Source
 from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.finance.text import stems
 from docqa.plan import QuestionPlan

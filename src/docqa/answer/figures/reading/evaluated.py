@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from docqa.answer.figures.located import Located
-from docqa.answer.figures.sources import Source
+from docqa.answer.figures.reading.located import Located
+from docqa.answer.figures.reading.sources import Source
 from docqa.finance import compose as C
 from docqa.finance import formulas as F
 from docqa.finance.periods import Period

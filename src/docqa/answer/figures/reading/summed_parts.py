@@ -9,10 +9,10 @@ printed with mixed signs are no sum at all.
 
 from __future__ import annotations
 
-from docqa.answer.figures.evaluated import Evaluated, read_kind
-from docqa.answer.figures.located import Located
-from docqa.answer.figures.printed_rows import printed_metric
-from docqa.answer.figures.sources import Source
+from docqa.answer.figures.reading.evaluated import Evaluated, read_kind
+from docqa.answer.figures.reading.located import Located
+from docqa.answer.figures.reading.printed_rows import printed_metric
+from docqa.answer.figures.reading.sources import Source
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import Metric
 from docqa.finance.lineitems import find_line_items

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from docqa.answer.figures.sources import Source, has_tags
+from docqa.answer.figures.reading.sources import Source, has_tags
 from docqa.answer.statement_lines import printed_line
 from docqa.finance.lexicon import Metric
 from docqa.finance.lineitems import find_line_items

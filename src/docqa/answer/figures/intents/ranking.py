@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 
-from docqa.answer.figures.drafts import ANSWERER, citations_of
-from docqa.answer.figures.located import Located, locate
-from docqa.answer.figures.sources import Source
+from docqa.answer.figures.reading.drafts import ANSWERER, citations_of
+from docqa.answer.figures.reading.located import Located, locate
+from docqa.answer.figures.reading.sources import Source
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.periods import Period

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from docqa.answer.figures.evaluated import Evaluated, Measure, joined, read_kind, units_clash, wrap
-from docqa.answer.figures.line_item_words import leaf_text, leftover
-from docqa.answer.figures.located import Located, locate
-from docqa.answer.figures.printed_rows import RowMeasure
-from docqa.answer.figures.summed_parts import summed_parts
+from docqa.answer.figures.reading.evaluated import Evaluated, Measure, joined, read_kind, units_clash, wrap
+from docqa.answer.figures.reading.line_item_words import leaf_text, leftover
+from docqa.answer.figures.reading.located import Located, locate
+from docqa.answer.figures.reading.printed_rows import RowMeasure
+from docqa.answer.figures.reading.summed_parts import summed_parts
 from docqa.finance import compose as C
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import FormulaDef, Metric, load_lexicon

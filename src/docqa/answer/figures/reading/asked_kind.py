@@ -3,7 +3,7 @@ count not a percentage (the kinds are read into the plan: plan/format.py ``kinds
 
 from __future__ import annotations
 
-from docqa.answer.figures.evaluated import Evaluated
+from docqa.answer.figures.reading.evaluated import Evaluated
 
 
 def kind_answers(kinds: frozenset[str], value: Evaluated) -> bool:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 
-from docqa.answer.figures.asked import Asked
-from docqa.answer.figures.evaluated import Measure
-from docqa.answer.figures.line_item_words import leaf_text, qualifiers
-from docqa.answer.figures.measures import Either, ExprMeasure, FormulaMeasure, MetricMeasure
-from docqa.answer.figures.printed_rows import PrintedAsAsked, RowMeasure
+from docqa.answer.figures.reading.asked import Asked
+from docqa.answer.figures.reading.evaluated import Measure
+from docqa.answer.figures.reading.line_item_words import leaf_text, qualifiers
+from docqa.answer.figures.reading.measures import Either, ExprMeasure, FormulaMeasure, MetricMeasure
+from docqa.answer.figures.reading.printed_rows import PrintedAsAsked, RowMeasure
 from docqa.finance import compose as C
 from docqa.plan import QuestionPlan
 from docqa.finance.lexicon import Metric, MetricMatch

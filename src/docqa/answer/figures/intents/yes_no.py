@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from docqa.answer.figures.asked import Asked, asked_measures
-from docqa.answer.figures.composition import compose_measures
-from docqa.answer.figures.drafts import judged_draft
-from docqa.answer.figures.evaluated import Evaluated, Measure, growth_expression, show, wrap
-from docqa.answer.figures.measures import Combined, FormulaMeasure, MetricMeasure
-from docqa.answer.figures.sources import Source
+from docqa.answer.figures.reading.asked import Asked, asked_measures
+from docqa.answer.figures.reading.composition import compose_measures
+from docqa.answer.figures.reading.drafts import judged_draft
+from docqa.answer.figures.reading.evaluated import Evaluated, Measure, growth_expression, show, wrap
+from docqa.answer.figures.reading.measures import Combined, FormulaMeasure, MetricMeasure
+from docqa.answer.figures.reading.sources import Source
 from docqa.plan import QuestionPlan, build_plan
 from docqa.plan.composition import without_period
 from docqa.finance import formulas as F

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from docqa.answer.figures.asked_kind import kind_answers
-from docqa.answer.figures.evaluated import Evaluated, Measure, read_kind
-from docqa.answer.figures.located import Located, another_kind_of_figure, is_stock
-from docqa.answer.figures.sources import all_tables
+from docqa.answer.figures.reading.asked_kind import kind_answers
+from docqa.answer.figures.reading.evaluated import Evaluated, Measure, read_kind
+from docqa.answer.figures.reading.located import Located, another_kind_of_figure, is_stock
+from docqa.answer.figures.reading.sources import all_tables
 from docqa.finance.lexicon import Metric
 from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows, measure_words_missing, words_beyond_label
 from docqa.finance.tables import Row, StatementTable

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from docqa.answer.figures.evaluated import Evaluated
-from docqa.answer.figures.located import Located
+from docqa.answer.figures.reading.evaluated import Evaluated
+from docqa.answer.figures.reading.located import Located
 from docqa.finance import formulas as F
 from docqa.types import Citation, Draft, Figure
 

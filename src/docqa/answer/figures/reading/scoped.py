@@ -13,10 +13,10 @@ import re
 from dataclasses import dataclass
 from collections.abc import Callable
 
-from docqa.answer.figures.evaluated import Evaluated, Measure
-from docqa.answer.figures.located import Located
-from docqa.answer.figures.measures import ExprMeasure, FormulaMeasure
-from docqa.answer.figures.printed_rows import RowMeasure
+from docqa.answer.figures.reading.evaluated import Evaluated, Measure
+from docqa.answer.figures.reading.located import Located
+from docqa.answer.figures.reading.measures import ExprMeasure, FormulaMeasure
+from docqa.answer.figures.reading.printed_rows import RowMeasure
 from docqa.finance import compose as C
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.rowlookup import STOP, has_word, normalized
