@@ -15,8 +15,8 @@ import fitz
 import pytest
 from typer.testing import CliRunner
 
-from docqa.faces.cli import EXIT_ERROR, EXIT_INPUT, EXIT_NOT_FOUND, EXIT_SOME_FAILED
 from docqa.faces.cli import app as cli
+from docqa.faces.commands.errors import EXIT_ERROR, EXIT_INPUT, EXIT_NOT_FOUND, EXIT_SOME_FAILED
 
 AMAZON = "AMAZON_2017_10K.pdf"
 CAPEX = "What is Amazon's FY2017 capital expenditure in USD millions?"

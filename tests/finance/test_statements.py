@@ -3,7 +3,8 @@ from __future__ import annotations
 import pytest
 
 from docqa.finance.periods import parse_period
-from docqa.finance.statements import detect_statement, detect_unit, find_line_items, read_tables
+from docqa.finance.statement_kinds import detect_statement, detect_unit
+from docqa.finance.statements import find_line_items, read_tables
 from docqa.finance.tables import StatementTable
 from docqa.types import StatementKind
 

@@ -20,8 +20,8 @@ import fitz
 import pytest
 from typer.testing import CliRunner
 
-from docqa.faces.cli import EXIT_ERROR
 from docqa.faces.cli import app as cli
+from docqa.faces.commands.errors import EXIT_ERROR
 from docqa.ingest import pipeline
 from docqa.store import DiskFull, disk_full
 from docqa.store.sqlite import SQLiteStore

@@ -175,7 +175,8 @@ def test_a_file_the_parser_fails_on_fails_alone(tmp_path, monkeypatch):
 
 
 def test_the_cli_says_some_files_failed(tmp_path, monkeypatch):
-    from docqa.faces.cli import EXIT_SOME_FAILED, app
+    from docqa.faces.cli import app
+    from docqa.faces.commands.errors import EXIT_SOME_FAILED
 
     _crash_on("CRASH CORP", monkeypatch)
     files = [filing(tmp_path / "beta.htm", company="BETA GADGETS INC.", ticker="BETA"),

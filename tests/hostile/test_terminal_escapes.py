@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from docqa.faces.cli import app as cli
-from docqa.faces.cli import printable
+from docqa.faces.commands.output import printable
 
 ESC_RED = "\x1b[38;5;196m"         # a colour rich itself never prints for this CLI
 CLIPBOARD = "\x1b]52;c;aGVsbG8=\x07"  # OSC 52: write "hello" to the user's clipboard

@@ -1,0 +1,130 @@
+"""The header blocks over a page's tables: the line of column periods and the header lines stacked on it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from docqa.finance.cells import is_day, is_month, is_numeric_date, is_short_period, is_year
+from docqa.finance.table_lines import TableLine, line_height
+from docqa.types import Line, Word
+
+MAX_HEADER_LINES_ABOVE = 4
+_HEADER_WORDS = re.compile(
+    r"\b(ended|ending|months?|weeks?|years?|fiscal|quarters?|as of|at|unaudited|restated|actual|"
+    r"amounts?|percent|change|increase|decrease|millions|thousands|billions|reported|total|"
+    r"fy|ytd|q[1-4])\b|%"
+)
+# "In 000s", "HK$'000", "(000's)": the table's unit set in its header line, not a figure in it.
+_UNIT_WORD = re.compile(r"\(?(?:[A-Z]{0,3}\$)?['’]?000['’]?s?\)?,?", re.I)
+
+
+def word_groups(words: list[Word] | tuple[Word, ...], height: float) -> list[list[Word]]:
+    """Runs of words separated by less than a cell gap: one header phrase each."""
+    groups: list[list[Word]] = []
+    for w in words:
+        if groups and w.bbox[0] - groups[-1][-1].bbox[2] < 0.8 * height:
+            groups[-1].append(w)
+        else:
+            groups.append([w])
+    return groups
+
+
+def is_year_line(line: Line, page_width: float) -> bool:
+    """A line of column periods: every number on it is a year, a day of a month, or "Q4"/"FY23"."""
+    words = line.words
+    if not words or len(words) > 30:
+        return False
+    has_period = False
+    years = years_in(w.text for w in words)
+    for k, w in enumerate(words):
+        if not any(map(str.isdigit, w.text)):
+            continue  # no test below holds for a word without a digit: skip them (ingest runs this on every row)
+        t = w.text.strip("()")
+        if is_year(t) or (is_short_period(t) and any(ch.isdigit() for ch in t)) or is_numeric_date(w.text) \
+                or footnoted_year(t, years):
+            has_period = True
+        elif is_day(t) and k > 0 and is_month(words[k - 1].text):
+            continue
+        elif any(ch.isdigit() for ch in t):
+            return False
+    if not has_period:
+        return False
+    groups = word_groups(words, line_height(line))
+    with_period = [g for g in groups if any(is_year(w.text.strip("()")) or is_short_period(w.text) or is_numeric_date(w.text)
+                                            for w in g)]
+    return len(with_period) >= 2 or with_period[0][0].bbox[0] >= 0.45 * page_width
+
+
+_FOOTNOTED_YEAR = re.compile(r"((?:19|20)\d\d)\d{1,2}")
+
+
+def years_in(texts) -> list[int]:
+    return [int(m.group()) for t in texts if is_year(t) and (m := _A_YEAR.search(t))]
+
+
+_A_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def footnoted_year(text: str, years: list[int]) -> str | None:
+    """"20211" beside "2022": the year 2021 with its footnote mark glued on ("2021¹")."""
+    m = _FOOTNOTED_YEAR.fullmatch(text)
+    if m and any(0 < abs(int(m.group(1)) - y) <= 3 for y in years):
+        return m.group(1)
+    return None
+
+
+def _is_header_part(line: Line, page_width: float) -> bool:
+    """Header words with no figures: "Three Months Ended", "December 31,", "Amount  % to Sales"."""
+    words = line.words
+    if not words or len(words) > 20:
+        return False
+    if any(any(ch.isdigit() for ch in w.text) and not (is_year(w.text) or is_day(w.text) or is_short_period(w.text)
+                                                       or _UNIT_WORD.fullmatch(w.text))
+           for w in words):
+        return False
+    text = line.text.lower()
+    if _HEADER_WORDS.search(text) or any(is_month(w.text) for w in words):
+        return True
+    groups = word_groups(words, line_height(line))
+    return len(groups) >= 2 and all(g[0].bbox[0] >= 0.3 * page_width for g in groups)
+
+
+@dataclass
+class HeaderBlock:
+    start: int  # first header line index
+    end: int    # last header line index (inclusive)
+
+
+def header_blocks(lines: list[TableLine], page_width: float) -> list[HeaderBlock]:
+    blocks: list[HeaderBlock] = []
+    i = 0
+    while i < len(lines):
+        if not lines[i].year_line:
+            i += 1
+            continue
+        start = i
+        while (start > 0 and i - start < MAX_HEADER_LINES_ABOVE and not lines[start - 1].is_data
+               and (blocks == [] or start - 1 > blocks[-1].end)
+               and _close(lines[start - 1].line, lines[start].line)
+               and (lines[start - 1].year_line or _is_header_part(lines[start - 1].line, page_width))):
+            start -= 1
+        end = i
+        while end + 1 < len(lines) and not lines[end + 1].is_data and _close(lines[end].line, lines[end + 1].line):
+            nxt = lines[end + 1].line
+            groups = word_groups(nxt.words, line_height(nxt))
+            if lines[end + 1].year_line or (
+                _is_header_part(nxt, page_width)
+                and (len(groups) >= 2 or _HEADER_WORDS.search(nxt.text.lower()))
+                and groups[0][0].bbox[0] >= 0.3 * page_width
+            ):
+                end += 1
+            else:
+                break
+        blocks.append(HeaderBlock(start, end))
+        i = end + 1
+    return blocks
+
+
+def _close(upper: Line, lower: Line) -> bool:
+    return lower.bbox[1] - upper.bbox[3] < 3.0 * line_height(lower)
