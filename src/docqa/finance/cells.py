@@ -47,7 +47,12 @@ _MARK = re.compile(r"(\*+|\([a-z0-9]\)|[(),])$", re.I)
 
 def is_year(text: str) -> bool:
     """"2018", "2018,", and headers with a footnote mark: "2018*", "2018(a)"."""
-    return bool(_YEAR.match(text)) or bool(_YEAR.match(_MARK.sub("", text.lstrip("("))))
+    if _YEAR.match(text):
+        return True
+    text = text.lstrip("(")
+    # the mark comes off the end only, so a year is left only where one starts the word (the table
+    # reader asks this of every word of every row: most are not)
+    return text.startswith(("19", "20")) and bool(_YEAR.match(_MARK.sub("", text)))
 
 
 _NUMERIC_DATE = re.compile(r"^\(?(0?[1-9]|1[0-2])/(0?[1-9]|[12]\d|3[01])/((?:19|20)\d\d|\d\d)\)?,?$")

@@ -59,4 +59,4 @@ def statement_from_labels(labels: list[str]) -> StatementKind | None:
 
 
 def is_unit_line(text: str) -> bool:
-    return names_unit(text) and len(text.split()) <= 12
+    return len(text.split()) <= 12 and names_unit(text)

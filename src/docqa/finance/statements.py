@@ -43,9 +43,9 @@ def read_tables(page: Page) -> list[StatementTable]:
         years = years_in(c.raw for c in ln.cells)
         only_years = ln.is_data and all(is_year(c.raw) or footnoted_year(c.raw, years) for c in ln.cells)
         if (not ln.is_data or only_years) and is_year_line(ln.line, page.width):
-            ln.year_line, ln.cells = True, []
+            ln.as_year_line()
     blocks = header_blocks(lines, page.width)
-    page_unit = detect_unit(page.text)
+    page_unit = _PageUnit(page)
     tables: list[StatementTable] = []
     bounds = [(None, 0, blocks[0].start if blocks else len(lines))]
     bounds += [(b, b.end + 1, blocks[j + 1].start if j + 1 < len(blocks) else len(lines)) for j, b in enumerate(blocks)]
@@ -63,6 +63,20 @@ def read_tables(page: Page) -> list[StatementTable]:
             tables.append(table)
         prev_end = _last_data(lines, lo, hi) + 1
     return tables
+
+
+class _PageUnit:
+    """The unit the page's text states, read the first time a table on it states none itself (most do:
+    reading a whole page for it was a sixth of reading the page's tables)."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.unit: tuple[Unit | None, str | None] | None = None
+
+    def read(self) -> tuple[Unit | None, str | None]:
+        if self.unit is None:
+            self.unit = detect_unit(self.page.text)
+        return self.unit
 
 
 def _last_data(lines: list[TableLine], lo: int, hi: int) -> int:
@@ -88,7 +102,7 @@ def _top_lines(lines: list[TableLine], hi: int) -> list[str]:
 
 
 def _read_region(page: Page, lines: list[TableLine], block: HeaderBlock | None, lo: int, hi: int,
-                 title_lines: list[str], page_unit: tuple[Unit | None, str | None]) -> StatementTable | None:
+                 title_lines: list[str], page_unit: "_PageUnit") -> StatementTable | None:
     data = [(i, lines[i]) for i in range(lo, hi) if lines[i].is_data]
     if not data:
         return None
@@ -107,7 +121,7 @@ def _read_region(page: Page, lines: list[TableLine], block: HeaderBlock | None, 
     rows = name_unlabeled_totals(rows, statement)
     unit, unit_text = detect_unit(" ".join([title, stub, *(ln.text for ln in header_lines)]))
     if unit is None:
-        unit, unit_text = page_unit
+        unit, unit_text = page_unit.read()
     context = f"{stub} {title}"
     columns = []
     for k, col in enumerate(cols):

@@ -36,13 +36,12 @@ def is_year_line(line: Line, page_width: float) -> bool:
     if not words or len(words) > 30:
         return False
     has_period = False
-    years = years_in(w.text for w in words)
     for k, w in enumerate(words):
-        if not any(map(str.isdigit, w.text)):
+        if w.text.isalpha() or not any(map(str.isdigit, w.text)):
             continue  # no test below holds for a word without a digit: skip them (ingest runs this on every row)
         t = w.text.strip("()")
         if is_year(t) or (is_short_period(t) and any(ch.isdigit() for ch in t)) or is_numeric_date(w.text) \
-                or footnoted_year(t, years):
+                or _footnoted_on(t, words):
             has_period = True
         elif is_day(t) and k > 0 and is_month(words[k - 1].text):
             continue
@@ -57,6 +56,12 @@ def is_year_line(line: Line, page_width: float) -> bool:
 
 
 _FOOTNOTED_YEAR = re.compile(r"((?:19|20)\d\d)\d{1,2}")
+
+
+def _footnoted_on(text: str, words) -> bool:
+    """``footnoted_year(text, the years of the line's words)``, the years read only for a word that
+    may be such a year: reading them for every line was a third of reading a page's tables."""
+    return bool(_FOOTNOTED_YEAR.fullmatch(text)) and footnoted_year(text, years_in(w.text for w in words)) is not None
 
 
 def years_in(texts) -> list[int]:

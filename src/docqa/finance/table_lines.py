@@ -2,22 +2,36 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from docqa.finance.cells import is_affix, is_cell_word, is_dash, is_not_meaningful, is_number
 from docqa.types import BBox, Line, Word
 
 
+class _once:
+    """A value worked out on first read and kept in the instance (functools.cached_property, without
+    the lock Python 3.11 takes for it: a page's tables read a hundred thousand of these)."""
+
+    def __init__(self, compute):
+        self.compute, self.name = compute, compute.__name__
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        value = instance.__dict__[self.name] = self.compute(instance)
+        return value
+
+
 @dataclass
 class RawCell:
-    words: list[Word]
+    words: list[Word]  # complete once split_line returns: raw and bbox are worked out once, after that
     numeric: bool  # a number (not a dash or "NM"): only these define where columns are
 
-    @property
+    @_once
     def raw(self) -> str:
         return " ".join(w.text for w in self.words)
 
-    @property
+    @_once
     def bbox(self) -> BBox:
         body = [w for w in self.words if w.text != "$"] or self.words
         return (min(w.bbox[0] for w in body), min(w.bbox[1] for w in body),
@@ -30,14 +44,18 @@ class TableLine:
     label_words: list[Word]
     cells: list[RawCell]
     year_line: bool = False
+    is_data: bool = field(init=False)  # a figure, a dash or "NM" among the cells; read for every line, often
 
-    @property
-    def is_data(self) -> bool:
-        return any(c.numeric or is_dash(c.raw) or is_not_meaningful(c.raw) for c in self.cells)
+    def __post_init__(self) -> None:
+        self.is_data = any(c.numeric or is_dash(c.raw) or is_not_meaningful(c.raw) for c in self.cells)
 
-    @property
-    def label(self) -> str:
-        return " ".join(w.text for w in self.label_words).strip()
+    def as_year_line(self) -> None:
+        """A line of column periods: no cells, so no data."""
+        self.year_line, self.cells, self.is_data = True, [], False
+
+    @_once
+    def label(self) -> str:  # label_words are not changed once the line is made
+        return " ".join([w.text for w in self.label_words]).strip()
 
     @property
     def x0(self) -> float:

@@ -14,6 +14,14 @@ from docqa.finance.text import clean_label
 from docqa.types import Line, StatementKind
 
 _CONNECTOR_END = re.compile(r"(,|\b(and|of|for|to|in|the|from|on|or|by|with|at|net|less|including|excluding|before|after|per|due|related)|[\u2014\u2013\-&(])$", re.I)
+# _CONNECTOR_END is searched in a line's last characters only: search() tries every start position,
+# and a match is at most 9 characters ("including") and a newline before the end. The character
+# before a match stays in the slice, so a word boundary at its start reads as in the whole line.
+_TAIL = 16
+
+
+def _ends_in_connector(text: str) -> bool:
+    return bool(_CONNECTOR_END.search(text[-_TAIL:]))
 
 
 def read_rows(lines: list[TableLine], lo: int, hi: int, cols: list[FigureColumn]) -> list[Row]:
@@ -132,7 +140,7 @@ def _continues(prev: TableLine, label: str, row: TableLine) -> bool:
         return False
     if not label:
         return True  # a figures-only row under its label ("Diluted net income per share ..." / "0.02")
-    if label[0].islower() or _CONNECTOR_END.search(text):
+    if label[0].islower() or _ends_in_connector(text):
         return True
     return False
 
@@ -169,7 +177,7 @@ def _continues_heading(prev: TableLine, ln: TableLine) -> bool:
     text = prev.label.rstrip()
     if not text or text.endswith(":") or not ln.label or not _adjacent(prev.line, ln.line):
         return False
-    return ln.label[0].islower() or bool(_CONNECTOR_END.search(text))
+    return ln.label[0].islower() or _ends_in_connector(text)
 
 
 def _adjacent(upper: Line, lower: Line) -> bool:

@@ -242,6 +242,9 @@ def _start_worker() -> None:
     # A document the parent had open here shares its file offset with the parent: never read it.
     _worker_doc = None
     # Forked from a build that paused the garbage collector: a worker's pages are its own to free.
+    # What it inherited is frozen first: a collection that walked the parent's objects wrote to
+    # every page of them, so each OCR process copied the parse's whole heap (100 MB and more).
+    gc.freeze()
     gc.enable()
     for name in ("OMP_NUM_THREADS", "OMP_THREAD_LIMIT", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[name] = "1"

@@ -12,7 +12,8 @@ import logging
 import re
 import shutil
 from collections import Counter
-from operator import itemgetter
+from itertools import chain
+from operator import itemgetter, sub
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -49,9 +50,13 @@ _WORDLIKE = re.compile(
     r"|[$€£¥]?\(?[\d.,]*\d[\d.,]*\)?%?"                          # a figure
     r"|[A-Z]{1,4}-?\d{1,4}|\d{1,4}-?[A-Za-z]{1,3}"                # codes: FY2022, Q3, 3M, 10-K, 1st
 )
-_VOWEL = re.compile(r"[aeiouyàâäéèêëíîïóôöúùûüAEIOUY]")
+_VOWELS = "aeiouyàâäéèêëíîïóôöúùûüAEIOUY"
+_VOWEL = re.compile(f"[{_VOWELS}]")
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\ufffd]")
 _ALNUM = re.compile(r"[^\W_]")  # str.isalnum, one character
+_PLAIN_TOKEN = re.compile(r"^(?:([b-df-hj-np-tv-xzB-DF-HJ-NP-TV-XZ]{4,})|[A-Za-z]+|[0-9]+)$", re.M)
+_ASCII_LETTERS = re.compile(r"[A-Za-z]+")
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]")
 _STRIP = "\"'“”‘’()[]{},.;:!?*•–—-"
 GARBLED_MIN_TOKENS = 12       # too little text to judge below this
 GARBLED_WORDLIKE_SHARE = 0.5  # in real text of any Latin-script language most tokens are words
@@ -114,12 +119,16 @@ def ocr_available(engine: str = "tesseract") -> bool:
 
 
 def parse_pdf(path: str | Path, ocr: bool = True, progress: Callable[..., None] | None = None,
-              ocr_options: OcrOptions | None = None) -> ParsedPdf:
+              ocr_options: OcrOptions | None = None, table_words: int = 0) -> ParsedPdf:
     """``progress(pages_done, pages_total)`` is called every few pages, and
     ``progress(pages_done, pages_total, "OCR page 40 of 171")`` as each OCR page comes back.
 
     Pages that need OCR (scans, garbled text layers) go to the OCR pool as they are found
-    (ocr.OcrRun); the other pages are parsed here meanwhile."""
+    (ocr.OcrRun); the other pages are parsed here meanwhile.
+
+    ``table_words``: keep the lines' words (and their boxes) only on pages with at least this many
+    table rows, before running headers are dropped; 0 keeps them on every page. Ingest reads words
+    only to read tables, and making them was a third of building a page's lines."""
     options = ocr_options or OcrOptions.from_settings()
     can_ocr = ocr and ocr_available(options.engine)
     doc = open_pdf(path)
@@ -143,12 +152,13 @@ def parse_pdf(path: str | Path, ocr: bool = True, progress: Callable[..., None] 
                         out[index] = page.rect
                         run.submit(index)
                         continue
-                    pages[index] = _page(page.rect, index + 1, [] if noise else raw, scanned=scanned)
+                    pages[index] = _page(page.rect, index + 1, [] if noise else raw, scanned=scanned,
+                                         table_words=table_words)
                 except Exception as exc:  # one broken page must not lose the document
                     warnings.append(f"page {index + 1}: unreadable ({exc})")
                     pages[index] = Page(number=index + 1, width=0, height=0, lines=(), no_text=True)
             for k, result in enumerate(run.results(), 1):
-                pages[result.index] = _ocr_page(result, out[result.index], failures)
+                pages[result.index] = _ocr_page(result, out[result.index], failures, table_words)
                 if progress:
                     progress(len(pages), total, f"OCR page {k} of {len(out)}")
     finally:
@@ -213,20 +223,31 @@ def is_garbled(words: list[str]) -> bool:
         return False
     # leaders, "$", "—" say nothing. Most tokens are all letters or digits (str.isalnum, one C call):
     # they contain an alphanumeric and have nothing of _STRIP to strip; only the rest pay the regex.
-    tokens = [t if t.isalnum() else t.strip(_STRIP) for t in tokens if t.isalnum() or _ALNUM.search(t)]
-    if len(tokens) < GARBLED_MIN_TOKENS:
+    plain = [t for t in tokens if t.isalnum()]
+    stripped = [t.strip(_STRIP) for t in tokens if not t.isalnum() and _ALNUM.search(t)]
+    if len(plain) + len(stripped) < GARBLED_MIN_TOKENS:
         return False
-    enough, wordlike = GARBLED_WORDLIKE_SHARE * len(tokens), 0
-    for t in tokens:
-        if _WORDLIKE.fullmatch(t) and (len(t) < 4 or not t.isalpha() or _VOWEL.search(t)):
-            wordlike += 1
-            if wordlike >= enough:  # decided: the rest cannot make it garbled
-                break
+    enough = GARBLED_WORDLIKE_SHARE * (len(plain) + len(stripped))
+    # Which tokens look like words is counted by kind (the verdict is the count's, not the order's),
+    # over the tokens one a line in the regex engine: a run of ASCII letters is a word unless it has
+    # 4 or more letters and no vowel (those fill the group), and ASCII digits are a figure. Only when
+    # those are too few to decide are the other tokens tested one by one, as each token was before.
+    wordlike = _PLAIN_TOKEN.findall("\n".join(plain)).count("")
+    if wordlike < enough:
+        rest = [t for t in plain if not t.isascii() or not (t.isalpha() or t.isdigit())]
+        for t in chain(rest, stripped):
+            if _WORDLIKE.fullmatch(t) and (len(t) < 4 or not t.isalpha() or _VOWEL.search(t)):
+                wordlike += 1
+                if wordlike >= enough:  # decided: the rest cannot make it garbled
+                    break
     if wordlike < enough:
         return True
-    letters = sum(map(str.isalpha, text))
+    # ASCII letters are counted by deleting their runs (one C pass); other characters one by one
+    letters = len(text) - len(_ASCII_LETTERS.sub("", text))
+    if not text.isascii():
+        letters += sum(map(str.isalpha, _NOT_ASCII.findall(text)))
     if letters >= 200:
-        vowels = len(_VOWEL.findall(text))  # every vowel is a letter
+        vowels = sum(map(text.count, _VOWELS))  # every vowel is a letter; str.count is a C scan
         return not 0.2 <= vowels / letters <= 0.6  # Latin-script prose sits near 0.35-0.45
     return False
 
@@ -255,19 +276,21 @@ def _read_layer(page: fitz.Page) -> tuple[list[tuple], bool, bool]:
     return raw, garbled, scanned
 
 
-def _page(rect: fitz.Rect, number: int, raw: list[tuple], scanned: bool, ocr: bool = False) -> Page:
-    """A Page of visual rows from words (x0, y0, x1, y1, text, ...) in page points."""
+def _page(rect: fitz.Rect, number: int, raw: list[tuple], scanned: bool, ocr: bool = False,
+          table_words: int = 0) -> Page:
+    """A Page of visual rows from words (x0, y0, x1, y1, text, ...) in page points; the lines' words
+    only when the page has ``table_words`` table rows or more (0: always)."""
     words = _clean_words(raw)
-    lines = tuple(_rows_to_lines(merge_rows(_columns(_rows(words), rect.width))))
+    lines = tuple(_rows_to_lines(merge_rows(_columns(_rows(words), rect.width)), table_words))
     return Page(number=number, width=rect.width, height=rect.height, lines=lines, ocr=ocr,
                 no_text=scanned and not lines)
 
 
-def _ocr_page(result: PageOcr, rect: fitz.Rect, failures: dict[int, str]) -> Page:
+def _ocr_page(result: PageOcr, rect: fitz.Rect, failures: dict[int, str], table_words: int = 0) -> Page:
     """A page from its OCR: its words, or flagged (no text) with the engine's reason kept."""
     number = result.index + 1
     if result.error is None:
-        return _page(rect, number, result.words, scanned=True, ocr=True)
+        return _page(rect, number, result.words, scanned=True, ocr=True, table_words=table_words)
     log.warning("OCR failed on page %d: %s", number, result.error)
     failures[number] = _ocr_failure(result.error, rect, result.dpi, result.capped)
     return _page(rect, number, [], scanned=True)
@@ -334,6 +357,7 @@ def _rows(words: list[_RawWord]) -> list[list[_RawWord]]:
 
 
 _x0 = itemgetter(0)  # a word's left edge
+_x1 = itemgetter(2)  # and its right edge
 
 
 def is_numeric_cell(text: str) -> bool:
@@ -352,9 +376,12 @@ def _columns(rows: list[list[_RawWord]], width: float) -> list[list[_RawWord]]:
     xs = np.arange(int(lo), int(hi), 4)
     if not len(xs):
         return rows
-    # every candidate x against every word at once: crossed where x0 < x < x1
-    boxes = np.array([(w[0], w[2]) for r in rows for w in r], dtype=np.float64)
-    crossed = ((boxes[:, :1] < xs) & (xs < boxes[:, 1:])).any(axis=0)
+    # every candidate x against every word at once: crossed where x0 < x < x1 (the edges read into
+    # arrays in C: a list of pairs was most of the cost)
+    words = list(chain.from_iterable(rows))
+    x0 = np.fromiter(map(_x0, words), np.float64, len(words))
+    x1 = np.fromiter(map(_x1, words), np.float64, len(words))
+    crossed = ((x0[:, None] < xs) & (xs < x1[:, None])).any(axis=0)
     candidates = xs[~crossed]
     if not len(candidates):
         return rows
@@ -377,23 +404,30 @@ def _is_prose(words: list[_RawWord]) -> bool:
     return alpha >= max(1, len(words) * 0.6)
 
 
-def _rows_to_lines(rows: list[list[_RawWord]]) -> list[Line]:
-    lines = []
+def _rows_to_lines(rows: list[list[_RawWord]], table_words: int = 0) -> list[Line]:
+    built = []  # (text, bbox, is_table) of each row: whether the page keeps its words depends on them all
     for row in rows:
-        texts = [w[4] for w in row]
+        x0s, y0s, x1s, y1s, texts = zip(*row)
         chars = sum(map(len, texts))
-        char_width = sum(w[2] - w[0] for w in row) / chars if chars else 5.0
-        parts = [texts[0]]
+        # the same sums and differences, in the same order, as word by word: the same gaps come out wide
+        char_width = sum(map(sub, x1s, x0s)) / chars if chars else 5.0
         wide = 2.5 * char_width
-        for prev, word in zip(row, row[1:]):
-            parts.append("  " if word[0] - prev[2] > wide else " ")
-            parts.append(word[4])
+        gaps = [gap > wide for gap in map(sub, x0s[1:], x1s)]
+        if any(gaps):  # cells far apart are joined by two spaces, so the table's columns stay visible
+            parts = [texts[0]]
+            for far, text in zip(gaps, texts[1:]):
+                parts.append("  " if far else " ")
+                parts.append(text)
+            text = "".join(parts)
+        else:
+            text = " ".join(texts)
         numeric = sum(1 for t in texts
                       if (t[0] in _CELL_START or t[0].isdecimal()) and t not in ("-", "$") and _CELL.match(t))
-        x0s, y0s, x1s, y1s, _ = zip(*row)
-        lines.append(_line("".join(parts), (min(x0s), min(y0s), max(x1s), max(y1s)),
-                           tuple([_word(w[4], w[:4]) for w in row]), numeric >= 2))
-    return lines
+        built.append((text, (min(x0s), min(y0s), max(x1s), max(y1s)), numeric >= 2))
+    if table_words and sum(is_table for *_, is_table in built) < table_words:
+        return [_line(text, bbox, (), is_table) for text, bbox, is_table in built]
+    return [_line(text, bbox, tuple([_word(w[4], w[:4]) for w in row]), is_table)
+            for (text, bbox, is_table), row in zip(built, rows)]
 
 
 # A page holds hundreds of words, and validating each one was the parse's largest single cost.
@@ -402,12 +436,16 @@ def _rows_to_lines(rows: list[list[_RawWord]]) -> list[Line]:
 # copyable like any other instance.
 _new = object.__new__
 _set = object.__setattr__
+# One set of set fields for all words and one for all lines: every field is set, and pydantic copies
+# the set before it changes one (model_copy), so no instance changes another's.
+_WORD_FIELDS = {"text", "bbox"}
+_LINE_FIELDS = {"text", "bbox", "words", "is_table"}
 
 
 def _word(text: str, bbox: tuple[float, float, float, float]) -> Word:
     word = _new(Word)
     _set(word, "__dict__", {"text": text, "bbox": bbox})
-    _set(word, "__pydantic_fields_set__", {"text", "bbox"})
+    _set(word, "__pydantic_fields_set__", _WORD_FIELDS)
     _set(word, "__pydantic_extra__", None)
     _set(word, "__pydantic_private__", None)
     return word
@@ -416,7 +454,7 @@ def _word(text: str, bbox: tuple[float, float, float, float]) -> Word:
 def _line(text: str, bbox: tuple[float, float, float, float], words: tuple[Word, ...], is_table: bool) -> Line:
     line = _new(Line)
     _set(line, "__dict__", {"text": text, "bbox": bbox, "words": words, "is_table": is_table})
-    _set(line, "__pydantic_fields_set__", {"text", "bbox", "words", "is_table"})
+    _set(line, "__pydantic_fields_set__", _LINE_FIELDS)
     _set(line, "__pydantic_extra__", None)
     _set(line, "__pydantic_private__", None)
     return line

@@ -46,12 +46,13 @@ _UNIT_CONTEXT = re.compile(
 
 
 
-def reporting_currency(pages: Sequence[Page]) -> str | None:
-    """The reporting currency: what the statements' unit lines say, else the currency most printed."""
+def reporting_currency(pages: Sequence[Page], texts: Sequence[str] | None = None) -> str | None:
+    """The reporting currency: what the statements' unit lines say, else the currency most printed.
+    ``texts``: each page's text, when the caller has them."""
     unit_votes: Counter[str] = Counter()
     votes: Counter[str] = Counter()
-    for page in pages:
-        text = page.text
+    for k, page in enumerate(pages):
+        text = texts[k] if texts is not None else page.text
         unit_lines: dict[int, bool] = {}
         for m in _CURRENCY.finditer(text):
             code = _currency_code(m)

@@ -39,7 +39,11 @@ def detect_document(pages: Sequence[Page]) -> DocumentMeta:
     lines = [line.text.strip() for p in head_pages for line in p.lines if line.text.strip()]
     head = flat_text(" ".join(lines))
     headline = flat_text(" ".join(lines[:120]))
-    body = flat_text(" ".join(p.text for p in pages[:NAME_PAGES]))
+    # Each page's text, and its words on one line, made once: the detectors read every page's
+    # (flat_text of pages joined is their flat texts joined, the empty ones left out)
+    texts = [p.text for p in pages]
+    flats = [flat_text(t) for t in texts]
+    body = " ".join(f for f in flats[:NAME_PAGES] if f)
 
     doc_type = filing_type(lines, headline)
     if doc_type is DocType.OTHER and cover_at is None:
@@ -49,7 +53,7 @@ def detect_document(pages: Sequence[Page]) -> DocumentMeta:
     # who filed it: every source that names the filer, weighed together
     cover_page = head_pages[0].number if cover_at is not None and head_pages else None
     title_pages = [p for p in pages[: cover_at if cover_at else 2] if p.lines][:2]
-    found = registrant_candidates(pages, lines if cover_page else [], cover_page, title_pages)
+    found = registrant_candidates(pages, lines if cover_page else [], cover_page, title_pages, flats)
     release_name, release_ticker = name_in_release(head)
     found.add(release_name, "release", release_name or "", head_pages[0].number if head_pages else 1)
     if subject := HEADLINE_SUBJECT.match(headline):
@@ -57,7 +61,7 @@ def detect_document(pages: Sequence[Page]) -> DocumentMeta:
         # "Amcor reports ..." -> the registered name that starts with it: "Amcor plc"
         legal = Counter(re.findall(rf"\b{re.escape(stem)}\s*,?\s+(?:{LEGAL_FORM})(?![\w])", body))
         found.add(legal.most_common(1)[0][0] if legal else stem, "headline", headline[:120], 1)
-    whole = flat_text(" ".join(p.text for p in pages))
+    whole = " ".join(f for f in flats if f)
     frequent = Counter(n for n in legal_names(whole) if acceptable(tidy(n)))
     if frequent:
         name, count = frequent.most_common(1)[0]
@@ -65,9 +69,9 @@ def detect_document(pages: Sequence[Page]) -> DocumentMeta:
             found.add(name, "frequent", f"{name} ({count} times)", 1)
     name, confidence, evidence, spellings = choose(found, whole)
 
-    ticker, exchange = listing(lines, head if cover_at is not None else flat_text(" ".join(p.text for p in pages[:3])))
+    ticker, exchange = listing(lines, head if cover_at is not None else " ".join(f for f in flats[:3] if f))
     ticker = ticker or release_ticker
-    currency = reporting_currency(pages)
+    currency = reporting_currency(pages, texts)
     common = dict(
         ticker=ticker, doc_type=doc_type, fiscal_year=fiscal_year, fiscal_quarter=quarter,
         period_end=end.isoformat() if end else None, company_confidence=confidence,
@@ -82,5 +86,5 @@ def detect_document(pages: Sequence[Page]) -> DocumentMeta:
     extra += [readable(n) for n in cover_names if acceptable(tidy(n))]
     extra += [release_name] if release_name and not is_generic_name(release_name) else []
     extra += defined_names(company, head) + defined_names(name, head)
-    extra += [readable(n) for n in former_names(company, pages, lines if cover_page else [])]
+    extra += [readable(n) for n in former_names(company, pages, lines if cover_page else [], flats)]
     return DocumentMeta(company=company, aliases=aliases(company, body, extra), **common)

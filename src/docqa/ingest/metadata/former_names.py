@@ -16,15 +16,17 @@ _FORMERLY = re.compile(
 )
 
 
-def former_names(company: str, pages: Sequence[Page], cover_lines: list[str]) -> list[str]:
-    """Former names of the filer: "X (formerly known as Y)", "X, formerly Y", a cover's "(former name ...)"."""
+def former_names(company: str, pages: Sequence[Page], cover_lines: list[str],
+                 flats: Sequence[str] | None = None) -> list[str]:
+    """Former names of the filer: "X (formerly known as Y)", "X, formerly Y", a cover's "(former name ...)".
+    ``flats``: each page's ``flat_text``, when the caller has them."""
     out: list[str] = []
     if former := former_name(cover_lines):
         out.append(former)
     short = short_name(company)
     pattern = re.compile(rf"(?i:{re.escape(short)})[^()]{{0,60}}?[\s,(]+(?:the\s+[“\"]?company[”\"]?\)?,?\s*)?(?=\(?\s*(?i:formerly|previously))")
-    for page in pages:
-        flat = flat_text(page.text)
+    for k, page in enumerate(pages):
+        flat = flats[k] if flats is not None else flat_text(page.text)
         for m in pattern.finditer(flat):
             f = _FORMERLY.match(flat, m.end())
             if f:
