@@ -138,7 +138,7 @@ def test_word_lookups_outlive_a_searcher_but_not_a_new_filing(store):
 
 def test_many_documents_in_one_filter(store, monkeypatch):
     """More documents than one query takes as separate spans: gaps are closed, results unchanged."""
-    import docqa.store.sqlite as sqlite_store
+    import docqa.store.sqlite_search as sqlite_search
     from docqa.types import DocType, SearchFilters
     from tests.store.battery import make_document
 
@@ -148,10 +148,10 @@ def test_many_documents_in_one_filter(store, monkeypatch):
     wanted = tuple(ids[::2])  # every other document: no two spans adjacent
     everything = store.lexical_search(["revenue"], [], SearchFilters(), 100)
     expected = sorted((c, s) for c, s in everything if c.split("-")[0] in wanted)
-    monkeypatch.setattr(sqlite_store, "MAX_SPANS", 2)
+    monkeypatch.setattr(sqlite_search, "MAX_SPANS", 2)
     assert len(store._rowid_ranges(wanted)) <= 2
     assert sorted(store.lexical_search(["revenue"], [], SearchFilters(document_ids=wanted), 100)) == expected
-    monkeypatch.setattr(sqlite_store, "MAX_SPANS", 200)
+    monkeypatch.setattr(sqlite_search, "MAX_SPANS", 200)
     assert len(store._rowid_ranges(wanted)) == 6
     assert sorted(store.lexical_search(["revenue"], [], SearchFilters(document_ids=wanted), 100)) == expected
 

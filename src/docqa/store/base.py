@@ -60,6 +60,12 @@ class _DecodedOnUse(Sequence[T]):
         return f"{type(self).__name__}({len(self)} items)"
 
 
+def line_rows(lines: Iterable[StoredLine]) -> list[list]:
+    """A page's rows in the form every backend stores them (``[[text, bbox, is_table], ...]``):
+    what StoredLines decodes."""
+    return [[line.text, list(line.bbox), int(line.is_table)] for line in lines]
+
+
 class StoredLines(_DecodedOnUse[StoredLine]):
     """A page's rows as the store holds them (``[[text, bbox, is_table], ...]`` JSON), decoded on first
     use. A figure question reads the text of every page of a filing but the rows and boxes of the few
@@ -177,6 +183,17 @@ def filter_columns(filters: SearchFilters) -> list[tuple[str, list]]:
     return [(column, values) for column, values in pairs if values]
 
 
+def filter_sql(filters: SearchFilters, condition: Callable[[str, list], tuple[str, list]]) -> tuple[str, list]:
+    """A filter as ``AND ...`` conditions (or "") and their arguments, for any SQL backend: ``condition``
+    writes one column's test in the backend's own placeholders."""
+    clauses, args = [], []
+    for column, values in filter_columns(filters):
+        clause, clause_args = condition(column, values)
+        clauses.append(clause)
+        args.extend(clause_args)
+    return ("AND " + " AND ".join(clauses)) if clauses else "", args
+
+
 class DiskFull(OSError):
     """No space left where the index is written (its folder's disk, or the database server's): the
     write that met it was undone and left nothing behind. Freeing space and doing it again succeeds
@@ -259,7 +276,13 @@ class Store(Protocol):
         chunks: list[Chunk],
         vectors: np.ndarray | None,
     ) -> None:
-        """Insert (or replace) one document atomically. ``vectors`` rows align with ``chunks``."""
+        """Insert (or replace) one document atomically. ``vectors`` rows align with ``chunks``.
+
+        The backends subclass Store and write in ``_write_document``: a misaligned call is refused
+        here, once for all of them, before anything is written."""
+        if vectors is not None and len(vectors) != len(chunks):
+            raise ValueError("one vector per chunk expected")
+        self._write_document(document, pages, chunks, vectors)
 
     def delete_document(self, document_id: str) -> bool: ...
     def documents(self) -> list[Document]: ...

@@ -30,189 +30,37 @@ chunks no search returns until the file is ingested again (or deleted).
 
 Milvus has no unique constraint: duplicate chunk ids are refused before anything is written.
 All reads and writes use Strong consistency, so a write is seen by the next search of any client.
+
+The module opens the store and holds its writes, reads and service state: the collections are
+in milvus_collections, searching in milvus_search, the lexical text in milvus_lexical, values in
+and rows out in milvus_rows, the client and URL in milvus_client.
 """
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import json
 import logging
 import threading
 import time
-import zlib
-from functools import lru_cache
-from typing import Any, Callable, Iterable
-from urllib.parse import unquote, urlsplit
+from typing import Iterable
 
 import numpy as np
 
-from docqa.store.base import (
-    EmbedderMismatch, StoredLine, StoredPage, StoreUnavailable, filter_columns, indexed_body,
-)
-from docqa.text import index_text
-from docqa.types import Chunk, Document, Job, PageInfo, QuestionRecord, SearchFilters
+from docqa.store.base import EmbedderMismatch, Store, StoredPage, StoreUnavailable, line_rows
+from docqa.store.milvus_client import Guarded, hold_lite, parse_milvus_url, release_lite
+from docqa.store.milvus_extra import MilvusClient
+from docqa.store.milvus_lexical import lexical_body, lexical_query
+from docqa.store.milvus_rows import MAX_VARCHAR, PLACEHOLDER, chunk_of, lit, pack, pages_of, unpack
+from docqa.store.milvus_search import MilvusSearch
+from docqa.types import Chunk, Document, Job, QuestionRecord
 
-try:  # the 'milvus' extra
-    from pymilvus import AnnSearchRequest, DataType, Function, FunctionType, MilvusClient, RRFRanker
-    from pymilvus.client import entity_helper
-    from pymilvus.exceptions import MilvusException, MilvusUnavailableException
-    import snowballstemmer
-except ImportError as exc:  # pragma: no cover - exercised only without the extra
-    raise ImportError("the Milvus store needs the 'milvus' extra: pip install -e '.[milvus]'") from exc
-
-# pymilvus 3.0.2's row insert "checks" a VARCHAR value by iterating over its characters (isinstance
-# and length per character: it checks nothing, and a 60 kB page row costs ~1.5 ms; two thirds of a
-# load's CPU, docs/milvus.md). This store builds every string itself and checks their byte lengths
-# against MAX_VARCHAR before inserting, so the per-character pass is switched off.
-entity_helper.CHECK_STR_ARRAY = False
+# Importable from here as before this module was split (tests, benchmarks).
+__all__ = ["MilvusStore", "lexical_body", "lexical_query", "parse_milvus_url"]
 
 log = logging.getLogger(__name__)
 
-BM25_K1, BM25_B = 1.2, 0.75
-# HNSW: M=16, efConstruction=200 build a graph good to ~0.98 recall at ef=128 on 384-d MiniLM
-# vectors; docs/milvus.md has the settings for 10M chunks.
-HNSW_M, HNSW_EF_CONSTRUCTION, HNSW_EF = 16, 200, 128
-MAX_VARCHAR = 65_535
-MAX_TOPK = 16_384          # a server's cap on limit (and offset + limit)
-BATCH_ROWS = 512           # rows per insert call (gRPC messages stay well below 64 MiB)
-CONSISTENCY = "Strong"
-_PLACEHOLDER = [0.0, 1.0]  # companion collections' 2-d vector: Milvus requires a vector field
 
-
-def parse_milvus_url(url: str) -> tuple[str, dict, str]:
-    """``milvus://[user:pass@]host:port[/prefix]`` or ``milvus-lite:///path.db`` -> (uri, client kwargs, prefix)."""
-    parts = urlsplit(url)
-    if parts.scheme == "milvus-lite":
-        path = unquote(parts.netloc + parts.path)
-        if not path or path == "/":
-            raise ValueError(f"DOCQA_STORE={url!r}: give a file, as in milvus-lite:///path/to/index.db")
-        if not path.endswith(".db"):
-            raise ValueError(f"DOCQA_STORE={url!r}: a Milvus Lite index is a file ending in .db")
-        prefix = "docqa"
-        return path, {}, prefix
-    if parts.scheme not in ("milvus", "milvuss"):
-        raise ValueError(f"DOCQA_STORE={url!r}: expected milvus://host:19530[/prefix] or milvus-lite:///path.db")
-    if not parts.hostname:
-        raise ValueError(f"DOCQA_STORE={url!r}: no host; expected milvus://host:19530[/prefix]")
-    scheme = "https" if parts.scheme == "milvuss" else "http"
-    uri = f"{scheme}://{parts.hostname}:{parts.port or 19530}"
-    kwargs: dict = {}
-    if parts.username:
-        kwargs["token"] = f"{unquote(parts.username)}:{unquote(parts.password or '')}"
-    prefix = parts.path.strip("/") or "docqa"
-    if not prefix.replace("_", "").isalnum() or not prefix[0].isalpha():
-        raise ValueError(f"DOCQA_STORE={url!r}: the collection prefix {prefix!r} must be letters, digits and _")
-    return uri, kwargs, prefix
-
-
-# --- lexical text ---------------------------------------------------------------------------------
-_stemmer = snowballstemmer.stemmer("english")
-_stem_lock = threading.Lock()
-
-
-@lru_cache(maxsize=200_000)
-def _stem(token: str) -> str:
-    if not token.isalpha():
-        return token
-    with _stem_lock:  # snowballstemmer's stemmer objects are not thread-safe
-        return _stemmer.stemWord(token)
-
-
-@lru_cache(maxsize=200_000)
-def _word(token: str) -> str:
-    """A token as one analyzer word: plain ``[a-z0-9]+`` as is, anything else hashed."""
-    if token.isalnum() and token.isascii():
-        return token
-    return "x" + hashlib.blake2b(token.encode(), digest_size=8).hexdigest()
-
-
-def _stems(text: str) -> list[str]:
-    """The stemmed tokens of an ``index_text`` string."""
-    return [_stem(t) for t in text.split()]
-
-
-def lexical_body(chunk: Chunk) -> str:
-    """What the BM25 function reads for a chunk: its stemmed tokens, then its neighbouring pairs."""
-    stems = _stems(indexed_body(chunk))
-    words = [_word(s) for s in stems] + [_word(a + " " + b) for a, b in zip(stems, stems[1:])]
-    body = " ".join(words)
-    if len(body) > MAX_VARCHAR:  # a very long chunk: keep what fits, whole words
-        body = body[: body.rfind(" ", 0, MAX_VARCHAR)]
-    return body
-
-
-def lexical_query(terms: list[str], phrases: list[str]) -> str:
-    words: dict[str, None] = {}
-    for term in terms:
-        for s in _stems(index_text(term or "")):
-            words.setdefault(_word(s))
-    for phrase in phrases:
-        stems = _stems(index_text(phrase or ""))
-        if len(stems) == 1:
-            words.setdefault(_word(stems[0]))
-        for a, b in zip(stems, stems[1:]):
-            words.setdefault(_word(a + " " + b))
-    return " ".join(words)
-
-
-# --- compressed JSON in VARCHAR fields ------------------------------------------------------------
-def _pack(obj: Any) -> str:
-    raw = json.dumps(obj, separators=(",", ":")).encode()
-    return base64.b64encode(zlib.compress(raw, 6)).decode("ascii")
-
-
-def _unpack(text: str) -> Any:
-    return json.loads(zlib.decompress(base64.b64decode(text)))
-
-
-def _lit(value: Any) -> str:
-    """A Milvus filter literal (strings in double quotes, JSON escapes)."""
-    return json.dumps(value)
-
-
-def _in(field: str, values: Iterable) -> str:
-    return f"{field} in [{', '.join(_lit(v) for v in values)}]"
-
-
-# --- the clients: one per (uri, token), Milvus Lite servers released with their last store ---------
-_lite_users: dict[str, int] = {}
-_lite_lock = threading.Lock()
-
-
-def _is_outage(exc: BaseException) -> bool:
-    if isinstance(exc, MilvusUnavailableException):
-        return True
-    text = str(exc).lower()
-    return isinstance(exc, MilvusException) and any(
-        s in text for s in ("unavailable", "deadline", "connect", "failed to connect", "timeout", "server is not ready")
-    )
-
-
-class _Guarded:
-    """The MilvusClient with outages turned into StoreUnavailable (faces: 503 + Retry-After)."""
-
-    def __init__(self, client: MilvusClient, where: str):
-        self._client = client
-        self._where = where
-
-    def __getattr__(self, name: str) -> Callable:
-        method = getattr(self._client, name)
-
-        def call(*args, **kwargs):
-            try:
-                return method(*args, **kwargs)
-            except Exception as exc:
-                if _is_outage(exc):
-                    raise StoreUnavailable(
-                        f"Milvus at {self._where} is unavailable: {str(exc).splitlines()[0]} (try again shortly)"
-                    ) from exc
-                raise
-
-        return call
-
-
-class MilvusStore:
+class MilvusStore(MilvusSearch, Store):
     """Thread-safe: MilvusClient is, and writes of one document hold a lock in this process."""
 
     def __init__(self, url: str, timeout: float = 10.0):
@@ -234,142 +82,12 @@ class MilvusStore:
                 raise RuntimeError(f"cannot open Milvus Lite at {uri}: {exc}") from exc
             raise StoreUnavailable(f"cannot connect to Milvus at {uri}: {str(exc).splitlines()[0]}") from exc
         if self._lite_path:
-            with _lite_lock:
-                _lite_users[self._lite_path] = _lite_users.get(self._lite_path, 0) + 1
-        self._db = _Guarded(client, self._where)
+            hold_lite(self._lite_path)
+        self._db = Guarded(client, self._where)
         self._lock = threading.RLock()
         self._dense: int | None | bool = False  # False: chunks collection not seen yet; None: lexical; n: dims
         self._identity: str | None = None
         self._ensure_companions()
-
-    # --- collections ----------------------------------------------------------------------------
-    def _name(self, what: str) -> str:
-        return f"{self.prefix}_{what}"
-
-    def _kv_schema(self, key_length: int = 512, **scalars: DataType):
-        schema = MilvusClient.create_schema(auto_id=False, enable_dynamic_field=False)
-        schema.add_field("id", DataType.VARCHAR, is_primary=True, max_length=key_length)
-        for name, dtype in scalars.items():
-            if dtype == DataType.VARCHAR:
-                schema.add_field(name, DataType.VARCHAR, max_length=MAX_VARCHAR)
-            else:
-                schema.add_field(name, dtype)
-        schema.add_field("_v", DataType.FLOAT_VECTOR, dim=2)
-        return schema
-
-    def _create(self, what: str, schema, index=None) -> None:
-        name = self._name(what)
-        if self._db.has_collection(name):
-            self._db.load_collection(name)
-            return
-        params = index or self._db.prepare_index_params()
-        if index is None:
-            params.add_index(field_name="_v", index_type="FLAT", metric_type="L2")
-        try:
-            self._db.create_collection(name, schema=schema, consistency_level=CONSISTENCY)
-        except MilvusException:
-            if not self._db.has_collection(name):  # another client created it first: fine
-                raise
-        # sync=False: an index on an empty collection is ready at once; pymilvus would poll it
-        # every 0.5 s per index otherwise (seconds per collection).
-        try:
-            self._db.create_index(name, params, sync=False)
-        except MilvusException:
-            if not self._db.list_indexes(name):
-                raise
-        self._db.load_collection(name)
-
-    def _ensure_companions(self) -> None:
-        V, I = DataType.VARCHAR, DataType.INT64
-        self._create("meta", self._kv_schema(value=V))
-        self._create("documents", self._kv_schema(sha256=V, state=V, file_name=V, data=V))
-        self._create("pages", self._kv_schema(document_id=V, number=I, part=I, data=V))
-        self._create("jobs", self._kv_schema(created_at=V, seq=I, data=V))
-        self._create("questions", self._kv_schema(created_at=V, seq=I, data=V))
-        if self._db.has_collection(self._name("chunks")):
-            self._db.load_collection(self._name("chunks"))
-
-    def _chunk_layout(self) -> int | None | bool:
-        """False: no chunks collection yet; None: lexical-only; an int: the vectors' dimensions."""
-        if self._dense is False and self._db.has_collection(self._name("chunks")):
-            fields = self._db.describe_collection(self._name("chunks"))["fields"]
-            dims = [f["params"].get("dim") for f in fields if f["name"] == "vector"]
-            self._dense = int(dims[0]) if dims else None
-        return self._dense
-
-    def _create_chunks(self, dim: int | None) -> None:
-        V = DataType.VARCHAR
-        schema = MilvusClient.create_schema(auto_id=False, enable_dynamic_field=False)
-        schema.add_field("id", V, is_primary=True, max_length=512)
-        for name in ("document_id", "document", "kind", "section", "statement", "company", "doc_type", "bbox"):
-            schema.add_field(name, V, max_length=2048)
-        schema.add_field("page", DataType.INT64)
-        schema.add_field("ordinal", DataType.INT64)
-        schema.add_field("fiscal_year", DataType.INT64)  # 0: unknown
-        schema.add_field("text", V, max_length=MAX_VARCHAR)
-        schema.add_field("body", V, max_length=MAX_VARCHAR, enable_analyzer=True,
-                         analyzer_params={"tokenizer": "standard"})
-        schema.add_field("sparse", DataType.SPARSE_FLOAT_VECTOR)
-        schema.add_function(Function(name="body_bm25", function_type=FunctionType.BM25,
-                                     input_field_names=["body"], output_field_names=["sparse"]))
-        index = self._db.prepare_index_params()
-        index.add_index(field_name="sparse", index_type="SPARSE_INVERTED_INDEX", metric_type="BM25",
-                        params={"bm25_k1": BM25_K1, "bm25_b": BM25_B})
-        if dim:
-            schema.add_field("has_vector", DataType.BOOL)
-            schema.add_field("vector", DataType.FLOAT_VECTOR, dim=dim)
-            index.add_index(field_name="vector", index_type="HNSW", metric_type="COSINE",
-                            params={"M": HNSW_M, "efConstruction": HNSW_EF_CONSTRUCTION})
-        for name in ("document_id", "company", "doc_type"):
-            index.add_index(field_name=name, index_type="INVERTED")
-        index.add_index(field_name="fiscal_year", index_type="INVERTED")
-        self._create("chunks", schema, index)
-        self._dense = False
-        self._chunk_layout()
-
-    def _ensure_chunks(self, dim: int | None) -> None:
-        layout = self._chunk_layout()
-        if layout is False:
-            self._create_chunks(dim)
-            layout = self._chunk_layout()
-        if dim is None or layout == dim:
-            return
-        if layout is None and not self._db.query(self._name("chunks"), filter='id != ""', limit=1, output_fields=["id"]):
-            self._db.drop_collection(self._name("chunks"))  # empty and lexical: rebuild it with vectors
-            self._dense = False
-            self._create_chunks(dim)
-            return
-        have = "no vectors" if layout is None else f"{layout}-dimensional vectors"
-        raise ValueError(
-            f"this Milvus index ({self._where}, prefix {self.prefix!r}) holds chunks with {have}; a document with "
-            f"{dim}-dimensional vectors cannot join it. Build a dense index under another prefix "
-            "(DOCQA_STORE=milvus://host:19530/another_prefix) and ingest with --dense from the start."
-        )
-
-    # --- generic reads ------------------------------------------------------------------------------
-    def _query_all(self, what: str, filter: str, fields: list[str]) -> list[dict]:
-        name = self._name(what)
-        first = self._db.query(name, filter=filter, output_fields=fields, limit=4096, consistency_level=CONSISTENCY)
-        if len(first) < 4096:  # the usual case: one call
-            return [dict(r) for r in first]
-        rows: list[dict] = []
-        it = self._db.query_iterator(name, batch_size=4096, filter=filter, output_fields=fields,
-                                     consistency_level=CONSISTENCY)
-        try:
-            while True:
-                batch = it.next()
-                if not batch:
-                    break
-                rows.extend(dict(r) for r in batch)
-        finally:
-            it.close()
-        return rows
-
-    def _get(self, what: str, ids: list[str], fields: list[str]) -> list[dict]:
-        if not ids:
-            return []
-        return [dict(r) for r in self._db.get(self._name(what), ids=ids, output_fields=fields,
-                                               consistency_level=CONSISTENCY)]
 
     # --- identity -----------------------------------------------------------------------------------
     def embedder_identity(self) -> str | None:
@@ -383,7 +101,7 @@ class MilvusStore:
             self._identity = None
             current = self.embedder_identity()
             if current is None:
-                self._db.upsert(self._name("meta"), [{"id": "embedder", "value": identity, "_v": _PLACEHOLDER}])
+                self._db.upsert(self._name("meta"), [{"id": "embedder", "value": identity, "_v": PLACEHOLDER}])
                 self._identity = identity
             elif current != identity:
                 raise EmbedderMismatch(
@@ -393,15 +111,8 @@ class MilvusStore:
                 )
 
     # --- writing ------------------------------------------------------------------------------------
-    def add_document(
-        self,
-        document: Document,
-        pages: list[StoredPage],
-        chunks: list[Chunk],
-        vectors: np.ndarray | None,
-    ) -> None:
-        if vectors is not None and len(vectors) != len(chunks):
-            raise ValueError("one vector per chunk expected")
+    def _write_document(self, document: Document, pages: list[StoredPage], chunks: list[Chunk],
+                        vectors: np.ndarray | None) -> None:
         seen: set[str] = set()
         for c in chunks:
             if c.id in seen:
@@ -435,16 +146,16 @@ class MilvusStore:
         """Everything is written but not yet visible (a hook for tests)."""
 
     def _put_document(self, document: Document, state: str) -> None:
-        data = _pack(document.model_dump(mode="json"))
+        data = pack(document.model_dump(mode="json"))
         if len(data) > MAX_VARCHAR:
             raise ValueError(f"document {document.id}: its metadata is too large for one Milvus row")
         self._db.upsert(self._name("documents"), [{
             "id": document.id, "sha256": document.sha256, "state": state, "file_name": document.file_name,
-            "data": data, "_v": _PLACEHOLDER,
+            "data": data, "_v": PLACEHOLDER,
         }])
 
     def _delete_parts(self, document_id: str) -> None:
-        expr = f"document_id == {_lit(document_id)}"
+        expr = f"document_id == {lit(document_id)}"
         if self._chunk_layout() is not False:
             self._db.delete(self._name("chunks"), filter=expr)
         self._db.delete(self._name("pages"), filter=expr)
@@ -452,16 +163,16 @@ class MilvusStore:
     def _insert_pages(self, document_id: str, pages: list[StoredPage]) -> None:
         rows = []
         for p in pages:
-            data = _pack({
+            data = pack({
                 "width": p.width, "height": p.height,
-                "lines": [[l.text, list(l.bbox), int(l.is_table)] for l in p.lines],
+                "lines": line_rows(p.lines),
                 "info": p.info.model_dump(mode="json") if p.info else None,
                 "tables": list(p.tables), "ocr": p.ocr, "no_text": p.no_text,
             })
             for part, start in enumerate(range(0, len(data), MAX_VARCHAR)):
                 rows.append({"id": f"{document_id}/{p.number}/{part}", "document_id": document_id,
                              "number": p.number, "part": part, "data": data[start:start + MAX_VARCHAR],
-                             "_v": _PLACEHOLDER})
+                             "_v": PLACEHOLDER})
         self._insert("pages", rows)
 
     def _insert_chunks(self, chunks: list[Chunk], vectors: np.ndarray | None) -> None:
@@ -493,10 +204,6 @@ class MilvusStore:
             rows.append(row)
         self._insert("chunks", rows)
 
-    def _insert(self, what: str, rows: list[dict]) -> None:
-        for start in range(0, len(rows), BATCH_ROWS):
-            self._db.insert(self._name(what), rows[start:start + BATCH_ROWS])
-
     def delete_document(self, document_id: str) -> bool:
         with self._lock:
             existed = bool(self._get("documents", [document_id], ["id"]))
@@ -507,7 +214,7 @@ class MilvusStore:
     # --- reading ------------------------------------------------------------------------------------
     def _documents_where(self, expr: str) -> list[Document]:
         rows = self._query_all("documents", expr, ["id", "data"])
-        return [Document.model_validate(_unpack(r["data"])) for r in rows]
+        return [Document.model_validate(unpack(r["data"])) for r in rows]
 
     def documents(self) -> list[Document]:
         docs = self._documents_where('state == "ready"')
@@ -517,15 +224,11 @@ class MilvusStore:
         rows = self._get("documents", [document_id], ["state", "data"])
         if not rows or rows[0]["state"] != "ready":
             return None
-        return Document.model_validate(_unpack(rows[0]["data"]))
+        return Document.model_validate(unpack(rows[0]["data"]))
 
     def document_by_sha(self, sha256: str) -> Document | None:
-        docs = self._documents_where(f'sha256 == {_lit(sha256)} and state == "ready"')
+        docs = self._documents_where(f'sha256 == {lit(sha256)} and state == "ready"')
         return docs[0] if docs else None
-
-    def _hidden(self) -> list[str]:
-        """Documents being written right now (or whose writer died): their chunks are not searched."""
-        return [r["id"] for r in self._query_all("documents", 'state != "ready"', ["id"])]
 
     def chunks(self, chunk_ids: Iterable[str]) -> list[Chunk]:
         ids = list(dict.fromkeys(chunk_ids))
@@ -536,85 +239,22 @@ class MilvusStore:
         by_id = {}
         for start in range(0, len(ids), 1000):
             for r in self._get("chunks", ids[start:start + 1000], fields):
-                by_id[r["id"]] = _chunk(r)
+                by_id[r["id"]] = chunk_of(r)
         return [by_id[i] for i in chunk_ids if i in by_id]
 
     def page(self, document_id: str, number: int) -> StoredPage | None:
         if self.document(document_id) is None:
             return None
-        rows = self._query_all("pages", f"document_id == {_lit(document_id)} and number == {int(number)}",
+        rows = self._query_all("pages", f"document_id == {lit(document_id)} and number == {int(number)}",
                                ["number", "part", "data"])
-        pages = _pages(document_id, rows)
+        pages = pages_of(document_id, rows)
         return pages[0] if pages else None
 
     def pages(self, document_id: str) -> list[StoredPage]:
         if self.document(document_id) is None:
             return []
-        rows = self._query_all("pages", f"document_id == {_lit(document_id)}", ["number", "part", "data"])
-        return _pages(document_id, rows)
-
-    # --- searching ----------------------------------------------------------------------------------
-    def _filter(self, filters: SearchFilters, dense: bool = False) -> str:
-        clauses = []
-        for column, values in filter_columns(filters):
-            clauses.append(_in(column.removeprefix("c."), values))
-        hidden = self._hidden()
-        if hidden:
-            clauses.append("not (" + _in("document_id", hidden) + ")")
-        if dense:
-            clauses.append("has_vector == true")
-        return " and ".join(clauses)
-
-    def lexical_search(
-        self, terms: list[str], phrases: list[str], filters: SearchFilters, k: int
-    ) -> list[tuple[str, float]]:
-        query = lexical_query(terms, phrases)
-        if not query or k <= 0 or self._chunk_layout() is False:
-            return []
-        hits = self._db.search(
-            self._name("chunks"), data=[query], anns_field="sparse", limit=min(k, MAX_TOPK),
-            filter=self._filter(filters), output_fields=["id"], consistency_level=CONSISTENCY,
-            search_params={"metric_type": "BM25"},
-        )
-        # BM25 scores are >= 0; Milvus Lite reports them negated (as a distance): abs() serves both.
-        return [(h["id"], abs(float(h["distance"]))) for h in hits[0]]
-
-    def vector_search(self, vector: np.ndarray, filters: SearchFilters, k: int) -> list[tuple[str, float]]:
-        if k <= 0 or not self._chunk_layout():
-            return []
-        hits = self._db.search(
-            self._name("chunks"), data=[np.asarray(vector, np.float32).tolist()], anns_field="vector",
-            limit=min(k, MAX_TOPK), filter=self._filter(filters, dense=True), output_fields=["id"],
-            consistency_level=CONSISTENCY,
-            search_params={"metric_type": "COSINE", "params": {"ef": max(HNSW_EF, min(k, MAX_TOPK))}},
-        )
-        return [(h["id"], float(h["distance"])) for h in hits[0]]
-
-    def hybrid_search(
-        self, terms: list[str], phrases: list[str], vector: np.ndarray | None, filters: SearchFilters, k: int,
-        rrf_k: int = 60,
-    ) -> list[tuple[str, float]]:
-        """BM25 and HNSW fused by reciprocal rank inside Milvus (one round trip): ``hybrid_search`` with
-        ``RRFRanker``. Not part of the Store contract: the engine's own fusion (search.hybrid) weighs
-        the two rankings; this is for callers that want the engine-side fusion (benchmarks)."""
-        query = lexical_query(terms, phrases)
-        if k <= 0 or self._chunk_layout() is False:
-            return []
-        if vector is None or not self._chunk_layout():
-            return self.lexical_search(terms, phrases, filters, k)
-        if not query:
-            return self.vector_search(vector, filters, k)
-        limit = min(k, MAX_TOPK)
-        requests = [
-            AnnSearchRequest(data=[query], anns_field="sparse", param={"metric_type": "BM25"}, limit=limit,
-                             expr=self._filter(filters) or None),
-            AnnSearchRequest(data=[np.asarray(vector, np.float32).tolist()], anns_field="vector",
-                             param={"metric_type": "COSINE", "params": {"ef": max(HNSW_EF, limit)}}, limit=limit,
-                             expr=self._filter(filters, dense=True)),
-        ]
-        hits = self._db.hybrid_search(self._name("chunks"), requests, ranker=RRFRanker(rrf_k), limit=limit,
-                                      output_fields=["id"], consistency_level=CONSISTENCY)
-        return [(h["id"], float(h["distance"])) for h in hits[0]]
+        rows = self._query_all("pages", f"document_id == {lit(document_id)}", ["number", "part", "data"])
+        return pages_of(document_id, rows)
 
     # --- service state: ingest jobs -------------------------------------------------------------------
     def _seq(self, what: str, key: str) -> int:
@@ -625,17 +265,17 @@ class MilvusStore:
         with self._lock:
             self._db.upsert(self._name("jobs"), [{
                 "id": job.id, "created_at": job.created_at, "seq": self._seq("jobs", job.id),
-                "data": _pack(job.model_dump(mode="json")), "_v": _PLACEHOLDER,
+                "data": pack(job.model_dump(mode="json")), "_v": PLACEHOLDER,
             }])
 
     def job(self, job_id: str) -> Job | None:
         rows = self._get("jobs", [job_id], ["data"])
-        return Job.model_validate(_unpack(rows[0]["data"])) if rows else None
+        return Job.model_validate(unpack(rows[0]["data"])) if rows else None
 
     def jobs(self) -> list[Job]:
         rows = self._query_all("jobs", 'id != ""', ["created_at", "seq", "data"])
         rows.sort(key=lambda r: (r["created_at"], r["seq"]))
-        return [Job.model_validate(_unpack(r["data"])) for r in rows]
+        return [Job.model_validate(unpack(r["data"])) for r in rows]
 
     def delete_job(self, job_id: str) -> bool:
         with self._lock:
@@ -647,7 +287,7 @@ class MilvusStore:
     def _put_question(self, record: QuestionRecord, seq: int) -> None:
         self._db.upsert(self._name("questions"), [{
             "id": record.answer.id, "created_at": record.created_at, "seq": seq,
-            "data": _pack(record.model_dump(mode="json")), "_v": _PLACEHOLDER,
+            "data": pack(record.model_dump(mode="json")), "_v": PLACEHOLDER,
         }])
 
     def log_question(self, record: QuestionRecord) -> None:
@@ -658,7 +298,7 @@ class MilvusStore:
 
     def question(self, answer_id: str) -> QuestionRecord | None:
         rows = self._get("questions", [answer_id], ["data"])
-        return QuestionRecord.model_validate(_unpack(rows[0]["data"])) if rows else None
+        return QuestionRecord.model_validate(unpack(rows[0]["data"])) if rows else None
 
     def questions(self, limit: int = 100) -> list[QuestionRecord]:
         limit = max(0, int(limit))
@@ -668,7 +308,7 @@ class MilvusStore:
         keys.sort(key=lambda r: (r["created_at"], r["seq"]), reverse=True)
         wanted = [r["id"] for r in keys[:limit]]
         by_id = {r["id"]: r for r in self._get("questions", wanted, ["id", "data"])}
-        return [QuestionRecord.model_validate(_unpack(by_id[i]["data"])) for i in wanted if i in by_id]
+        return [QuestionRecord.model_validate(unpack(by_id[i]["data"])) for i in wanted if i in by_id]
 
     def delete_questions(self, answer_ids: list[str] | None = None) -> int:
         with self._lock:
@@ -686,27 +326,10 @@ class MilvusStore:
             rows = self._get("questions", [answer_id], ["seq", "data"])
             if not rows:
                 return False
-            record = QuestionRecord.model_validate(_unpack(rows[0]["data"]))
+            record = QuestionRecord.model_validate(unpack(rows[0]["data"]))
             record = record.model_copy(update={"helpful": bool(helpful), "note": note})
             self._put_question(record, int(rows[0]["seq"]))
             return True
-
-    def flush(self) -> None:
-        """Seal the growing segments (a server does it by itself by size and time). Milvus Lite
-        builds a segment's BM25 scorer once when it is sealed and rescored growing data on every
-        search: after a bulk load, flush (0.4 s -> 0.08 s per lexical search at 3k chunks)."""
-        for what in ("chunks", "documents", "pages"):
-            if self._db.has_collection(self._name(what)):
-                self._db.flush(self._name(what))
-
-    def drop_all(self) -> None:
-        """Drop every collection under this prefix: the whole index (tests, benchmarks)."""
-        with self._lock:
-            for what in ("chunks", "documents", "pages", "jobs", "questions", "meta"):
-                if self._db.has_collection(self._name(what)):
-                    self._db.drop_collection(self._name(what))
-            self._dense = False
-            self._identity = None
 
     def close(self) -> None:
         try:
@@ -714,42 +337,5 @@ class MilvusStore:
         except Exception:
             pass
         if self._lite_path:
-            with _lite_lock:
-                left = _lite_users.get(self._lite_path, 1) - 1
-                if left <= 0:
-                    _lite_users.pop(self._lite_path, None)
-                else:
-                    _lite_users[self._lite_path] = left
-            if left <= 0:  # the last store on this file: stop its in-process server, free the file
-                from milvus_lite import server_manager_instance
-
-                server_manager_instance.release_server(self._lite_path)
+            release_lite(self._lite_path)
             self._lite_path = None
-
-
-def _chunk(r: dict) -> Chunk:
-    from docqa.types import DocType, StatementKind
-
-    return Chunk(
-        id=r["id"], document_id=r["document_id"], document=r["document"], page=int(r["page"]),
-        ordinal=int(r["ordinal"]), text=r["text"], kind=r["kind"],
-        bbox=tuple(json.loads(r["bbox"])) if r["bbox"] else None, section=r["section"] or None,
-        statement=StatementKind(r["statement"]) if r["statement"] else None, company=r["company"] or None,
-        fiscal_year=int(r["fiscal_year"]) or None, doc_type=DocType(r["doc_type"]) if r["doc_type"] else None,
-    )
-
-
-def _pages(document_id: str, rows: list[dict]) -> list[StoredPage]:
-    parts: dict[int, list[tuple[int, str]]] = {}
-    for r in rows:
-        parts.setdefault(int(r["number"]), []).append((int(r["part"]), r["data"]))
-    pages = []
-    for number in sorted(parts):
-        d = _unpack("".join(data for _, data in sorted(parts[number])))
-        pages.append(StoredPage(
-            document_id=document_id, number=number, width=d["width"], height=d["height"],
-            lines=tuple(StoredLine(text=t, bbox=tuple(b), is_table=bool(tb)) for t, b, tb in d["lines"]),
-            info=PageInfo.model_validate(d["info"]) if d["info"] else None, tables=d["tables"] or [],
-            ocr=bool(d["ocr"]), no_text=bool(d["no_text"]),
-        ))
-    return pages

@@ -28,7 +28,7 @@ import tantivy
 # instead of matching other tokens, and no process deletes a folder another may be reading.
 # 1: Snowball's Porter, which stemmed "s", "us" and "vs" where FTS5 leaves words under 3 letters alone.
 ANALYSIS_VERSION = 2
-# The tokenizer chunks_fts is declared with (store/sqlite.py); tests/store check the two agree.
+# The tokenizer chunks_fts is declared with (store/sqlite_schema.py); tests/store check the two agree.
 FTS5_TOKENIZE = "porter unicode61 tokenchars '.&'"
 STEM_CACHE = 500_000       # words whose FTS5 form is kept
 TABLE_WORDS = 10_000       # words of one lookup past which the next one starts a new FTS5 table
