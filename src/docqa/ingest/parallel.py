@@ -22,6 +22,7 @@ path; workers of a remote cluster get the file's bytes (they need not share a fi
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import os
@@ -59,6 +60,7 @@ class Built:
     pages: list[StoredPage] = field(default_factory=list)
     chunks: list[Chunk] = field(default_factory=list)
     vectors: Any = None  # numpy array, one row per chunk, when embedding
+    bodies: list[str] | None = None  # each chunk's lexical text (store.base.indexed_body)
     warnings: list[str] = field(default_factory=list)
     stage_seconds: dict[str, float] = field(default_factory=dict)
     seconds: float = 0.0
@@ -85,31 +87,42 @@ def build_document(source: str | bytes, suffix: str, sha: str, name: str, option
             path = Path(tmp)
         else:
             path = Path(source)
-        document, pages, chunks, vectors, warnings = builder._build(path, sha, name, None)
+        document, pages, chunks, vectors, warnings, bodies = builder._build(path, sha, name, None)
     except ParseError as exc:
         return Built(error=str(exc), seconds=time.perf_counter() - started, worker=_worker_name())
     finally:
         if tmp:
             os.unlink(tmp)
-    return Built(document=document, pages=pages, chunks=chunks, vectors=vectors, warnings=list(warnings),
-                 stage_seconds=dict(builder.stage_seconds), seconds=time.perf_counter() - started,
+    return Built(document=document, pages=pages, chunks=chunks, vectors=vectors, bodies=bodies,
+                 warnings=list(warnings), stage_seconds=dict(builder.stage_seconds), seconds=time.perf_counter() - started,
                  worker=_worker_name())
 
 
 def _worker_name() -> str:
-    try:
-        from distributed import get_worker
+    if "distributed" in sys.modules:  # a Dask worker; importing it in a local pool's worker took 1.7 s of CPU
+        try:
+            from distributed import get_worker
 
-        return get_worker().address
-    except Exception:
-        return f"pid {os.getpid()}"
+            return get_worker().address
+        except Exception:
+            pass
+    return f"pid {os.getpid()}"
 
 
-def _start_worker() -> None:
+def _start_worker(workers: int = 1) -> None:
     """Each worker computes on one core: the numeric libraries' own thread pools (torch, BLAS, when
-    embedding) would otherwise put N x cores threads on the machine's cores."""
+    embedding) would otherwise put N x cores threads on the machine's cores. OCR likewise: a worker's
+    OCR pool is its share of the cores (none, when there are no more cores than workers: it reads
+    its pages itself), unless DOCQA_OCR_WORKERS says otherwise. A pool of one process per core in
+    each worker put 2 x cores OCR processes and their tesseracts on the cores, and twice the memory.
+
+    The parent's objects a forked worker inherits are frozen: the garbage collector then never walks
+    them, and a walk writes to every page it reads, so each worker copied the parent's heap."""
+    gc.freeze()
     for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[name] = "1"
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    os.environ.setdefault("DOCQA_OCR_WORKERS", str(max(1, cores // max(1, workers))))
     torch = sys.modules.get("torch")
     if torch is not None:  # imported before the fork (the embedder loaded in the parent): too late for the variables
         torch.set_num_threads(1)
@@ -122,7 +135,7 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     # before its own thread starts; workers touch nothing of the parent's but the task.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(method),
-                               initializer=_start_worker)
+                               initializer=_start_worker, initargs=(workers,))
 
 
 def connect(workers: int | None = None, cluster: str | None = None, connect_timeout: float = 5.0):
@@ -308,7 +321,7 @@ def _store(ingestor: Ingestor, path: Path, sha: str, built: Built) -> FileOutcom
         return FileOutcome(path=str(path), status="failed", reason=failure_reason(path, built.error))
     started = time.perf_counter()
     document = built.document.model_copy(update={"path": str(path)})
-    refused = ingestor.store_document(path, sha, document, built.pages, built.chunks, built.vectors)
+    refused = ingestor.store_document(path, sha, document, built.pages, built.chunks, built.vectors, built.bodies)
     if refused is not None:
         return refused
     return FileOutcome(

@@ -27,7 +27,7 @@ from docqa.ingest.ixbrl import trusted
 from docqa.limits import HtmlLimits
 from docqa.ingest.pdfcheck import BROKEN_PAGE_TREE, WHAT_IT_IS, broken_page_tree
 from docqa.ingest.parse import ParseError, open_pdf, parse_pdf, why_no_text
-from docqa.store.base import Store, StoredLine, StoredPage, disk_full
+from docqa.store.base import Store, StoredLine, StoredPage, disk_full, indexed_body
 from docqa.types import Chunk, Document, DocumentMeta, FileOutcome, IngestReport, Page, PageInfo
 
 log = logging.getLogger(__name__)
@@ -200,7 +200,7 @@ class Ingestor:
             )
         given, name = name, unique_name(name, (d.file_name for d in self.store.documents()))
         try:
-            document, pages, chunks, vectors, warnings = self._build(path, sha, name, progress)
+            document, pages, chunks, vectors, warnings, bodies = self._build(path, sha, name, progress)
         except ParseError as exc:
             return FileOutcome(path=str(path), status="failed", reason=failure_reason(path, str(exc)))
         except Exception as exc:  # a file the parsers cannot follow fails alone, with a reason
@@ -210,7 +210,7 @@ class Ingestor:
             warnings = [*warnings, "the file looks truncated (no PDF end-of-file marker): pages may be missing"]
         if name != given:
             warnings = [f"indexed as {name}: a document named {given} is already in the index", *warnings]
-        refused = self.store_document(path, sha, document, pages, chunks, vectors)
+        refused = self.store_document(path, sha, document, pages, chunks, vectors, bodies)
         if refused is not None:
             return refused
         return FileOutcome(
@@ -218,9 +218,11 @@ class Ingestor:
             chunks=len(chunks), seconds=round(time.perf_counter() - started, 2), warnings=tuple(warnings),
         )
 
-    def store_document(self, path: Path, sha: str, document, pages, chunks, vectors) -> FileOutcome | None:
+    def store_document(self, path: Path, sha: str, document, pages, chunks, vectors,
+                       bodies: list[str] | None = None) -> FileOutcome | None:
         """Keep a checked copy of the file, then write the document in one transaction; a failed
-        outcome when the copy cannot be kept (nothing is written then); DiskFull when there is no room."""
+        outcome when the copy cannot be kept (nothing is written then); DiskFull when there is no room.
+        ``bodies``: each chunk's ``indexed_body``, as ``_build`` returns them."""
         kept = self.files_dir / kept_name(document.id, path)
         with self._timed("index"), gc_paused():
             try:
@@ -231,7 +233,7 @@ class Ingestor:
                     raise full from exc  # every file after this one would meet it too: the batch stops
                 return FileOutcome(path=str(path), status="failed", reason=f"cannot keep a copy of the file: {exc}")
             try:
-                self.store.add_document(document, pages, chunks, vectors)
+                self.store.add_document(document, pages, chunks, vectors, bodies)
             except BaseException:
                 self._drop_copy(kept, document.id)
                 raise
@@ -274,7 +276,7 @@ class Ingestor:
             # the engine's own page limit, applied while the HTML is read (not only after)
             html_limits = dataclasses.replace(HtmlLimits.from_settings(), max_pages=self.options.max_pages)
             parsed = (parse_html(path, progress=parsed_pages, limits=html_limits) if is_html(path)
-                      else parse_pdf(path, ocr=self.options.ocr, progress=parsed_pages))
+                      else parse_pdf(path, ocr=self.options.ocr, progress=parsed_pages, table_words=MIN_TABLE_ROWS))
         pages = parsed.pages
         warnings = [*parsed.warnings, *_trusted_facts(parsed)]
         if len(pages) > self.options.max_pages:
@@ -294,6 +296,9 @@ class Ingestor:
             chunks: list[Chunk] = []
             for page, info in zip(pages, infos):
                 chunks.extend(chunk_page(page, doc_id, name, meta, info, self.options.chunk_words))
+            # the lexical index's text, built here: on a worker when the ingest is parallel, not in the
+            # one process that writes the store
+            bodies = [indexed_body(c) for c in chunks]
         with self._timed("tables"):
             tables = {p.number: tables_with_facts(_tables(p), parsed, p.number) for p in pages}
             warnings += _scales_as_printed(tables)
@@ -320,7 +325,7 @@ class Ingestor:
             meta=meta, ocr_pages=parsed.ocr_pages, no_text_pages=parsed.no_text_pages,
             embedded=vectors is not None,
         )
-        return document, stored, chunks, vectors, warnings
+        return document, stored, chunks, vectors, warnings, bodies
 
     def _timed(self, stage: str):
         ingestor = self

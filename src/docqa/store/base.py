@@ -275,14 +275,20 @@ class Store(Protocol):
         pages: list[StoredPage],
         chunks: list[Chunk],
         vectors: np.ndarray | None,
+        bodies: Sequence[str] | None = None,
     ) -> None:
-        """Insert (or replace) one document atomically. ``vectors`` rows align with ``chunks``.
+        """Insert (or replace) one document atomically. ``vectors`` rows align with ``chunks``, and so
+        do ``bodies`` when given: each chunk's ``indexed_body``, worked out already (an ingest worker
+        does, so that the one process writing the store does not).
 
         The backends subclass Store and write in ``_write_document``: a misaligned call is refused
         here, once for all of them, before anything is written."""
         if vectors is not None and len(vectors) != len(chunks):
             raise ValueError("one vector per chunk expected")
-        self._write_document(document, pages, chunks, vectors)
+        if bodies is not None and len(bodies) != len(chunks):
+            raise ValueError("one body per chunk expected")
+        self._write_document(document, pages, chunks, vectors,
+                             list(bodies) if bodies is not None else [indexed_body(c) for c in chunks])
 
     def delete_document(self, document_id: str) -> bool: ...
     def documents(self) -> list[Document]: ...

@@ -112,7 +112,7 @@ class MilvusStore(MilvusSearch, Store):
 
     # --- writing ------------------------------------------------------------------------------------
     def _write_document(self, document: Document, pages: list[StoredPage], chunks: list[Chunk],
-                        vectors: np.ndarray | None) -> None:
+                        vectors: np.ndarray | None, bodies: list[str]) -> None:
         seen: set[str] = set()
         for c in chunks:
             if c.id in seen:
@@ -131,7 +131,7 @@ class MilvusStore(MilvusSearch, Store):
                 if had_row:
                     self._delete_parts(document.id)
                 self._insert_pages(document.id, pages)
-                self._insert_chunks(chunks, vectors)
+                self._insert_chunks(chunks, vectors, bodies)
                 self._before_commit(document)
                 self._put_document(stored, "ready")  # the commit point: one single-row upsert
             except BaseException:
@@ -175,7 +175,8 @@ class MilvusStore(MilvusSearch, Store):
                              "_v": PLACEHOLDER})
         self._insert("pages", rows)
 
-    def _insert_chunks(self, chunks: list[Chunk], vectors: np.ndarray | None) -> None:
+    def _insert_chunks(self, chunks: list[Chunk], vectors: np.ndarray | None,
+                       bodies: list[str] | None = None) -> None:
         dim = self._chunk_layout()
         placeholder = None
         if dim:
@@ -192,7 +193,7 @@ class MilvusStore(MilvusSearch, Store):
                 "bbox": json.dumps(list(c.bbox)) if c.bbox else "", "section": c.section or "",
                 "statement": c.statement.value if c.statement else "", "company": c.company or "",
                 "fiscal_year": c.fiscal_year or 0, "doc_type": c.doc_type.value if c.doc_type else "",
-                "body": lexical_body(c),
+                "body": lexical_body(c, bodies[i] if bodies is not None else None),
             }
             if dim:
                 if vectors is not None:

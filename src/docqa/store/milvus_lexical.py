@@ -39,9 +39,9 @@ def _stems(text: str) -> list[str]:
     return [_stem(t) for t in text.split()]
 
 
-def lexical_body(chunk: Chunk) -> str:
+def lexical_body(chunk: Chunk, indexed: str | None = None) -> str:
     """What the BM25 function reads for a chunk: its stemmed tokens, then its neighbouring pairs."""
-    stems = _stems(indexed_body(chunk))
+    stems = _stems(indexed_body(chunk) if indexed is None else indexed)
     words = [_word(s) for s in stems] + [_word(a + " " + b) for a, b in zip(stems, stems[1:])]
     body = " ".join(words)
     if len(body) > MAX_VARCHAR:  # a very long chunk: keep what fits, whole words

@@ -33,7 +33,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from docqa.store.base import EmbedderMismatch, Store, StoredPage, StoreUnavailable, indexed_body, line_rows
+from docqa.store.base import EmbedderMismatch, Store, StoredPage, StoreUnavailable, line_rows
 from docqa.store.postgres_extra import ConnectionPool, psycopg, register_vector
 from docqa.store.postgres_rows import (
     CHUNK_COLUMNS, DOCUMENT_COLUMNS, PAGE_COLUMNS, QUESTION_COLUMNS, chunk_of, clean, document_of, jsonb, page_of,
@@ -126,8 +126,7 @@ class PostgresStore(PostgresSearch, Store):
 
     # --- writing ------------------------------------------------------------------------
     def _write_document(self, document: Document, pages: list[StoredPage], chunks: list[Chunk],
-                        vectors: np.ndarray | None) -> None:
-        bodies = [indexed_body(c) for c in chunks]
+                        vectors: np.ndarray | None, bodies: list[str]) -> None:
         with self._tx() as conn:
             # Two writers of the same document queue up instead of colliding on its keys.
             conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (document.id,))

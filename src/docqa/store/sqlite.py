@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Literal, TypeVar
 
 import numpy as np
 
-from docqa.store.base import EmbedderMismatch, Store, StoredPage, disk_full, indexed_body, line_rows
+from docqa.store.base import EmbedderMismatch, Store, StoredPage, disk_full, line_rows
 from docqa.store.sqlite_heads import ChunkHeads
 from docqa.store.sqlite_rows import chunk_of, document_of, page_of, question_of
 from docqa.store.sqlite_schema import connect
@@ -95,8 +95,7 @@ class SQLiteStore(SQLiteSearch, TantivyMirror, Store):
     # --- writing ------------------------------------------------------------------------
     @_says_disk_full
     def _write_document(self, document: Document, pages: list[StoredPage], chunks: list[Chunk],
-                        vectors: np.ndarray | None) -> None:
-        bodies = [indexed_body(c) for c in chunks]
+                        vectors: np.ndarray | None, bodies: list[str]) -> None:
         if self._lexical is not None:
             self._lexical.prepare(bodies)  # the costly part of its write, before SQLite's write lock is taken
         with self._lock:
