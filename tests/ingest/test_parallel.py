@@ -150,15 +150,30 @@ def test_local_workers_build_the_serial_index(tmp_path, serial_index):
 
 
 def test_a_worker_killed_mid_file_leaves_nothing_half_written_and_the_file_is_built_again(
-        tmp_path, serial_index, caplog):
+        tmp_path, serial_index, caplog, monkeypatch):
     import os
     import signal
     import threading
 
     import psutil
 
+    from docqa.ingest import pipeline
+
     serial, _ = serial_index
     killed: list[int] = []
+
+    # Each file's parse first spends a second of CPU, so a worker is always found mid-file: the
+    # samples alone parse in well under a second on a fast machine. The workers are forked, so
+    # they inherit the patch.
+    real_parse = pipeline.parse_pdf
+
+    def slow_parse(*args, **kwargs):
+        spin = time.process_time() + 1.0
+        while time.process_time() < spin:
+            pass
+        return real_parse(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "parse_pdf", slow_parse)
 
     me = psutil.Process()
     before = {p.pid for p in me.children(recursive=True)}  # e.g. the Dask cluster of the tests above
