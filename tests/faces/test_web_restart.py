@@ -19,12 +19,15 @@ from tests.faces.web_helpers import Server
 from tests.pgserver import postgres_server, postgres_url  # noqa: F401  (fixtures)
 
 
-def combined_pdf(path: Path) -> Path:
-    """The three bundled filings as one long PDF (about 260 pages): long enough to stop mid-way."""
+def combined_pdf(path: Path, copies: int = 5) -> Path:
+    """The three bundled filings, five times over, as one long PDF (about 1,300 pages). One copy (260
+    pages) indexes in about 2 s now, which a restarted server could finish before its first answer
+    to a status poll; five keep the document mid-way through each restart."""
     out = fitz.open()
-    for sample in sorted(SAMPLES.glob("*.pdf")):
-        with fitz.open(sample) as part:
-            out.insert_pdf(part)
+    for _ in range(copies):
+        for sample in sorted(SAMPLES.glob("*.pdf")):
+            with fitz.open(sample) as part:
+                out.insert_pdf(part)
     out.save(path, garbage=1)
     out.close()
     return path
@@ -76,7 +79,7 @@ def test_a_document_interrupted_twice_is_indexed_after_restarts(tmp_path):
     try:
         done = wait_status(server, ident, {"ready", "failed"}, timeout=240)
         assert done["status"] == "ready", done
-        assert done["attempts"] == 3 and done["pages"] == done["pages_done"] > 250
+        assert done["attempts"] == 3 and done["pages"] == done["pages_done"] > 1250
         answer = httpx.post(f"{server.url}/api/ask", json={"question": "How many pages does three filings.pdf have?"},
                             timeout=60).json()
         assert answer["found"] and str(done["pages"]) in answer["text"]
