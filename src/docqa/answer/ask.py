@@ -303,7 +303,7 @@ def in_scope(documents: list[Document], filters: SearchFilters) -> list[Document
     return [d for d in documents
             if (not filters.document_ids or d.id in filters.document_ids or d.file_name in filters.document_ids)
             and (not filters.years or d.meta.fiscal_year in filters.years)
-            and (not filters.doc_types or d.meta.doc_type in filters.doc_types)
+            and (not filters.doc_types or d.meta.doc_type in {k for t in filters.doc_types for k in t.family})
             and (not wanted or bool(wanted & company_names(d)))]
 
 

@@ -10,8 +10,12 @@ from docqa.finance.formulas import _SCALE_WORDS, Format
 from docqa.finance.lexicon import MetricMatch
 from docqa.plan.intent import asks_verdict, asks_why
 
+_CODES = "|".join(c.code.lower() for c in CURRENCIES)
 _SCALE_RE = re.compile(
-    r"\b(?:in|as|of)\s+(?:(?:usd|us\s*\$|\$|u\.s\.\s*dollars?|dollars?)\s+)?(thousands?|millions?|billions?|mm|mn|bn)\b"
+    rf"\b(?:in|as|of)\s+(?:(?:{_CODES}|us\s*\$|\$|u\.s\.\s*dollars?|dollars?)\s+)?(thousands?|millions?|billions?|mm|mn|bn)\b"
+    # a unit note the way a table heads its column: "(USD, millions)", "(EUR millions)", "in $000s"
+    rf"|\(\s*(?:{_CODES}|\$)\s*,?\s*(?:in\s+)?(thousands?|millions?|billions?)\s*\)"
+    r"|\$\s*'?(000)s?\b"
     r"|(?:usd|\$)\s*(thousands?|millions?|billions?|mm|mn|bn|k|m|b)\b"
     r"|\b(thousands?|millions?|billions?)\s+(?:of\s+)?(?:usd|dollars|us\s+dollars)\b",
     re.I,
@@ -26,7 +30,7 @@ def requested_format(question: str) -> Format:
     scale = None
     m = _SCALE_RE.search(question)
     if m:
-        word = next(g for g in m.groups() if g).lower()
+        word = next(g for g in m.groups() if g).lower().replace("000", "thousands")
         scale = _SCALE_WORDS.get(word.rstrip("s") if word.rstrip("s") in _SCALE_WORDS else word)
     decimals = None
     d = _DECIMALS_RE.search(question)
@@ -50,7 +54,10 @@ def asked_currency(question: str) -> Currency | None:
     """The currency a question asks the figure in ("in Swiss francs", "in euros"), if any."""
     for currency in CURRENCIES:
         for m in currency.asked.finditer(question):
-            if _ASKED_IN.search(question[: m.start()]) or currency.code != "USD" and m.group(0) in "€£¥₹":
+            # "(USD)", "(EUR, millions)": a unit note in parentheses names the currency asked
+            before = question[: m.start()]
+            if (_ASKED_IN.search(before) or before.rstrip().endswith("(")
+                    or currency.code != "USD" and m.group(0) in "€£¥₹"):
                 return currency
     return None
 
@@ -77,9 +84,12 @@ def counted_noun(question: str) -> str | None:
     return m.group("noun") if m else None
 
 
-_PER_SHARE = re.compile(r"\bper\s+(?:(?:diluted|basic|common|ordinary)\s+)?(?:share|cdi|ads|unit)\b|\bcents\b", re.I)
+_PER_SHARE = re.compile(r"\bper\s+(?:(?:diluted|basic|common|ordinary)\s+)?(?:share|cdi|ads|unit)\b|\bcents\b"
+                        r"|\b(?:diluted\s+|basic\s+|adjusted\s+)?e\.?p\.?s\b|\bd\.?p\.?s\b", re.I)
 _COUNT = re.compile(r"^\s*(?:(?:in|from|according\s+to)\b[^,?]{0,120},\s*)?how\s+many\b"
-                    r"(?!\s+times\b|\s+(?:percentage\s+|basis\s+)?points\b|\s+days\b)", re.I)
+                    r"(?!\s+times\b|\s+(?:percentage\s+|basis\s+)?points\b|\s+days\b"
+                    # "how many cents / dollars per share": an amount in a unit of money, not a count
+                    r"|\s+(?:cents|dollars|euros|pence|pounds|yen)\b)", re.I)
 # "What percentage of revenue was spent on R&D?", "R&D as a share of revenue": a part of a whole.
 _SHARE_ASKED = re.compile(
     r"\bwhat\s+(?:share|percent(?:age)?|%|proportion|fraction)\s+of\b|\bas\s+an?\s+(?:%|percent(?:age)?|share|proportion)\s+of\b",

@@ -9,12 +9,16 @@ from docqa.finance.periods import Period
 
 # A year, not an amount: "2,018" and "$2018" are not years; "FY2023, FY2022" and "FY23" are.
 _YEAR_MENTION = re.compile(r"(?<![\d.,$])(?:fy\s?'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})(?!\d|,\d|\.\d)|\bfy\s?'?(\d{2})\b", re.I)
-_QUARTER = re.compile(r"(?:\b|(?<=\d))(?:q([1-4])|([1-4])q|(first|second|third|fourth)[\s-]+(?:fiscal[\s-]+)?quarter)\b", re.I)
-_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+# "2Q23" and "Q2'23" (sell-side shorthand) carry the quarter's two-digit year with them.
+_QUARTER = re.compile(r"(?:\b|(?<=\d))(?:q([1-4])\b|([1-4])q(?:\b|(?='?\d\d\b))"
+                      r"|(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal[\s-]+)?quarter\b)", re.I)
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_QUARTER_YEAR = re.compile(r"\bq[1-4]\s*'(\d\d)\b|\b[1-4]q'?(\d\d)\b", re.I)
 
 
 def detect_years(question: str) -> list[int]:
     years = {int(m.group(1)) if m.group(1) else 2000 + int(m.group(2)) for m in _YEAR_MENTION.finditer(question)}
+    years |= {2000 + int(m.group(1) or m.group(2)) for m in _QUARTER_YEAR.finditer(question)}
     return sorted(y for y in years if 1990 <= y <= 2039)
 
 
@@ -34,7 +38,10 @@ def is_forward_looking(question: str) -> bool:
     return bool(_FORWARD.search(question))
 
 
-_LATEST = re.compile(r"\b(?:most\s+recent|latest|last\s+reported|newest|current)\s+(?:\w+\s+){0,2}?"
+# "last quarter" alone is the latest quarter; after "than" / "to" / "from" / "with" it is the
+# comparative of another period the question names.
+_LATEST = re.compile(r"(?<!than\s)(?<!to\s)(?<!from\s)(?<!with\s)\blast\s+(?:fiscal\s+)?quarter\b"
+                     r"|\b(?:most\s+recent(?:ly\s+(?:completed|ended|reported|filed))?|latest|last\s+reported|newest|current)\s+(?:\w+\s+){0,2}?"
                      r"(?:10-?[kq]|quarter\w*|filing|report|annual|fiscal|period|results|earnings)", re.I)
 _ASKED_END = re.compile(
     r"\b(?:(?:fiscal\s+)?(?:year|quarter|period|weeks|months)\s+(?:ended|ending)|ended|ending)\s+"
@@ -69,8 +76,10 @@ _AS_OF = re.compile(
 
 _YEAR_TO_DATE = re.compile(
     r"\b(?P<n>six|nine|6|9)[\s-]+months?\b|\bfirst\s+(?P<h>half|nine\s+months)\b|\b(?P<h1>h1|1h)\b"
-    r"|\b(?P<ytd>year[\s-]+to[\s-]+date|ytd)\b", re.I)
-_MONTHS = {"six": 6, "6": 6, "nine": 9, "9": 9, "half": 6, "nine months": 9, "h1": 6, "1h": 6}
+    r"|\b(?P<ytd>year[\s-]+to[\s-]+date|ytd)\b"
+    # a retailer's 52-week year: "the 39 weeks ended", "26 weeks"; "9M 2022" / "9M22" (never "$9M")
+    r"|\b(?P<w>39|26)[\s-]+weeks?\b|(?<![$\d.,])\b(?P<m>9|6)m(?=\s*(?:fy\s*)?'?(?:(?:19|20)\d\d|\d\d)\b)", re.I)
+_MONTHS = {"six": 6, "6": 6, "nine": 9, "9": 9, "half": 6, "nine months": 9, "h1": 6, "1h": 6, "39": 9, "26": 6}
 
 
 def year_to_date(question: str) -> int | None:
@@ -82,7 +91,7 @@ def year_to_date(question: str) -> int | None:
         return None
     if m.group("ytd"):
         return 0
-    word = (m.group("n") or m.group("h") or m.group("h1")).lower()
+    word = (m.group("n") or m.group("h") or m.group("h1") or m.group("w") or m.group("m")).lower()
     return _MONTHS[" ".join(word.split())]
 
 

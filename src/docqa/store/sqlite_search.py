@@ -210,5 +210,5 @@ def _filter_mask(meta: dict, filters: SearchFilters) -> np.ndarray:
     if filters.years:
         mask &= np.isin(meta["fiscal_year"], list(filters.years))
     if filters.doc_types:
-        mask &= meta["doc_type"].isin([d.value for d in filters.doc_types])
+        mask &= meta["doc_type"].isin([k.value for d in filters.doc_types for k in d.family])
     return mask
