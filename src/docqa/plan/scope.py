@@ -24,6 +24,16 @@ _NOT_A_PART = frozenset(
     "real fx adjusted non gaap organic reported underlying core comparable constant currency pro forma net gross "
     "total inc incorporated corporation corp company co ltd limited plc group holdings holding ag sa se nv llc lp "
     "usd eur gbp cad aud hkd hk jpy chf cny rmb inr".split())
+# The accounting basis ("U.S. GAAP", "non-GAAP", "IFRS") and the titles a filing's form gives its
+# own sections ("Item 7", "MD&A", "Management's Discussion and Analysis", "Legal Proceedings"):
+# where to read, or how the measure is stated, never a part of the company.
+_NOT_A_PART_SPAN = re.compile(
+    r"\b(?:U\.?S\.?\s+|non[\s-]?)?(?:GAAP|IFRS)\b"
+    r"|\bItems?(?:\s+\d{1,2}[A-C]?)?\b|\bMD\s?&\s?A\b|\bPart\s+(?:I{1,3}V?|IV)\b"
+    r"|\bManagement['’]s\s+Discussion\s+and\s+Analysis(?:\s+of\s+Financial\s+Condition\s+and\s+Results\s+of\s+Operations)?"
+    r"|\b(?:Risk\s+Factors|Legal\s+Proceedings|Unresolved\s+Staff\s+Comments|Controls\s+and\s+Procedures"
+    r"|Quantitative\s+and\s+Qualitative\s+Disclosures(?:\s+About\s+Market\s+Risk)?"
+    r"|Notes\s+to\s+(?:the\s+)?(?:Consolidated\s+)?Financial\s+Statements)\b", re.I)
 _SENTENCE_END = (".", "?", "!", ":", ";")
 _ABBREVIATION = re.compile(r"^\s*\(\s*([A-Z][A-Za-z&]{1,9})\s*\)")
 _PART_NOUN = re.compile(r"^\s+(?:reportable\s+|operating\s+|business\s+)?(?:segments?|divisions?|business(?:es)?|units?|regions?)\b", re.I)
@@ -34,7 +44,7 @@ _RENAMED_BEFORE = re.compile(r"(?:formerly|previously|now)(?:\s+(?:known\s+as|ca
 
 def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words: frozenset[str]) -> tuple[str, ...]:
     """The names of the parts of the company asked about, as the question writes them."""
-    measured = [m.span for m in measures]
+    measured = [m.span for m in measures] + [m.span() for m in _NOT_A_PART_SPAN.finditer(question)]
     out: list[str] = []
     for run in _RUN.finditer(question):
         start, text = run.start(), run.group(0)
@@ -50,6 +60,9 @@ def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words:
             bare = _POSSESSIVE.sub("", word).strip(",")
             if bare.endswith(".") and "." not in bare[:-1]:
                 bare = bare[:-1]  # a sentence's full stop, not "U.S."
+            if _joining(bare):
+                kept.append(bare)  # "Consumer & Community Banking": the "&" of the company's name joins this one too
+                continue
             if (any(a <= offset < b for a, b in measured) or _lower(bare) in company_words
                     or _lower(bare) in _NOT_A_PART or any(ch.isdigit() for ch in bare)):
                 kept.append(None)  # the measure's words, the company's name, a period: not the scope
