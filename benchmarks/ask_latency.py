@@ -98,7 +98,7 @@ def warm(index: Path, questions: list[dict], rounds: int, profile_out: Path | No
     from docqa.embed import get_embedder
 
     engine = Engine.open(index)
-    s = engine.settings
+    s = engine.settings.ingest
     get_embedder(s.embedder, s.embed_max_tokens, s.model_threads or None)  # warm: the model is loaded, as a server loads it
     for q in questions[:3]:  # the lexicon, topic and statement caches, as in a server that has answered once
         engine.ask(q["question"])

@@ -51,8 +51,8 @@ def main() -> None:
     for doc in store.documents():
         if doc.file_name not in keep:
             store.delete_document(doc.id)
-    settings = Settings()
-    model = HashingEmbedder(384) if args.embedder == "hashing" else get_embedder("minilm", settings.embed_max_tokens)
+    pieces = Settings().ingest.embed_max_tokens
+    model = HashingEmbedder(384) if args.embedder == "hashing" else get_embedder("minilm", pieces)
     store.bind_embedder(model.identity)
     db = sqlite3.connect(target)
     db.row_factory = sqlite3.Row

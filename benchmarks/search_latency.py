@@ -374,7 +374,7 @@ def start_peer(engine: Engine, in_process: bool):
 def measure(engine: Engine, questions: list[str], args, peer: bool, modes: list[str] | None) -> None:
     docs = engine.documents()
     print(f"index: {len(docs)} documents, {sum(d.chunks for d in docs)} chunks, {sum(d.pages for d in docs)} pages;"
-          f" {len(questions)} questions; lexical index {engine.settings.lexical} (DOCQA_LEXICAL);"
+          f" {len(questions)} questions; lexical index {engine.settings.store.lexical} (DOCQA_LEXICAL);"
           f" load average {os.getloadavg()[0]:.1f}")
     timed_peer, close_peer = start_peer(engine, getattr(args, "peer_in_process", False)) if peer else (None, None)
     modes = modes or (["lexical"] + (["vector", "hybrid"] if engine.dense_available else []))

@@ -84,7 +84,7 @@ class Engine:
     def open(cls, index: str | Path | Settings | None = None, **overrides) -> "Engine":
         """Open (or create) an index. ``index`` is a folder or full Settings; overrides win."""
         if isinstance(index, Settings):
-            settings = index.model_copy(update=overrides) if overrides else index
+            settings = index.with_(**overrides) if overrides else index
         else:
             if index is not None:
                 overrides["index"] = Path(index)
@@ -93,13 +93,13 @@ class Engine:
         store = open_store(settings)
         engine = cls(settings, store)
         identity = store.embedder_identity()
-        if identity and settings.dense:
-            embedder_identity = _identity_for(settings.embedder, settings.embed_max_tokens)
+        if identity and settings.ingest.dense:
+            embedder_identity = _identity_for(settings.ingest.embedder, settings.ingest.embed_max_tokens)
             if embedder_identity and embedder_identity != identity:
                 from docqa.store import EmbedderMismatch
 
                 raise EmbedderMismatch(
-                    f"index {settings.index} was built with {identity!r}; DOCQA_EMBEDDER={settings.embedder!r} "
+                    f"index {settings.index} was built with {identity!r}; DOCQA_EMBEDDER={settings.ingest.embedder!r} "
                     f"gives {embedder_identity!r}. Use the same embedder or another index folder."
                 )
         return engine
@@ -107,10 +107,10 @@ class Engine:
     # --- embedder, loaded on first use ---------------------------------------------------
     @property
     def dense_available(self) -> bool:
-        return self.settings.dense and self.store.embedder_identity() is not None
+        return self.settings.ingest.dense and self.store.embedder_identity() is not None
 
     def embedder(self, for_ingest: bool = False) -> Embedder | None:
-        if not self.settings.dense or self._dense_failed:
+        if not self.settings.ingest.dense or self._dense_failed:
             return None
         if not for_ingest and self.store.embedder_identity() is None:
             return None  # a lexical-only index: nothing to compare a query vector with
@@ -127,7 +127,7 @@ class Engine:
 
     def _quote_embedder(self) -> Embedder | None:
         """The sentence model that helps choose quotes (not the index's: no index needs vectors)."""
-        if not self.settings.quote_by_meaning:
+        if not self.settings.answer.quote_by_meaning:
             return None
         return self._model("quotes are chosen by their words alone", wait=self.wait_for_model)
 
@@ -137,16 +137,16 @@ class Engine:
         if self._dense_failed:
             return None
         if not wait:
-            model = loaded_embedder(self.settings.embedder, self.settings.embed_max_tokens)
-            if model is None and still_loading(self.settings.embedder, self.settings.embed_max_tokens):
+            model = loaded_embedder(self.settings.ingest.embedder, self.settings.ingest.embed_max_tokens)
+            if model is None and still_loading(self.settings.ingest.embedder, self.settings.ingest.embed_max_tokens):
                 if (flag := _went_lexical.get()) is not None:
                     flag.append(True)
                 return None
             if model is not None:
                 return model
         try:
-            return get_embedder(self.settings.embedder, self.settings.embed_max_tokens,
-                                self.settings.model_threads or None)
+            return get_embedder(self.settings.ingest.embedder, self.settings.ingest.embed_max_tokens,
+                                self.settings.ingest.model_threads or None)
         except EmbedderUnavailable as exc:
             self._dense_failed = str(exc)
             log.warning("%s: %s", without_it, exc)
@@ -157,10 +157,10 @@ class Engine:
         False when nothing here needs the model (no quote re-ranking, no dense index). The answering
         code is readied beside it (warm_up_in_background)."""
         self.warm_up_in_background()
-        if not self.settings.dense and not self.settings.quote_by_meaning:
+        if not self.settings.ingest.dense and not self.settings.answer.quote_by_meaning:
             return False
         self.wait_for_model = False
-        load_in_background(self.settings.embedder, self.settings.embed_max_tokens, self.settings.model_threads or None)
+        load_in_background(self.settings.ingest.embedder, self.settings.ingest.embed_max_tokens, self.settings.ingest.model_threads or None)
         return True
 
     def warm_up_in_background(self) -> None:
@@ -215,13 +215,13 @@ class Engine:
         from docqa.ingest.parallel import run_parallel
 
         embedder = self.embedder(for_ingest=True)
-        spec = (self.settings.embedder, self.settings.embed_max_tokens) if embedder is not None else None
+        spec = (self.settings.ingest.embedder, self.settings.ingest.embed_max_tokens) if embedder is not None else None
         return run_parallel(self._ingestor(overrides), paths, workers=workers, cluster=cluster, client=client,
                             embedder=spec, progress=progress)
 
     def _ingestor(self, overrides: DocumentMeta | None) -> Ingestor:
         options = IngestOptions(
-            chunk_words=self.settings.chunk_words, ocr=self.settings.ocr, max_pages=self.settings.max_pages,
+            chunk_words=self.settings.ingest.chunk_words, ocr=self.settings.ingest.ocr, max_pages=self.settings.limits.max_pages,
             overrides=overrides,
         )
         return Ingestor(self.store, self.embedder(for_ingest=True), self.settings.files_dir, options)
@@ -302,8 +302,8 @@ class Engine:
         kept = self._searcher
         if kept is None or kept.embedder is not embedder:
             s = self.settings
-            kept = self._searcher = HybridSearcher(self.store, embedder, s.candidates, s.rrf_k, s.statement_boost,
-                                                   s.section_boost, s.dense_weight)
+            kept = self._searcher = HybridSearcher(self.store, embedder, s.search.candidates, s.search.rrf_k, s.search.statement_boost,
+                                                   s.search.section_boost, s.search.dense_weight)
         return kept
 
     def search_detailed(
@@ -320,7 +320,7 @@ class Engine:
             raise ValueError("query must be a non-empty string")
         from docqa.question import check_length
 
-        check_length(query, self.settings.max_question_chars, "query")
+        check_length(query, self.settings.limits.max_question_chars, "query")
         if not isinstance(k, int) or k < 1:
             raise ValueError("k must be a positive integer")
         filters = self._filters(company, year, doc_type, document)
@@ -347,7 +347,7 @@ class Engine:
         from docqa.answer.llm import make_llm_answerer
 
         text_answerer = make_llm_answerer(self.settings) or ExtractiveAnswerer(
-            self._quote_embedder, self.settings.quote_meaning_weight,
+            self._quote_embedder, self.settings.answer.quote_meaning_weight,
             page_text=lambda document_id, number: (p.text if (p := self.store.page(document_id, number)) else None))
         from docqa.answer.disclosure import DisclosureAnswerer
         from docqa.answer.filing_facts import FilingFactsAnswerer
@@ -378,7 +378,7 @@ class Engine:
 
         if not isinstance(question, str) or not clean_question(question):
             raise ValueError("question must be a non-empty string")
-        check_length(question, self.settings.max_question_chars)  # the same limit and message on every face
+        check_length(question, self.settings.limits.max_question_chars)  # the same limit and message on every face
         question = clean_question(question)
         filters = self._filters(company, year, doc_type, document)
         if documents:
@@ -420,8 +420,8 @@ class Engine:
         if not isinstance(page, int) or not 1 <= page <= doc.pages:
             raise PageOutOfRange(doc, page)
         return render_evidence(self.pdf_path(doc), page, quotes or [], figures or [], boxes or [], zoom=zoom,
-                               max_pixels=self.settings.max_render_pixels,
-                               time_budget_s=self.settings.render_timeout_s)
+                               max_pixels=self.settings.limits.max_render_pixels,
+                               time_budget_s=self.settings.limits.render_timeout_s)
 
     # --- the document viewer ----------------------------------------------------------------
     def page_sizes(self, document: str) -> list["PageSize"]:

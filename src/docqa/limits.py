@@ -3,7 +3,7 @@ how long a value taken from a request may be, or be when an error message shows 
 
 A PDF's page can be as large as 14,400 x 14,400 points (200 inches square) in a file of a few
 hundred bytes; rendered at 2x zoom that is 830 million pixels (2.5 GB of RGB). The scale is
-lowered so that width x height stays within ``Settings.max_render_pixels``; a page that could only
+lowered so that width x height stays within ``Settings.limits.max_render_pixels``; a page that could only
 be shown as a smear (its short side under ``MIN_SIDE_PX`` pixels) is refused with a reason.
 """
 
@@ -28,7 +28,7 @@ class PageTooLarge(ValueError):
 def max_render_pixels() -> int:
     from docqa.config import Settings
 
-    return Settings().max_render_pixels
+    return Settings().limits.max_render_pixels
 
 
 def capped_scale(width_pt: float, height_pt: float, scale: float, max_pixels: int | None = None) -> float:
@@ -78,7 +78,7 @@ class HtmlLimits:
     def from_settings(cls, settings=None) -> HtmlLimits:
         from docqa.config import Settings
 
-        s = settings if settings is not None else Settings()
+        s = (settings if settings is not None else Settings()).limits
         return cls(max_bytes=s.max_html_mb * 1024 * 1024, max_table_cells=s.max_table_cells,
                    max_cells=s.max_html_cells, max_pages=s.max_pages)
 

@@ -142,8 +142,7 @@ def test_openai_server_that_refuses_json_mode_gets_a_plain_request():
 def test_local_server_without_key_via_factory():
     settings = Settings(answerer="openai", openai_model="llama3", llm_timeout_s=5)
     with FakeServer(lambda r: Scripted(body=openai_reply(reply()))) as server:
-        answerer = make_llm_answerer(settings.model_copy(update={"openai_base_url": server.url + "/v1"}),
-                                     max_retries=0)
+        answerer = make_llm_answerer(settings.with_(openai_base_url=server.url + "/v1"), max_retries=0)
         assert answerer is not None and answerer.name == "openai:llama3"
         draft = answerer.answer_text(QUESTION, evidence())
     assert draft.found

@@ -110,8 +110,8 @@ def test_the_ingest_lock_admits_one_process_at_a_time(tmp_path):
 def test_children_get_the_parents_settings_with_secrets(tmp_path):
     settings = Settings(index=tmp_path / "idx", port=8123, api_token=SecretStr("s3cret"), web_workers=3)
     again = Settings(**json.loads(settings_blob(settings)))
-    assert again.index == settings.index and again.port == 8123 and again.web_workers == 3
-    assert again.api_token is not None and again.api_token.get_secret_value() == "s3cret"
+    assert again.index == settings.index and again.web.port == 8123 and again.web.web_workers == 3
+    assert again.web.api_token is not None and again.web.api_token.get_secret_value() == "s3cret"
 
 
 def _answering_pids(parent: int) -> set[int]:

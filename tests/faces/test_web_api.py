@@ -438,8 +438,8 @@ def test_token_guards_every_api_call(tmp_path):
 
 def test_defaults_are_local_and_limited():
     settings = Settings(_env_file=None)
-    assert settings.host == "127.0.0.1"
-    assert settings.max_upload_mb > 0 and settings.max_pages > 0
+    assert settings.web.host == "127.0.0.1"
+    assert settings.limits.max_upload_mb > 0 and settings.limits.max_pages > 0
 
 
 def test_openapi_document_is_valid(client):

@@ -18,7 +18,7 @@ from tests.hostile.conftest import GIANT_PT, LOCAL
 from tests.test_injection import assert_clean
 
 QUESTION = "What was ACME revenue?"
-LIMIT = Settings().max_render_pixels
+LIMIT = Settings().limits.max_render_pixels
 
 
 def assert_capped(png: bytes):

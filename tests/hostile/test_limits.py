@@ -72,7 +72,7 @@ def test_mcp_question_limit(small_index):
 
 
 def test_the_default_limit_is_2000_everywhere():
-    assert Settings().max_question_chars == 2000
+    assert Settings().limits.max_question_chars == 2000
 
 
 # --- rendering time budget --------------------------------------------------------------------------
@@ -112,7 +112,7 @@ def test_a_page_slow_to_draw_is_drawn_smaller_within_the_budget(tmp_path):
 
 def test_an_ordinary_page_keeps_its_zoom_within_the_default_budget(small_index):
     with Engine.open(small_index, dense=False) as engine:
-        assert engine.settings.render_timeout_s == 10.0
+        assert engine.settings.limits.render_timeout_s == 10.0
         assert engine.evidence_image("report.pdf", 1, ["Total revenue"]).zoom == 2.0
 
 

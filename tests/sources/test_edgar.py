@@ -241,9 +241,8 @@ def test_no_network_after_a_fetch_works_from_the_cache(edgar, tmp_path):
     first = fetch_filings(settings, "PFE", ["10-Q"])
     assert [f.downloaded for f in first.filings] == [True]
     dead = dead_url()
-    offline = settings.model_copy(update={"sec_tickers_url": f"{dead}/files/company_tickers.json",
-                                          "sec_submissions_url": f"{dead}/submissions",
-                                          "sec_archives_url": f"{dead}/Archives/edgar/data"})
+    offline = settings.with_(sec_tickers_url=f"{dead}/files/company_tickers.json",
+                             sec_submissions_url=f"{dead}/submissions", sec_archives_url=f"{dead}/Archives/edgar/data")
     report = fetch_filings(offline, "PFE", ["10-Q"], refresh=True)  # refresh: the listings are asked for again
     assert [f.path for f in report.filings] == [f.path for f in first.filings]
     assert len(report.warnings) == 2 and all("cannot reach" in w and "cached" in w for w in report.warnings)

@@ -280,25 +280,25 @@ class LLMAnswerer:
 
 
 def make_llm_answerer(settings: Settings, max_retries: int = 2) -> LLMAnswerer | None:
-    """The answerer ``settings.answerer`` names, or None when it is not an LLM or lacks its settings.
+    """The answerer ``settings.answer.answerer`` names, or None when it is not an LLM or lacks its settings.
 
     Anthropic needs an API key. An OpenAI-compatible endpoint needs a key or a base URL (a local
     server such as Ollama needs no key).
     """
-    if settings.answerer == "anthropic":
-        key = settings.anthropic_api_key.get_secret_value() if settings.anthropic_api_key else ""
+    if settings.answer.answerer == "anthropic":
+        key = settings.answer.anthropic_api_key.get_secret_value() if settings.answer.anthropic_api_key else ""
         if not key:
             log.warning("answerer 'anthropic' needs DOCQA_ANTHROPIC_API_KEY")
             return None
-        return LLMAnswerer(AnthropicClient(key, settings.anthropic_model, settings.anthropic_base_url,
-                                           settings.llm_timeout_s, max_retries))
-    if settings.answerer == "openai":
-        key = settings.openai_api_key.get_secret_value() if settings.openai_api_key else None
-        if not key and not settings.openai_base_url:
+        return LLMAnswerer(AnthropicClient(key, settings.answer.anthropic_model, settings.answer.anthropic_base_url,
+                                           settings.answer.llm_timeout_s, max_retries))
+    if settings.answer.answerer == "openai":
+        key = settings.answer.openai_api_key.get_secret_value() if settings.answer.openai_api_key else None
+        if not key and not settings.answer.openai_base_url:
             log.warning("answerer 'openai' needs DOCQA_OPENAI_API_KEY or DOCQA_OPENAI_BASE_URL")
             return None
-        return LLMAnswerer(OpenAIClient(settings.openai_model, key, settings.openai_base_url,
-                                        settings.llm_timeout_s, max_retries))
+        return LLMAnswerer(OpenAIClient(settings.answer.openai_model, key, settings.answer.openai_base_url,
+                                        settings.answer.llm_timeout_s, max_retries))
     return None
 
 

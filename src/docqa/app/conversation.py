@@ -93,7 +93,7 @@ def ask_in_thread(engine: "Engine", question: str, scope: Scope | None = None, t
 
     if not isinstance(question, str) or not clean_question(question):
         raise ValueError("question must be a non-empty string")
-    check_length(question, engine.settings.max_question_chars)  # the words as typed, before a thread adds any
+    check_length(question, engine.settings.limits.max_question_chars)  # the words as typed, before a thread adds any
     scope = scope or Scope()
     if scope.documents:  # names or ids in, ids kept: the log and the scope check speak ids
         scope = Scope(documents=tuple(dict.fromkeys(engine.document(d).id for d in scope.documents)),

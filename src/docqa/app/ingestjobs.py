@@ -186,7 +186,7 @@ class IngestWorker:
 
     def _ingest(self, job: Job, path: Path, progress) -> FileOutcome:
         """The file indexed here, or built on the configured cluster (this process still writes)."""
-        cluster = self.engine.settings.ingest_cluster
+        cluster = self.engine.settings.ingest.ingest_cluster
         if not cluster:
             return self.engine.ingest_file(path, display_name=job.file_name, progress=progress)
         # run_parallel names a document after its file: the upload is linked under its display name.

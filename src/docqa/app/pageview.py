@@ -86,8 +86,8 @@ def evidence_image(engine: "Engine", document: str, page: int, quotes: Sequence[
     read = [f if isinstance(f, Figure) else Figure(name="", value=0.0, text=f, page=page)
             for f in figures if isinstance(f, Figure) or f.strip()]
     return render_evidence(engine.pdf_path(doc), page, [q for q in quotes if q], read, list(boxes),
-                           zoom=clamp_scale(scale), max_pixels=engine.settings.max_render_pixels,
-                           time_budget_s=engine.settings.render_timeout_s, cells=True)
+                           zoom=clamp_scale(scale), max_pixels=engine.settings.limits.max_render_pixels,
+                           time_budget_s=engine.settings.limits.render_timeout_s, cells=True)
 
 
 def answer_image(engine: "Engine", answer: Answer, document: str | None = None, page: int | None = None,

@@ -112,7 +112,7 @@ def accept(engine: "Engine", worker: IngestWorker, uploads: Path, stream: Binary
     names = set() if names is None else names  # display names given earlier in this request
     incoming = uploads / f".incoming-{uuid.uuid4().hex}"  # a name the server chose; the user's never is
     try:
-        received = _receive(stream, incoming, engine.settings.max_upload_mb * 1024 * 1024)
+        received = _receive(stream, incoming, engine.settings.limits.max_upload_mb * 1024 * 1024)
         refusal, pages = _refusal(engine, incoming, received, name)
         if refusal is not None:
             return refusal
@@ -143,7 +143,7 @@ def _receive(stream: BinaryIO, incoming: Path, limit: int) -> Received:
 def _refusal(engine: "Engine", incoming: Path, received: Received, name: str) -> tuple[UploadResult | None, int]:
     """Why the file is refused before it is queued (too large, empty, not a PDF, too many pages), or
     None; and its page count (0 when it was not counted, or cannot be here)."""
-    limit_mb, size = engine.settings.max_upload_mb, received.size
+    limit_mb, size = engine.settings.limits.max_upload_mb, received.size
 
     def refused(code: str, reason: str, size: int = 0) -> UploadResult:
         return UploadResult(file_name=name, accepted=False, code=code, reason=reason, size=size)
@@ -160,8 +160,8 @@ def _refusal(engine: "Engine", incoming: Path, received: Received, name: str) ->
                                   "nor HTML, whatever its name says; export or print it to PDF first, or upload "
                                   "the filing's .htm as EDGAR serves it", size), 0
     pages = count_pages(incoming)
-    if pages > engine.settings.max_pages:
-        return refused("too_many_pages", f"{pages} pages is over the limit of {engine.settings.max_pages} "
+    if pages > engine.settings.limits.max_pages:
+        return refused("too_many_pages", f"{pages} pages is over the limit of {engine.settings.limits.max_pages} "
                                          "(DOCQA_MAX_PAGES)", size), pages
     return None, pages
 

@@ -70,7 +70,7 @@ class OcrOptions:
     def from_settings(cls, settings=None) -> OcrOptions:
         from docqa.config import Settings
 
-        s = settings or Settings()
+        s = (settings or Settings()).ingest
         return cls(engine=s.ocr_engine, workers=s.ocr_workers, psm=s.ocr_psm, oem=s.ocr_oem,
                    text_px=s.ocr_text_px, sharp_text_px=s.ocr_sharp_text_px, timeout_s=s.ocr_timeout_s)
 

@@ -1,6 +1,6 @@
 """Fetch a company's filings from SEC EDGAR by ticker: `docqa fetch PFE --form 10-Q --years 2023`.
 
-1. ticker -> CIK from the SEC's company-ticker map (``Settings.sec_tickers_url``);
+1. ticker -> CIK from the SEC's company-ticker map (``Settings.edgar.sec_tickers_url``);
 2. the filing list from the submissions API (``sec_submissions_url``/CIK##########.json; older
    filings are in the extra pages it lists under ``filings.files``, read only when needed);
 3. each chosen filing's primary document from the archives
@@ -181,10 +181,10 @@ class EdgarClient(EdgarHttp):
         fresh = False
         if path.is_file():
             age_h = (time.time() - path.stat().st_mtime) / 3600
-            fresh = not refresh and age_h < self.settings.sec_listing_max_age_h
+            fresh = not refresh and age_h < self.settings.edgar.sec_listing_max_age_h
         if not fresh:
             try:
-                body = self.get(url, Cap(self.settings.sec_max_listing_mb, "DOCQA_SEC_MAX_LISTING_MB"))
+                body = self.get(url, Cap(self.settings.edgar.sec_max_listing_mb, "DOCQA_SEC_MAX_LISTING_MB"))
                 try:
                     data = kind.parse(_json(body))
                 except Malformed as exc:
@@ -208,11 +208,11 @@ class EdgarClient(EdgarHttp):
         key = ticker.strip().upper()
         if not key:
             raise EdgarError("give a ticker, e.g. docqa fetch PFE")
+        url = self.settings.edgar.sec_tickers_url
         try:
-            tickers: TickerMap = self._listing(self.settings.sec_tickers_url, self.cache_dir / "company_tickers.json",
-                                               refresh, TICKER_MAP)
+            tickers: TickerMap = self._listing(url, self.cache_dir / "company_tickers.json", refresh, TICKER_MAP)
         except FileNotFoundError as exc:
-            raise EdgarError(f"the SEC's company-ticker map is not at {self.settings.sec_tickers_url} (404); "
+            raise EdgarError(f"the SEC's company-ticker map is not at {url} (404); "
                              "check DOCQA_SEC_TICKERS_URL") from exc
         odd = (f"; the map has {tickers.malformed} malformed row(s), left out" if tickers.malformed else "")
         if odd:
@@ -233,7 +233,7 @@ class EdgarClient(EdgarHttp):
                          "with the SEC only (no listed shares) can be fetched by CIK number: docqa fetch 78003")
 
     def submissions(self, cik: int, refresh: bool = False) -> Submissions:
-        url = f"{self.settings.sec_submissions_url.rstrip('/')}/CIK{cik:010d}.json"
+        url = f"{self.settings.edgar.sec_submissions_url.rstrip('/')}/CIK{cik:010d}.json"
         try:
             return self._listing(url, self.cache_dir / "submissions" / f"CIK{cik:010d}.json", refresh, SUBMISSIONS)
         except FileNotFoundError as exc:
@@ -242,7 +242,7 @@ class EdgarClient(EdgarHttp):
     def older_page(self, name: str, refresh: bool = False) -> Columns:
         if not page_name_ok(name):
             raise EdgarError(f"EDGAR listed a submissions page whose name is not a plain file name, {show(name)}")
-        url = f"{self.settings.sec_submissions_url.rstrip('/')}/{name}"
+        url = f"{self.settings.edgar.sec_submissions_url.rstrip('/')}/{name}"
         try:
             return self._listing(url, self.cache_dir / "submissions" / name, refresh, OLDER_PAGE)
         except FileNotFoundError as exc:
@@ -250,7 +250,7 @@ class EdgarClient(EdgarHttp):
 
     # -- documents
     def document_url(self, filing: Filing) -> str:
-        return (f"{self.settings.sec_archives_url.rstrip('/')}/{filing.cik}/{filing.accession.replace('-', '')}/"
+        return (f"{self.settings.edgar.sec_archives_url.rstrip('/')}/{filing.cik}/{filing.accession.replace('-', '')}/"
                 f"{filing.primary_document}")
 
     def document_path(self, filing: Filing) -> Path:
@@ -266,7 +266,7 @@ class EdgarClient(EdgarHttp):
             path = self.document_path(filing)
             if path.is_file() and path.stat().st_size > 0:
                 return FetchedFiling(filing=filing, url=url, path=str(path))
-            body = self.get(url, Cap(self.settings.sec_max_document_mb, "DOCQA_SEC_MAX_DOCUMENT_MB"))
+            body = self.get(url, Cap(self.settings.edgar.sec_max_document_mb, "DOCQA_SEC_MAX_DOCUMENT_MB"))
         except FileNotFoundError:
             return FetchedFiling(filing=filing, url=url, error="not on EDGAR (404)")
         except TooLarge as exc:

@@ -61,7 +61,7 @@ def show(value: object, limit: int = 80) -> str:
 
 
 def user_agent(settings: Settings) -> str:
-    agent = (settings.sec_user_agent or "").strip()
+    agent = (settings.edgar.sec_user_agent or "").strip()
     if not agent:
         raise EdgarError(f"DOCQA_SEC_USER_AGENT is not set: {_USER_AGENT_HELP}")
     if "@" not in agent or len(agent.split()) < 2:
@@ -178,18 +178,18 @@ class EdgarHttp:
 
     def __init__(self, settings: Settings, transport: httpx.BaseTransport | None = None):
         self.settings = settings
-        self.limiter = RateLimiter(min(settings.sec_requests_per_second, 10.0))
+        self.limiter = RateLimiter(min(settings.edgar.sec_requests_per_second, 10.0))
         # No kept-alive connections: each request opens its own, so the deadline knows its socket (a
         # fetch makes a handful of requests; the extra handshakes cost little).
         self.http = httpx.Client(headers={"User-Agent": user_agent(settings), "Accept-Encoding": "gzip, deflate"},
-                                 timeout=settings.sec_timeout_s, follow_redirects=False, transport=transport,
+                                 timeout=settings.edgar.sec_timeout_s, follow_redirects=False, transport=transport,
                                  limits=httpx.Limits(max_keepalive_connections=0))
         self.origins = set()
         for name in ("sec_tickers_url", "sec_submissions_url", "sec_archives_url"):
             try:
-                self.origins.add(_origin(httpx.URL(getattr(settings, name))))
+                self.origins.add(_origin(httpx.URL(getattr(settings.edgar, name))))
             except httpx.InvalidURL:
-                raise EdgarError(f"DOCQA_{name.upper()}={show(getattr(settings, name))} is not a URL") from None
+                raise EdgarError(f"DOCQA_{name.upper()}={show(getattr(settings.edgar, name))} is not a URL") from None
         self.requests = 0
 
     def close(self) -> None:
@@ -204,8 +204,8 @@ class EdgarHttp:
     def get(self, url: str, cap: Cap | None = None) -> bytes:
         """The body of a 200 answer (following redirects within the SEC hosts), read within ``cap``
         and ``sec_timeout_s`` in all; EdgarError saying what to do otherwise (404 -> FileNotFoundError)."""
-        cap = cap or Cap(self.settings.sec_max_listing_mb, "DOCQA_SEC_MAX_LISTING_MB")
-        deadline = Deadline(self.settings.sec_timeout_s)
+        cap = cap or Cap(self.settings.edgar.sec_max_listing_mb, "DOCQA_SEC_MAX_LISTING_MB")
+        deadline = Deadline(self.settings.edgar.sec_timeout_s)
         try:
             return self._follow(url, cap, deadline)
         finally:
@@ -238,7 +238,7 @@ class EdgarHttp:
     def _once(self, url: str, cap: Cap, deadline: Deadline) -> bytes | _Answer:
         """One request: the body of a 200 answer, or the status and headers of another."""
         host = _host(url)
-        late = EdgarError(f"{host} did not finish answering within {self.settings.sec_timeout_s:g} s ({url}); "
+        late = EdgarError(f"{host} did not finish answering within {self.settings.edgar.sec_timeout_s:g} s ({url}); "
                           "try again later, or raise DOCQA_SEC_TIMEOUT_S (it bounds each whole download)")
         self.limiter.wait()
         if deadline.passed():

@@ -8,7 +8,7 @@ from docqa.store.base import (AmbiguousDocument, DiskFull, DocumentNotFound, Emb
 
 
 def open_store(settings: Settings) -> Store:
-    url = settings.store
+    url = settings.store.url
     if url and url.startswith(("postgresql://", "postgres://")):
         from docqa.store.postgres import PostgresStore
 
@@ -25,7 +25,7 @@ def open_store(settings: Settings) -> Store:
     from docqa.store.sqlite import SQLiteStore
 
     path = url.removeprefix("sqlite:") if url else settings.sqlite_path
-    return SQLiteStore(path, lexical=settings.lexical)
+    return SQLiteStore(path, lexical=settings.store.lexical)
 
 
 __all__ = ["AmbiguousDocument", "DiskFull", "DocumentNotFound", "EmbedderMismatch", "Store", "StoreUnavailable",

@@ -90,7 +90,7 @@ def ask(
     """Answer a question with citations, quotes and the arithmetic; or say why not."""
     engine = open_reader(index)
     try:
-        answer = asking.ask(engine, question, origin="cli", log=engine.settings.cli_log_questions,
+        answer = asking.ask(engine, question, origin="cli", log=engine.settings.cli.cli_log_questions,
                             document=document, company=company, year=year, doc_type=doc_type)
     except ValueError as exc:  # an empty question, a doc_type that is none
         err.print(f"[red]error[/red] {escape(str(exc))}")

@@ -37,4 +37,4 @@ def serve(
     settings = Settings()
     updates = {k: v for k, v in {"index": index, "host": host, "port": port, "web_workers": workers}.items()
                if v is not None}
-    run_server(settings.model_copy(update=updates) if updates else settings)
+    run_server(settings.with_(**updates) if updates else settings)

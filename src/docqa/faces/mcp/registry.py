@@ -48,7 +48,7 @@ class Tools:
     def __init__(self, server: MCPServer, engine: Engine):
         self.server = server
         self.engine = engine
-        self.log_questions = engine.settings.mcp_log_questions
+        self.log_questions = engine.settings.mcp.mcp_log_questions
 
     def tool(self, title: str, annotations: ToolAnnotations = READ_ONLY) -> Callable[[Callable], Callable]:
         """Register the decorated function as a tool named after it; its reply goes out compact."""

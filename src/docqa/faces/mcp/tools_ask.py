@@ -43,7 +43,7 @@ def register_ask(tools: Tools) -> None:
             from docqa.app.threads import Scope
 
             with agent_errors():  # the previous question is a question: the same limit as REST's and `question`'s
-                check_length(context, engine.settings.max_question_chars, "context")
+                check_length(context, engine.settings.limits.max_question_chars, "context")
                 tools.named(document)
                 scope = Scope(documents=(document,) if document else (), company=company, year=year,
                               doc_type=getattr(doc_type, "value", doc_type))

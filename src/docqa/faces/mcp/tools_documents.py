@@ -49,7 +49,7 @@ def register_document_stats(tools: Tools) -> None:
         search only returns the top-ranked pages and cannot count."""
         with agent_errors():  # a term is a search query: the same limit as REST's questions and `search`
             if term is not None:
-                check_length(term, engine.settings.max_question_chars, "term")
+                check_length(term, engine.settings.limits.max_question_chars, "term")
             tools.named(document)
             s = engine.stats(document, term)
         # the term comes back as counted, cut short: the caller knows what it sent

@@ -107,13 +107,13 @@ def run_mcp(settings: Settings, http: bool = False, host: str = "127.0.0.1", por
             print(f"docqa mcp: warning: the index at {settings.index} holds no documents", file=sys.stderr)
         server = build_server(engine)
         if http:
-            token = settings.mcp_token.get_secret_value() if settings.mcp_token else None
+            token = settings.mcp.mcp_token.get_secret_value() if settings.mcp.mcp_token else None
             if not token and host not in ("127.0.0.1", "localhost", "::1"):
                 print(f"docqa mcp: warning: serving {host} without DOCQA_MCP_TOKEN: anyone who can reach it "
                       "can read the index", file=sys.stderr)
             print(f"docqa mcp: {len(docs)} document(s) from {settings.index} on http://{host}:{port}{HTTP_PATH}"
                   f" ({'bearer token required' if token else 'no token'})", file=sys.stderr, flush=True)
-            anyio.run(_serve_http, server, host, port, token, settings.allowed_hosts)
+            anyio.run(_serve_http, server, host, port, token, settings.web.allowed_hosts)
         else:
             print(f"docqa mcp: {len(docs)} document(s) from {settings.index} over stdio", file=sys.stderr, flush=True)
             server.run("stdio")

@@ -70,14 +70,14 @@ def create_app(settings: Settings | None = None, engine: Engine | None = None, w
     token = bool(settings.bearer_tokens)
     app.add_middleware(Guard, settings=settings)
     if not token:  # no token: only this machine's own pages may reach it (DNS rebinding, cross-site forms)
-        app.add_middleware(SameOrigin, policy=HostPolicy(settings.host, settings.allowed_hosts))
+        app.add_middleware(SameOrigin, policy=HostPolicy(settings.web.host, settings.web.allowed_hosts))
 
     install_error_handlers(app)
     app.include_router(router)
     app.include_router(questions_router)
     app.include_router(conversations_router)
     app.include_router(viewer_router)
-    fit_openapi(app, token_required=bool(token), max_question_chars=settings.max_question_chars)
+    fit_openapi(app, token_required=bool(token), max_question_chars=settings.limits.max_question_chars)
     include_pages(app)
     return app
 
@@ -92,15 +92,15 @@ def _is_loopback(host: str) -> bool:
 
 
 def run_server(settings: Settings) -> None:
-    """``docqa serve``: the app on settings.host:settings.port (127.0.0.1:8000 unless told otherwise)."""
+    """``docqa serve``: the app on settings.web.host:settings.web.port (127.0.0.1:8000 unless told otherwise)."""
     logging.getLogger("docqa").setLevel(logging.INFO)
-    if not _is_loopback(settings.host) and not settings.bearer_tokens:
+    if not _is_loopback(settings.web.host) and not settings.bearer_tokens:
         log.warning("serving on %s without DOCQA_API_TOKEN: anyone who can reach this address can upload, "
-                    "ask and delete; set DOCQA_API_TOKEN", settings.host)
+                    "ask and delete; set DOCQA_API_TOKEN", settings.web.host)
     from docqa.faces.web.serving import answer_workers, run
 
-    shown = f"[{settings.host}]" if ":" in settings.host else settings.host
+    shown = f"[{settings.web.host}]" if ":" in settings.web.host else settings.web.host
     workers = answer_workers(settings)
     processes = f" · {workers} answering processes + 1 indexing" if workers > 1 else ""
-    print(f"docqa: index {settings.index} · open http://{shown}:{settings.port}/{processes}", flush=True)
+    print(f"docqa: index {settings.index} · open http://{shown}:{settings.web.port}/{processes}", flush=True)
     run(settings)

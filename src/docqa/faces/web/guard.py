@@ -46,10 +46,10 @@ def body_limits(settings: Settings) -> tuple[BodyLimit, BodyLimit]:
     upload_mb = settings.upload_request_bytes // (1024 * 1024)
     upload = BodyLimit(settings.upload_request_bytes, (
         f"the upload is larger than {upload_mb} MB, the limit for one upload request (DOCQA_MAX_UPLOAD_REQUEST_MB); "
-        f"send fewer files per request (each may be up to {settings.max_upload_mb} MB, DOCQA_MAX_UPLOAD_MB), "
+        f"send fewer files per request (each may be up to {settings.limits.max_upload_mb} MB, DOCQA_MAX_UPLOAD_MB), "
         "or raise DOCQA_MAX_UPLOAD_REQUEST_MB"))
-    json_body = BodyLimit(settings.max_json_kb * 1024, (
-        f"the request body is larger than {settings.max_json_kb} KB, the limit for a JSON request "
+    json_body = BodyLimit(settings.limits.max_json_kb * 1024, (
+        f"the request body is larger than {settings.limits.max_json_kb} KB, the limit for a JSON request "
         "(DOCQA_MAX_JSON_KB); send a shorter question or fewer document names, or raise DOCQA_MAX_JSON_KB"))
     return upload, json_body
 

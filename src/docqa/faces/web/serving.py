@@ -37,16 +37,19 @@ WORKER_HEALTHCHECK_S = 60
 
 
 def answer_workers(settings: Settings) -> int:
-    return settings.web_workers or os.cpu_count() or 1
+    return settings.web.web_workers or os.cpu_count() or 1
 
 
 def settings_blob(settings: Settings) -> str:
-    values = {}
-    for name, value in settings:
+    """The settings as JSON, groups nested and secrets in the clear: ``Settings(**json.loads(blob))`` gives them back."""
+    def plain(value):
+        if isinstance(value, dict):
+            return {name: plain(v) for name, v in value.items()}
         if hasattr(value, "get_secret_value"):
-            value = value.get_secret_value()
-        values[name] = str(value) if isinstance(value, Path) else value
-    return json.dumps(values)
+            return value.get_secret_value()
+        return str(value) if isinstance(value, Path) else value
+
+    return json.dumps(plain(settings.model_dump()))
 
 
 def settings_from_env() -> Settings:
@@ -110,8 +113,9 @@ def ingest_main(blob: str) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     engine = Engine.open(settings)
-    if settings.dense:  # chunks need vectors: load now (settings.model_threads: one core by default)
-        load_in_background(settings.embedder, settings.embed_max_tokens, settings.model_threads or None)
+    ingest = settings.ingest
+    if ingest.dense:  # chunks need vectors: load now (ingest.model_threads: one core by default)
+        load_in_background(ingest.embedder, ingest.embed_max_tokens, ingest.model_threads or None)
     lock = IngestLock(settings.index)
     try:
         if not lock.acquire(stop):
@@ -135,7 +139,7 @@ def worker_app():
 
 
 def run(settings: Settings) -> None:
-    """Serve on settings.host:settings.port: one process, or ``answer_workers`` plus one that indexes."""
+    """Serve on settings.web.host:settings.web.port: one process, or ``answer_workers`` plus one that indexes."""
     import uvicorn
 
     workers = answer_workers(settings)
@@ -143,7 +147,7 @@ def run(settings: Settings) -> None:
         from docqa.faces.web.app import create_app
 
         app = create_app(settings, preload_model=True)
-        uvicorn.run(app, host=settings.host, port=settings.port, log_level="info", timeout_graceful_shutdown=5)
+        uvicorn.run(app, host=settings.web.host, port=settings.web.port, log_level="info", timeout_graceful_shutdown=5)
         return
     from docqa.engine import Engine
 
@@ -153,8 +157,8 @@ def run(settings: Settings) -> None:
     indexer = Indexer(blob)
     indexer.start()
     try:
-        uvicorn.run("docqa.faces.web.serving:worker_app", factory=True, workers=workers, host=settings.host,
-                    port=settings.port, log_level="info", timeout_graceful_shutdown=5,
+        uvicorn.run("docqa.faces.web.serving:worker_app", factory=True, workers=workers, host=settings.web.host,
+                    port=settings.web.port, log_level="info", timeout_graceful_shutdown=5,
                     timeout_worker_healthcheck=WORKER_HEALTHCHECK_S)
     finally:
         indexer.stop()
