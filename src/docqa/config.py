@@ -108,6 +108,7 @@ class AnswerSettings(Group):
     # set: text answers citing an evidence page 0.43 -> 0.50, proxy accuracy 0.22 -> 0.29).
     quote_by_meaning: bool = True
     quote_meaning_weight: float = 0.5   # cosine similarity's weight against word coverage (0-1)
+    # The text answerer, by its name in answer/factory.py:TEXT_ANSWERERS.
     answerer: Literal["extractive", "anthropic", "openai"] = "extractive"
     anthropic_api_key: SecretStr | None = None
     anthropic_model: str = "claude-sonnet-4-5"

@@ -10,6 +10,7 @@ import multiprocessing
 import os
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import Callable, Protocol
 
 import numpy as np
@@ -211,7 +212,7 @@ def get_embedder(name: str, max_seq_length: int = 128, threads: int | None = Non
 
     Blocks while the model loads (7-14 s for MiniLM on a busy machine); ``on_load_wait`` says so first.
     """
-    if _key(name, max_seq_length) not in _CACHE and _on_wait is not None and name == "minilm":
+    if _key(name, max_seq_length) not in _CACHE and _on_wait is not None and embedder_kind(name).model:
         _on_wait()
     return _load(name, max_seq_length, threads)
 
@@ -225,11 +226,38 @@ def _load(name: str, max_seq_length: int, threads: int | None) -> Embedder:
 
 
 def _new(name: str, max_seq_length: int, threads: int | None) -> Embedder:
-    if name == "minilm":
-        return MiniLMEmbedder(max_seq_length, threads)
-    if name.startswith("hashing"):
-        return HashingEmbedder()
-    raise ValueError(f"unknown embedder {name!r}; choose 'minilm' or 'hashing'")
+    return embedder_kind(name).new(max_seq_length, threads)
+
+
+@dataclass(frozen=True)
+class EmbedderKind:
+    new: Callable[[int, int | None], Embedder]  # (word pieces embedded, torch threads or None)
+    identity: Callable[[int], str]              # what an index built with it records, by word pieces
+    # A sentence model: slow to load, so servers load it in a child process (ModelProcess) and the
+    # CLI says it is waiting; the others are made in place.
+    model: bool = False
+
+
+# The embedders by DOCQA_EMBEDDER: adding one is one entry. "hashing-256" names the hashing one too.
+EMBEDDERS: dict[str, EmbedderKind] = {
+    "minilm": EmbedderKind(MiniLMEmbedder, MiniLMEmbedder.identity_for, model=True),
+    "hashing": EmbedderKind(lambda _pieces, _threads: HashingEmbedder(), lambda _pieces: HashingEmbedder().identity),
+}
+
+
+def embedder_kind(name: str) -> EmbedderKind:
+    kind = EMBEDDERS.get(name) or EMBEDDERS.get(name.split("-", 1)[0])
+    if kind is None:
+        raise ValueError(f"unknown embedder {name!r}; choose {' or '.join(map(repr, EMBEDDERS))}")
+    return kind
+
+
+def embedder_identity(name: str, max_seq_length: int) -> str | None:
+    """The identity an index built with embedder ``name`` records; None for a name no entry holds."""
+    try:
+        return embedder_kind(name).identity(max_seq_length)
+    except ValueError:
+        return None
 
 
 def on_load_wait(callback: Callable[[], None] | None) -> None:
@@ -254,8 +282,8 @@ def load_in_background(name: str, max_seq_length: int = 128, threads: int | None
             try:
                 with _CACHE_LOCK:  # held while loading: get_embedder waits for this model, not another
                     if name_key not in _CACHE:
-                        _CACHE[name_key] = ModelProcess(name, max_seq_length, threads) if name == "minilm" \
-                            else _new(name, max_seq_length, threads)
+                        _CACHE[name_key] = ModelProcess(name, max_seq_length, threads) \
+                            if embedder_kind(name).model else _new(name, max_seq_length, threads)
             except Exception as exc:  # EmbedderUnavailable, a broken install: answers stay lexical
                 _FAILED[name_key] = str(exc)
 

@@ -1,4 +1,10 @@
-"""The one object every face calls: store + embedder + searcher (+ answerers), from settings."""
+"""The one object every face calls: store + embedder + searcher (+ answerers), from settings.
+
+``Engine.build(settings)`` is the composition root: each part comes from its kind's registry,
+by name: the store from ``store/factory.py:STORES`` (DOCQA_STORE), the embedder from
+``embed.py:EMBEDDERS`` (DOCQA_EMBEDDER, loaded on first use), the answerers from
+``answer/factory.py`` (DOCQA_ANSWERER picks the text answerer).
+"""
 
 from __future__ import annotations
 
@@ -15,6 +21,7 @@ from docqa.embed import (
     CachedEmbedder,
     Embedder,
     EmbedderUnavailable,
+    embedder_identity,
     get_embedder,
     load_in_background,
     loaded_embedder,
@@ -82,25 +89,32 @@ class Engine:
 
     @classmethod
     def open(cls, index: str | Path | Settings | None = None, **overrides) -> "Engine":
-        """Open (or create) an index. ``index`` is a folder or full Settings; overrides win."""
+        """Open (or create) an index. ``index`` is a folder or full Settings; overrides (flat names) win."""
         if isinstance(index, Settings):
             settings = index.with_(**overrides) if overrides else index
         else:
             if index is not None:
                 overrides["index"] = Path(index)
             settings = Settings(**overrides)
+        return cls.build(settings)
+
+    @classmethod
+    def build(cls, settings: Settings) -> "Engine":
+        """The engine ``settings`` describe: its store opened (the index folder made), the index's
+        embedder checked against the one configured; the model and the answerers come on first use."""
         settings.index.mkdir(parents=True, exist_ok=True)
         store = open_store(settings)
         engine = cls(settings, store)
         identity = store.embedder_identity()
-        if identity and settings.ingest.dense:
-            embedder_identity = _identity_for(settings.ingest.embedder, settings.ingest.embed_max_tokens)
-            if embedder_identity and embedder_identity != identity:
+        ingest = settings.ingest
+        if identity and ingest.dense:
+            configured = embedder_identity(ingest.embedder, ingest.embed_max_tokens)
+            if configured and configured != identity:
                 from docqa.store import EmbedderMismatch
 
                 raise EmbedderMismatch(
-                    f"index {settings.index} was built with {identity!r}; DOCQA_EMBEDDER={settings.ingest.embedder!r} "
-                    f"gives {embedder_identity!r}. Use the same embedder or another index folder."
+                    f"index {settings.index} was built with {identity!r}; DOCQA_EMBEDDER={ingest.embedder!r} "
+                    f"gives {configured!r}. Use the same embedder or another index folder."
                 )
         return engine
 
@@ -136,17 +150,17 @@ class Engine:
         With ``wait`` off a model still loading gives None at once, and the ask says so (notice)."""
         if self._dense_failed:
             return None
+        ingest = self.settings.ingest
         if not wait:
-            model = loaded_embedder(self.settings.ingest.embedder, self.settings.ingest.embed_max_tokens)
-            if model is None and still_loading(self.settings.ingest.embedder, self.settings.ingest.embed_max_tokens):
+            model = loaded_embedder(ingest.embedder, ingest.embed_max_tokens)
+            if model is None and still_loading(ingest.embedder, ingest.embed_max_tokens):
                 if (flag := _went_lexical.get()) is not None:
                     flag.append(True)
                 return None
             if model is not None:
                 return model
         try:
-            return get_embedder(self.settings.ingest.embedder, self.settings.ingest.embed_max_tokens,
-                                self.settings.ingest.model_threads or None)
+            return get_embedder(ingest.embedder, ingest.embed_max_tokens, ingest.model_threads or None)
         except EmbedderUnavailable as exc:
             self._dense_failed = str(exc)
             log.warning("%s: %s", without_it, exc)
@@ -160,7 +174,8 @@ class Engine:
         if not self.settings.ingest.dense and not self.settings.answer.quote_by_meaning:
             return False
         self.wait_for_model = False
-        load_in_background(self.settings.ingest.embedder, self.settings.ingest.embed_max_tokens, self.settings.ingest.model_threads or None)
+        ingest = self.settings.ingest
+        load_in_background(ingest.embedder, ingest.embed_max_tokens, ingest.model_threads or None)
         return True
 
     def warm_up_in_background(self) -> None:
@@ -215,15 +230,15 @@ class Engine:
         from docqa.ingest.parallel import run_parallel
 
         embedder = self.embedder(for_ingest=True)
-        spec = (self.settings.ingest.embedder, self.settings.ingest.embed_max_tokens) if embedder is not None else None
+        ingest = self.settings.ingest
+        spec = (ingest.embedder, ingest.embed_max_tokens) if embedder is not None else None
         return run_parallel(self._ingestor(overrides), paths, workers=workers, cluster=cluster, client=client,
                             embedder=spec, progress=progress)
 
     def _ingestor(self, overrides: DocumentMeta | None) -> Ingestor:
-        options = IngestOptions(
-            chunk_words=self.settings.ingest.chunk_words, ocr=self.settings.ingest.ocr, max_pages=self.settings.limits.max_pages,
-            overrides=overrides,
-        )
+        s = self.settings
+        options = IngestOptions(chunk_words=s.ingest.chunk_words, ocr=s.ingest.ocr, max_pages=s.limits.max_pages,
+                                overrides=overrides)
         return Ingestor(self.store, self.embedder(for_ingest=True), self.settings.files_dir, options)
 
     # --- documents -----------------------------------------------------------------------
@@ -301,9 +316,9 @@ class Engine:
         embedder = self.embedder()
         kept = self._searcher
         if kept is None or kept.embedder is not embedder:
-            s = self.settings
-            kept = self._searcher = HybridSearcher(self.store, embedder, s.search.candidates, s.search.rrf_k, s.search.statement_boost,
-                                                   s.search.section_boost, s.search.dense_weight)
+            s = self.settings.search
+            kept = self._searcher = HybridSearcher(self.store, embedder, s.candidates, s.rrf_k, s.statement_boost,
+                                                   s.section_boost, s.dense_weight)
         return kept
 
     def search_detailed(
@@ -343,21 +358,11 @@ class Engine:
 
     # --- answers -------------------------------------------------------------------------
     def asker(self) -> Asker:
-        from docqa.answer.extractive import ExtractiveAnswerer
-        from docqa.answer.llm import make_llm_answerer
+        from docqa.answer.factory import Needs, route_answerers
 
-        text_answerer = make_llm_answerer(self.settings) or ExtractiveAnswerer(
-            self._quote_embedder, self.settings.answer.quote_meaning_weight,
-            page_text=lambda document_id, number: (p.text if (p := self.store.page(document_id, number)) else None))
-        from docqa.answer.disclosure import DisclosureAnswerer
-        from docqa.answer.filing_facts import FilingFactsAnswerer
-        from docqa.answer.lists import ListAnswerer
-        from docqa.answer.section import SectionAnswerer
-        from docqa.answer.sentence_figures import SentenceFigureAnswerer
-
-        return Asker(self.store, self.searcher(), {
-            "facts": (FilingFactsAnswerer(), ListAnswerer()), "figures": (_figure_answerer(), SentenceFigureAnswerer()),
-            "disclosure": (DisclosureAnswerer(),), "section": (SectionAnswerer(),), "text": (text_answerer,)})
+        needs = Needs(quote_embedder=self._quote_embedder, page_text=lambda document_id, number: (
+            p.text if (p := self.store.page(document_id, number)) else None))
+        return Asker(self.store, self.searcher(), route_answerers(self.settings, needs))
 
     def ask(
         self,
@@ -470,18 +475,3 @@ class Engine:
     def __exit__(self, *exc) -> None:
         self.close()
 
-
-def _identity_for(name: str, max_tokens: int) -> str | None:
-    from docqa.embed import HashingEmbedder, MiniLMEmbedder
-
-    if name == "minilm":
-        return MiniLMEmbedder.identity_for(max_tokens)
-    if name.startswith("hashing"):
-        return HashingEmbedder().identity
-    return None
-
-
-def _figure_answerer():
-    from docqa.answer.figures import FiguresAnswerer
-
-    return FiguresAnswerer()

@@ -17,7 +17,7 @@ import json
 import logging
 import re
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from docqa.config import Settings
 from docqa.answer.contract import Evidence
@@ -279,27 +279,39 @@ class LLMAnswerer:
         return parse_reply(reply, evidence, self.name).draft
 
 
-def make_llm_answerer(settings: Settings, max_retries: int = 2) -> LLMAnswerer | None:
-    """The answerer ``settings.answer.answerer`` names, or None when it is not an LLM or lacks its settings.
+def anthropic_answerer(settings: Settings, max_retries: int = 2) -> LLMAnswerer | None:
+    """The Anthropic Messages API; None (said in the log) without an API key."""
+    answer = settings.answer
+    key = answer.anthropic_api_key.get_secret_value() if answer.anthropic_api_key else ""
+    if not key:
+        log.warning("answerer 'anthropic' needs DOCQA_ANTHROPIC_API_KEY")
+        return None
+    return LLMAnswerer(AnthropicClient(key, answer.anthropic_model, answer.anthropic_base_url,
+                                       answer.llm_timeout_s, max_retries))
 
-    Anthropic needs an API key. An OpenAI-compatible endpoint needs a key or a base URL (a local
-    server such as Ollama needs no key).
-    """
-    if settings.answer.answerer == "anthropic":
-        key = settings.answer.anthropic_api_key.get_secret_value() if settings.answer.anthropic_api_key else ""
-        if not key:
-            log.warning("answerer 'anthropic' needs DOCQA_ANTHROPIC_API_KEY")
-            return None
-        return LLMAnswerer(AnthropicClient(key, settings.answer.anthropic_model, settings.answer.anthropic_base_url,
-                                           settings.answer.llm_timeout_s, max_retries))
-    if settings.answer.answerer == "openai":
-        key = settings.answer.openai_api_key.get_secret_value() if settings.answer.openai_api_key else None
-        if not key and not settings.answer.openai_base_url:
-            log.warning("answerer 'openai' needs DOCQA_OPENAI_API_KEY or DOCQA_OPENAI_BASE_URL")
-            return None
-        return LLMAnswerer(OpenAIClient(settings.answer.openai_model, key, settings.answer.openai_base_url,
-                                        settings.answer.llm_timeout_s, max_retries))
-    return None
+
+def openai_answerer(settings: Settings, max_retries: int = 2) -> LLMAnswerer | None:
+    """An OpenAI-compatible endpoint; it needs a key or a base URL (a local server such as Ollama needs no key)."""
+    answer = settings.answer
+    key = answer.openai_api_key.get_secret_value() if answer.openai_api_key else None
+    if not key and not answer.openai_base_url:
+        log.warning("answerer 'openai' needs DOCQA_OPENAI_API_KEY or DOCQA_OPENAI_BASE_URL")
+        return None
+    return LLMAnswerer(OpenAIClient(answer.openai_model, key, answer.openai_base_url, answer.llm_timeout_s,
+                                    max_retries))
+
+
+# The language-model answerers by DOCQA_ANSWERER (answer/factory.py:TEXT_ANSWERERS takes each).
+LLM_ANSWERERS: dict[str, Callable[[Settings, int], LLMAnswerer | None]] = {
+    "anthropic": anthropic_answerer,
+    "openai": openai_answerer,
+}
+
+
+def make_llm_answerer(settings: Settings, max_retries: int = 2) -> LLMAnswerer | None:
+    """The answerer ``settings.answer.answerer`` names, or None when it is not an LLM or lacks its settings."""
+    make = LLM_ANSWERERS.get(settings.answer.answerer)
+    return make(settings, max_retries) if make is not None else None
 
 
 __all__ = [
@@ -307,9 +319,12 @@ __all__ = [
     "ChatClient",
     "LLMAnswerer",
     "LLMUnavailable",
+    "LLM_ANSWERERS",
     "OpenAIClient",
     "SYSTEM_PROMPT",
+    "anthropic_answerer",
     "build_prompt",
     "make_llm_answerer",
+    "openai_answerer",
     "parse_reply",
 ]
