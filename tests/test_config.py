@@ -64,7 +64,7 @@ def _other_value(place: str) -> tuple[str, object]:
 
 
 def test_every_old_environment_name_still_sets_a_setting():
-    assert sorted(env_names()) == sorted(OLD_ENV_NAMES)
+    assert set(OLD_ENV_NAMES) <= set(env_names())  # new settings may add names; none may go
     assert env_names()["DOCQA_STORE"] == "store.url" and env_names()["DOCQA_DENSE"] == "ingest.dense"
 
 

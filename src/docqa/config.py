@@ -149,6 +149,10 @@ class WebSettings(Group):
     # `docqa serve` answers in this many processes (0: one per core) and indexes uploads in one more:
     # answering is CPU-bound Python, so threads of one process would share one core (faces/web/serving.py).
     web_workers: int = Field(0, ge=0, le=64, description="answering processes of `docqa serve`; 0: one per core")
+    # The indexing process's priority beside the answering ones (a nice value, 0-19). Under full load
+    # the kernel shares the cores by these weights; at nice 5 the indexer got 4.7 s of CPU in a minute
+    # of eight clients and an uploaded filing was not ready (docs/benchmarks.md, Load and faults).
+    ingest_nice: int = Field(0, ge=0, le=19, description="nice value of `docqa serve`'s indexing process")
     # Without a token the web app and the MCP HTTP server answer only to Host 127.0.0.1 / localhost /
     # [::1] (and the bound address) and refuse writes from other origins (faces/origin.py); a
     # deliberate public name goes here, comma-separated.

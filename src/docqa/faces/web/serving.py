@@ -4,7 +4,8 @@ Answering is CPU-bound Python. Threads of one process share one core (the GIL), 
 clients while a filing was indexed in the same process, questions queued behind the indexing and
 one sentence model: ask p95 18.7 s. Here uvicorn runs ``answer_workers`` processes that answer
 (each loads its own sentence model in the background and answers by words alone until it is
-loaded), and one more process, at a lower priority, indexes the uploads.
+loaded), and one more process indexes the uploads, by default at the answering processes' priority
+(``web.ingest_nice``), so that under full load it still gets its share of the cores.
 
 Exactly once: the job queue lives in the store, and only the process that holds the index
 folder's ingest lock takes jobs from it (``IngestLock``), however many processes serve. An
@@ -29,7 +30,6 @@ from docqa.config import Settings
 log = logging.getLogger(__name__)
 
 SETTINGS_ENV = "DOCQA_SERVE_SETTINGS"  # the parent's settings (CLI flags included), for its children
-INGEST_NICE = 5  # when answers and indexing both want the cores, answers come first
 PR_SET_PDEATHSIG = 1
 # uvicorn kills an answering process that does not answer its ping within this many seconds; one
 # that is opening the index on a machine at load average 12 took longer than uvicorn's 5.
@@ -84,6 +84,10 @@ class IngestLock:
         while not stop.is_set():
             try:
                 fcntl.flock(self._fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                self._fh.seek(0)
+                self._fh.truncate()
+                self._fh.write(f"{os.getpid()}\n")  # who indexes: for `ps` and the load benchmark
+                self._fh.flush()
                 return True
             except BlockingIOError:
                 if not warned:
@@ -102,13 +106,15 @@ class IngestLock:
 def ingest_main(blob: str) -> None:
     """The indexing process: takes jobs from the store's queue until the parent stops it."""
     die_with_parent()
-    os.nice(INGEST_NICE)
+    settings = Settings(**json.loads(blob))
+    # At the answering processes' own priority by default: with a lower one, eight clients left the
+    # indexer a few seconds of CPU a minute and an upload waited for the load to end.
+    os.nice(settings.web.ingest_nice)
     logging.basicConfig(level=logging.INFO, format="docqa ingest: %(message)s")
     from docqa.embed import load_in_background
     from docqa.engine import Engine
     from docqa.app.ingestjobs import IngestWorker
 
-    settings = Settings(**json.loads(blob))
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
