@@ -1,5 +1,5 @@
 """The layer rules as a test: import-linter's contracts in .importlinter (faces -> engine -> answer ->
-search -> plan -> ingest -> finance/store; nothing points back up)."""
+search -> plan -> ingest -> store -> finance; nothing points back up)."""
 
 from __future__ import annotations
 

@@ -115,7 +115,7 @@ def test_the_cli_prints_the_concept(acme):
 
 def _located(engine, label: str, column: int = 0, **fact_changes) -> Located:
     doc = engine.document("acme-10-k.htm")
-    table = StatementTable.model_validate(engine.page(doc.file_name, 2).tables[0])
+    table = engine.page(doc.file_name, 2).tables[0]
     row = next(r for r in table.rows if r.label == label)
     cell = row.cells[column]
     if fact_changes:

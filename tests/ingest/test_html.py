@@ -99,12 +99,12 @@ def test_statement_tables_are_rows_with_label_then_figures(html_engine):
     assert "(347)" in other.text.split("  ")
     # the statement reader read it; the cells carry their tagged facts
     table = income.tables[0]
-    revenues = next(r for r in table["rows"] if r["label"] == "Revenues")
-    assert [c["value"] for c in revenues["cells"]] == [12734.0, 27742.0, 31015.0, 53402.0]
-    first = revenues["cells"][0]
-    assert first["concept"] == "us-gaap:Revenues"
-    assert first["fact"]["value"] == 12_734_000_000 and first["fact"]["unit"] == "USD"
-    assert (first["fact"]["start"], first["fact"]["end"]) == ("2023-04-03", "2023-07-02")
+    revenues = next(r for r in table.rows if r.label == "Revenues")
+    assert [c.value for c in revenues.cells] == [12734.0, 27742.0, 31015.0, 53402.0]
+    first = revenues.cells[0]
+    assert first.concept == "us-gaap:Revenues"
+    assert first.fact.value == 12_734_000_000 and first.fact.unit == "USD"
+    assert (first.fact.start, first.fact.end) == ("2023-04-03", "2023-07-02")
 
 
 def test_pfizer_html_answers_with_a_cited_figure(html_engine):

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from docqa.embed import HashingEmbedder
-from docqa.store.base import EmbedderMismatch, StoredLine, StoredPage
+from docqa.finance.tables import Cell, Column, Row, StatementTable, TaggedFact
+from docqa.store.base import EmbedderMismatch, StoredLine, StoredPage, tables_as_json
 from docqa.types import Chunk, DocType, Document, DocumentMeta, PageInfo, SearchFilters, StatementKind
 
 EMBEDDER = HashingEmbedder(64)
@@ -33,6 +34,22 @@ def make_document(doc_id: str, company: str, year: int, doc_type: DocType, texts
 CASH_FLOW = "Consolidated Statement of Cash Flows\nPurchases of property, plant and equipment (PP&E)  (1,577)  (1,373)"
 BALANCE = "Balance sheet\nProperty, plant and equipment - net  8.70  8.87\nFY2018 Form 10-K"
 PROSE = "Our business sells adhesives and abrasives to industrial customers around the world."
+
+
+def cash_flow_table() -> StatementTable:
+    """A statement table as ingest reads one, with a tagged fact on a cell (HTML filings)."""
+    fact = TaggedFact(value=-1_577_000_000.0, unit="USD", scale=6, start="2018-01-01", end="2018-12-31",
+                      dimensions=(("srt:ConsolidationItemsAxis", "us-gaap:OperatingSegmentsMember"),))
+    cells = (Cell(value=-1577.0, raw="(1,577)", column=1, bbox=(320, 20, 360, 28),
+                  concept="us-gaap:PaymentsToAcquirePPE", context="c-1", fact=fact),
+             Cell(value=-1373.0, raw="(1,373)", column=2, bbox=(380, 20, 420, 28)))
+    return StatementTable(
+        page=1, statement=StatementKind.CASH_FLOW, title="Consolidated Statement of Cash Flows", unit="millions",
+        unit_text="(Millions)", bbox=(10, 10, 420, 28),
+        columns=(Column(index=1, header="2018", fiscal_year=2018, period="year", x0=320, x1=360),
+                 Column(index=2, header="2017", fiscal_year=2017, period="year", x0=380, x1=420)),
+        rows=(Row(label="Purchases of property, plant and equipment (PP&E)", cells=cells, bbox=(10, 20, 420, 28),
+                  indent=10),))
 
 
 @pytest.fixture
@@ -138,6 +155,20 @@ class StoreBattery:
         assert store.embedder_identity() == "model-a"
         with pytest.raises(EmbedderMismatch, match="model-a"):
             store.bind_embedder("model-b")
+
+    def test_statement_tables_round_trip_typed(self, store):
+        document, pages, chunks, vectors = make_document("eeee5555", "3M Company", 2018, DocType.ANNUAL,
+                                                         [CASH_FLOW, PROSE])
+        table = cash_flow_table()
+        pages[0] = pages[0].model_copy(update={"tables": (table,)})
+        pages[1] = pages[1].model_copy(update={"tables": (table,)}).packed()  # as an ingest worker sends it
+        store.add_document(document, pages, chunks, vectors)
+        first, second = store.pages("eeee5555")
+        assert tuple(first.tables) == (table,) and tuple(second.tables) == (table,)
+        assert isinstance(first.tables[0], StatementTable) and first.tables[0].rows[0].cells[0].fact.scale == 6
+        assert tables_as_json(first.tables) == [table.model_dump(mode="json")]
+        store.add_document(document, [p.model_copy(update={"tables": ()}) for p in pages], chunks, vectors)
+        assert not store.page("eeee5555", 1).tables and list(store.page("eeee5555", 1).tables) == []
 
     def test_lexical_only_documents(self, store):
         document, pages, chunks, _ = make_document("dddd4444", "Y Inc.", 2021, DocType.ANNUAL, [PROSE])

@@ -42,6 +42,22 @@ class TestSQLiteStore(StoreBattery, ServiceStateBattery):
         assert second.lexical_search(["1000"], [], __import__("docqa.types").types.SearchFilters(), 5)
         second.close()
 
+    def test_a_pages_tables_are_validated_once_and_kept_with_the_cached_page(self, store, monkeypatch):
+        from docqa.finance.tables import StatementTable
+        from docqa.types import DocType
+        from tests.store.battery import CASH_FLOW, cash_flow_table, make_document
+
+        document, pages, chunks, vectors = make_document("ffff6666", "3M Company", 2018, DocType.ANNUAL, [CASH_FLOW])
+        store.add_document(document, [pages[0].model_copy(update={"tables": (cash_flow_table(),)})], chunks, vectors)
+        validated = []
+        real = StatementTable.model_validate
+        monkeypatch.setattr(StatementTable, "model_validate", lambda data: validated.append(1) or real(data))
+        page = store.pages("ffff6666")[0]
+        assert page.tables and not validated  # whether a page has tables is known without reading them
+        first = page.tables[0]
+        again = store.pages("ffff6666")[0].tables[0]
+        assert again is first and len(validated) == 1 and first == cash_flow_table()
+
 
 class TestDocumentRestrictedRanking:
     """A document filter restricts FTS5 to the documents' rowid spans before ranking: the result must

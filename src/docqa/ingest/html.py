@@ -28,6 +28,7 @@ from typing import Callable
 from lxml import etree
 
 from docqa.finance.periods import FiscalCalendar
+from docqa.finance.tables import StatementTable
 from docqa.ingest.html_facts import annotate_tables
 from docqa.ingest.html_layout import (CHAR_WIDTH, FONT_HEIGHT, LINE_HEIGHT, MARGIN, Break, HtmlCell, PageCount, Para,
                                       Table, block_lines, collapse, paginate)
@@ -99,7 +100,7 @@ def cover_over(detected: DocumentMeta, parsed: object) -> DocumentMeta:
     return apply_cover(detected, parsed.meta) if isinstance(parsed, ParsedHtml) else detected
 
 
-def tables_with_facts(tables: list[dict], parsed: object, page: int) -> list[dict]:
+def tables_with_facts(tables: list[StatementTable], parsed: object, page: int) -> list[StatementTable]:
     """For an HTML filing, the page's tables with the tagged facts on their cells and each column's
     period as its facts state it (html_facts); else unchanged."""
     if not isinstance(parsed, ParsedHtml):

@@ -93,7 +93,7 @@ def build_document(source: str | bytes, suffix: str, sha: str, name: str, option
     finally:
         if tmp:
             os.unlink(tmp)
-    return Built(document=document, pages=pages, chunks=chunks, vectors=vectors, bodies=bodies,
+    return Built(document=document, pages=[p.packed() for p in pages], chunks=chunks, vectors=vectors, bodies=bodies,
                  warnings=list(warnings), stage_seconds=dict(builder.stage_seconds), seconds=time.perf_counter() - started,
                  worker=_worker_name())
 

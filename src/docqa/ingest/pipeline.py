@@ -19,7 +19,7 @@ from typing import Callable, Iterable
 
 from docqa.embed import Embedder
 from docqa.finance.statements import read_tables
-from docqa.finance.tables import TaggedFact
+from docqa.finance.tables import Cell, Row, StatementTable
 from docqa.ingest import metadata
 from docqa.ingest.chunk import chunk_page, page_title
 from docqa.ingest.html import HTML_SUFFIXES, ParsedHtml, cover_over, is_html, parse_html, tables_with_facts
@@ -301,7 +301,8 @@ class Ingestor:
             bodies = [indexed_body(c) for c in chunks]
         with self._timed("tables"):
             tables = {p.number: tables_with_facts(_tables(p), parsed, p.number) for p in pages}
-            warnings += _scales_as_printed(tables)
+            tables, dropped = _scales_as_printed(tables)
+            warnings += dropped
         stored = [_stored_page(doc_id, p, i, tables[p.number]) for p, i in zip(pages, infos)]
         vectors = None
         if self.embedder is not None and chunks:
@@ -362,46 +363,55 @@ def _trusted_facts(parsed: object) -> list[str]:
     return [warning] if warning else []
 
 
-def _scales_as_printed(tables: dict[int, list[dict]]) -> list[str]:
-    """Take off each cell the tagged fact whose scale is not the table's printed unit (an amount
-    tagged in thousands in a table "in millions"): the cell's printed figure and the table's unit
-    stand, so an answer's text and its figure say the same. One warning for them all."""
+def _scales_as_printed(tables: dict[int, list[StatementTable]]) -> tuple[dict[int, list[StatementTable]], list[str]]:
+    """The tables with each cell's tagged fact taken off where its scale is not the table's printed
+    unit (an amount tagged in thousands in a table "in millions"): the cell's printed figure and the
+    table's unit stand, so an answer's text and its figure say the same. One warning for them all."""
     dropped: list[str] = []
-    for page, page_tables in tables.items():
-        for table in page_tables:
-            for row in table.get("rows", []):
-                cells = row.get("cells", [])
-                for k, cell in enumerate(cells):
-                    if _scale_disagrees(cell, table, row):
-                        dropped.append(f"{cell.get('concept')} tagged in 10^{cell['fact'].get('scale')} "
-                                       f"on page {page}, in a table in {table.get('unit')}")
-                        cells[k] = {key: v for key, v in cell.items() if key not in ("concept", "context", "fact")}
+    out = {page: [_printed_scale(table, page, dropped) for table in page_tables]
+           for page, page_tables in tables.items()}
     if not dropped:
-        return []
+        return out, []
     more = f" (and {len(dropped) - 1} more)" if len(dropped) > 1 else ""
-    return [f"{len(dropped)} tagged inline XBRL fact(s) ignored, their scale is not the table's printed unit: "
-            f"{dropped[0]}{more}; the printed figures are used"]
+    return out, [f"{len(dropped)} tagged inline XBRL fact(s) ignored, their scale is not the table's printed unit: "
+                 f"{dropped[0]}{more}; the printed figures are used"]
 
 
-def _scale_disagrees(cell: dict, table: dict, row: dict) -> bool:
-    fact = cell.get("fact")
-    return bool(fact) and not TaggedFact.model_validate(fact).agrees(table.get("unit"), row.get("kind", "currency"))
+def _printed_scale(table: StatementTable, page: int, dropped: list[str]) -> StatementTable:
+    """``table`` without the facts of another scale than its unit, each named in ``dropped``."""
+    if not any(_scale_disagrees(cell, table, row) for row in table.rows for cell in row.cells):
+        return table
+    rows = []
+    for row in table.rows:
+        cells = []
+        for cell in row.cells:
+            if _scale_disagrees(cell, table, row):
+                dropped.append(f"{cell.concept} tagged in 10^{cell.fact.scale} on page {page}, "
+                               f"in a table in {table.unit}")
+                cell = cell.model_copy(update={"concept": None, "context": None, "fact": None})
+            cells.append(cell)
+        rows.append(row.model_copy(update={"cells": tuple(cells)}))
+    return table.model_copy(update={"rows": tuple(rows)})
 
 
-def _stored_page(document_id: str, page: Page, info: PageInfo, tables: list[dict]) -> StoredPage:
+def _scale_disagrees(cell: Cell, table: StatementTable, row: Row) -> bool:
+    return cell.fact is not None and not cell.fact.agrees(table.unit, row.kind)
+
+
+def _stored_page(document_id: str, page: Page, info: PageInfo, tables: list[StatementTable]) -> StoredPage:
     return StoredPage(
         document_id=document_id, number=page.number, width=page.width, height=page.height,
         lines=tuple(StoredLine(text=l.text, bbox=l.bbox, is_table=l.is_table) for l in page.lines),
-        info=info, tables=tables, ocr=page.ocr, no_text=page.no_text,
+        info=info, tables=tuple(tables), ocr=page.ocr, no_text=page.no_text,
     )
 
 
-def _tables(page: Page) -> list[dict]:
+def _tables(page: Page) -> list[StatementTable]:
     """Numeric tables as line items x periods, read once here because reading needs word boxes."""
     if sum(line.is_table for line in page.lines) < MIN_TABLE_ROWS:
         return []
     try:
-        return [t.model_dump(mode="json") for t in read_tables(page)]
+        return read_tables(page)
     except Exception as exc:  # a table the reader cannot follow must not lose the document
         log.warning("page %d: tables not read (%s)", page.number, exc)
         return []

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Callable, Iterable, Protocol, TypeVar, overload, runtime_checkable
 
 import numpy as np
-from pydantic import Field, field_serializer
+from pydantic import field_serializer
 
+from docqa.finance.tables import StatementTable
 from docqa.text import index_text
 from docqa.types import BBox, Chunk, Document, Frozen, Job, PageInfo, QuestionRecord, SearchFilters
 
@@ -92,37 +93,49 @@ class StoredLines(_DecodedOnUse[StoredLine]):
         return self._text
 
 
-class StoredTables(_DecodedOnUse[dict]):
-    """A page's tables as the store holds them (JSON), decoded on first use, and what a reader
-    parses them into kept with the page: the store's page cache then keeps the parsed tables too
-    (a figure question validated every statement table again on every question)."""
+class StoredTables(_DecodedOnUse[StatementTable]):
+    """A page's statement tables as the store holds them (JSON, or that JSON decoded), validated into
+    StatementTable the first time something reads them and kept so with the page: the store's page
+    cache then keeps the typed tables (a figure question validated every statement table again on
+    every question), and a page whose tables nothing reads validates none."""
 
-    __slots__ = ("_raw", "_tables", "_parsed")
+    __slots__ = ("_raw", "_tables")
 
-    def __init__(self, raw: str | None) -> None:
+    def __init__(self, raw: str | list | None) -> None:
         self._raw = raw if raw and raw != "[]" else None
-        self._tables: list[dict] | None = None if self._raw else []
-        self._parsed: tuple[Callable, list] | None = None
+        self._tables: tuple[StatementTable, ...] | None = None if self._raw else ()
 
-    def _decoded(self) -> list[dict]:
+    def _decoded(self) -> tuple[StatementTable, ...]:
         if self._tables is None:
-            self._tables = json.loads(self._raw or "[]")
+            rows = json.loads(self._raw) if isinstance(self._raw, str) else self._raw
+            self._tables = tuple(StatementTable.model_validate(t) for t in rows)
         return self._tables
-
-    def parsed(self, parse: Callable[[dict], T]) -> list[T]:
-        if self._parsed is None or self._parsed[0] != parse:
-            self._parsed = (parse, [parse(t) for t in self._decoded()])
-        return list(self._parsed[1])
 
     def __bool__(self) -> bool:
         return self._raw is not None
 
+    def as_json(self) -> list[dict]:
+        """The tables as the JSON they were read (or sent) as, not validated."""
+        return json.loads(self._raw) if isinstance(self._raw, str) else list(self._raw or [])
 
-def parsed_tables(page: "StoredPage", parse: Callable[[dict], T]) -> list[T]:
-    """``parse`` applied to each of the page's tables, kept with the page when the store read it."""
-    if isinstance(page.tables, StoredTables):
-        return page.tables.parsed(parse)
-    return [parse(t) for t in page.tables]
+    def as_text(self) -> str | None:
+        """The JSON text they were read (or sent) as, if they came as text."""
+        return self._raw if isinstance(self._raw, str) else None
+
+
+def tables_as_json(tables: Sequence[StatementTable]) -> list[dict]:
+    """A page's tables as every backend stores them: the one place they become JSON (what
+    StoredTables reads back). Tables still held as JSON are passed on as they are."""
+    if isinstance(tables, StoredTables):
+        return tables.as_json()
+    return [t.model_dump(mode="json") for t in tables]
+
+
+def tables_as_text(tables: Sequence[StatementTable]) -> str:
+    """``tables_as_json`` as JSON text (SQLite's column, what an ingest worker sends); tables still
+    held as that text are passed on without decoding it."""
+    text = tables.as_text() if isinstance(tables, StoredTables) else None
+    return text if text is not None else json.dumps(tables_as_json(tables))
 
 
 class StoredPage(Frozen):
@@ -133,7 +146,8 @@ class StoredPage(Frozen):
     # A tuple, or StoredLines from a store that decodes them lazily (see ``StoredPage.from_store``).
     lines: tuple[StoredLine, ...] = ()
     info: PageInfo | None = None
-    tables: list[dict] = Field(default_factory=list)  # finance.statements tables as JSON (or StoredTables)
+    # A tuple, or StoredTables from a store that validates them lazily (see ``StoredPage.from_store``).
+    tables: tuple[StatementTable, ...] = ()
     ocr: bool = False
     no_text: bool = False
 
@@ -148,14 +162,23 @@ class StoredPage(Frozen):
         return [line.model_dump() for line in lines]
 
     @field_serializer("tables")
-    def _tables_out(self, tables: Sequence[dict]) -> list[dict]:
-        return list(tables)
+    def _tables_out(self, tables: Sequence[StatementTable]) -> list[dict]:
+        return tables_as_json(tables)
+
+    def packed(self) -> "StoredPage":
+        """The page with its tables as the JSON text the store writes, validated again only if
+        something reads them: what an ingest worker sends the one process that writes the store, which
+        then writes that text as it is (unpickling the typed tables and dumping them there cost that
+        process more than the whole table JSON did before tables were typed)."""
+        if not self.tables or isinstance(self.tables, StoredTables):
+            return self
+        return self.model_copy(update={"tables": StoredTables(tables_as_text(self.tables))})
 
     @classmethod
     def from_store(cls, *, document_id: str, number: int, width: float, height: float, lines_json: str,
                    info: PageInfo | None, tables_json: str | None, ocr: bool, no_text: bool) -> "StoredPage":
-        """A page read back from a store's own rows: trusted, so not validated, and its rows decoded
-        only when something reads them."""
+        """A page read back from a store's own rows: trusted, so not validated, and its rows and
+        tables decoded only when something reads them."""
         return cls.model_construct(document_id=document_id, number=number, width=width, height=height,
                                    lines=StoredLines(lines_json), info=info, tables=StoredTables(tables_json), ocr=ocr,
                                    no_text=no_text)

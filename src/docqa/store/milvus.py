@@ -46,7 +46,7 @@ from typing import Iterable
 
 import numpy as np
 
-from docqa.store.base import EmbedderMismatch, Store, StoredPage, StoreUnavailable, line_rows
+from docqa.store.base import EmbedderMismatch, Store, StoredPage, StoreUnavailable, line_rows, tables_as_json
 from docqa.store.milvus_client import Guarded, hold_lite, parse_milvus_url, release_lite
 from docqa.store.milvus_extra import MilvusClient
 from docqa.store.milvus_lexical import lexical_body, lexical_query
@@ -167,7 +167,7 @@ class MilvusStore(MilvusSearch, Store):
                 "width": p.width, "height": p.height,
                 "lines": line_rows(p.lines),
                 "info": p.info.model_dump(mode="json") if p.info else None,
-                "tables": list(p.tables), "ocr": p.ocr, "no_text": p.no_text,
+                "tables": tables_as_json(p.tables), "ocr": p.ocr, "no_text": p.no_text,
             })
             for part, start in enumerate(range(0, len(data), MAX_VARCHAR)):
                 rows.append({"id": f"{document_id}/{p.number}/{part}", "document_id": document_id,

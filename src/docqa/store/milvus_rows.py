@@ -8,7 +8,7 @@ import json
 import zlib
 from typing import Any, Iterable
 
-from docqa.store.base import StoredLine, StoredPage
+from docqa.store.base import StoredLine, StoredPage, StoredTables
 from docqa.types import Chunk, DocType, PageInfo, StatementKind
 
 MAX_VARCHAR = 65_535
@@ -50,10 +50,11 @@ def pages_of(document_id: str, rows: list[dict]) -> list[StoredPage]:
     pages = []
     for number in sorted(parts):
         d = unpack("".join(data for _, data in sorted(parts[number])))
-        pages.append(StoredPage(
+        # the store's own rows: trusted, so not validated again; the tables validated when read
+        pages.append(StoredPage.model_construct(
             document_id=document_id, number=number, width=d["width"], height=d["height"],
             lines=tuple(StoredLine(text=t, bbox=tuple(b), is_table=bool(tb)) for t, b, tb in d["lines"]),
-            info=PageInfo.model_validate(d["info"]) if d["info"] else None, tables=d["tables"] or [],
+            info=PageInfo.model_validate(d["info"]) if d["info"] else None, tables=StoredTables(d["tables"]),
             ocr=bool(d["ocr"]), no_text=bool(d["no_text"]),
         ))
     return pages

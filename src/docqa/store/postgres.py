@@ -33,7 +33,7 @@ from typing import Iterable, Iterator
 
 import numpy as np
 
-from docqa.store.base import EmbedderMismatch, Store, StoredPage, StoreUnavailable, line_rows
+from docqa.store.base import EmbedderMismatch, Store, StoredPage, StoreUnavailable, line_rows, tables_as_json
 from docqa.store.postgres_extra import ConnectionPool, psycopg, register_vector
 from docqa.store.postgres_rows import (
     CHUNK_COLUMNS, DOCUMENT_COLUMNS, PAGE_COLUMNS, QUESTION_COLUMNS, chunk_of, clean, document_of, jsonb, page_of,
@@ -152,7 +152,7 @@ class PostgresStore(PostgresSearch, Store):
                             document.id, p.number, p.width, p.height,
                             jsonb(line_rows(p.lines)),
                             jsonb(p.info.model_dump(mode="json")) if p.info else None,
-                            jsonb(list(p.tables)) if p.tables else None, p.ocr, p.no_text,
+                            jsonb(tables_as_json(p.tables)) if p.tables else None, p.ocr, p.no_text,
                         ))
                 with cur.copy(
                     f"COPY {SCHEMA}.chunks (id, document_id, document, page, ordinal, kind, text, bbox, section,"

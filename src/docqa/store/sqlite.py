@@ -17,7 +17,7 @@ from typing import Callable, Iterable, Literal, TypeVar
 
 import numpy as np
 
-from docqa.store.base import EmbedderMismatch, Store, StoredPage, disk_full, line_rows
+from docqa.store.base import EmbedderMismatch, Store, StoredPage, disk_full, line_rows, tables_as_text
 from docqa.store.sqlite_heads import ChunkHeads
 from docqa.store.sqlite_rows import chunk_of, document_of, page_of, question_of
 from docqa.store.sqlite_schema import connect
@@ -120,7 +120,7 @@ class SQLiteStore(SQLiteSearch, TantivyMirror, Store):
                             document.id, p.number, p.width, p.height,
                             json.dumps(line_rows(p.lines)),
                             p.info.model_dump_json() if p.info else None,
-                            json.dumps(list(p.tables)) if p.tables else None,
+                            tables_as_text(p.tables) if p.tables else None,
                             int(p.ocr), int(p.no_text),
                         )
                         for p in pages

@@ -153,6 +153,7 @@ def answer_out(answer: Answer) -> AnswerOut:
     )
 
 
-def table_info(table: dict) -> TableInfo:
-    columns = [str(c.get("header") or "") for c in table.get("columns", []) if isinstance(c, dict)]
-    return TableInfo(title=table.get("title"), unit=table.get("unit_text") or table.get("unit"), columns=columns)
+def table_info(table: "StatementTable") -> TableInfo:
+    """One of a page's statement tables (finance's StatementTable, as the engine's pages carry them:
+    a face reads them and never imports finance)."""
+    return TableInfo(title=table.title, unit=table.unit_text or table.unit, columns=[c.header for c in table.columns])

@@ -32,7 +32,7 @@ def register_read_page(tools: Tools) -> None:
             previous_page=page - 1 if page > 1 else None, next_page=page + 1 if page < doc.pages else None,
             section=info.section if info else None,
             statement=info.statement.value if info and info.statement else None,
-            tables=[table_info(t) for t in stored.tables if isinstance(t, dict)],
+            tables=[table_info(t) for t in stored.tables],
             ocr=stored.ocr, no_text=stored.no_text, text=stored.text,
         )
 

@@ -15,7 +15,7 @@ from docqa.finance.tables import Column, StatementTable, with_own_year_filled, w
 from docqa.plan import QuestionPlan
 from docqa.plan.companies import canonical_companies
 from docqa.plan.periods import days_apart
-from docqa.store.base import Store, StoredPage, parsed_tables
+from docqa.store.base import Store, StoredPage
 from docqa.types import DocType, DocumentMeta, EvidencePage
 
 MAX_DOCUMENTS = 2     # the evidence's leading filings; beyond them the question is elsewhere
@@ -50,10 +50,6 @@ class Source:
         return table.column_for_period(period, self.calendar, self.fiscal_quarter, stock)
 
 
-def _tables(page: StoredPage) -> list[StatementTable]:
-    return parsed_tables(page, StatementTable.model_validate)
-
-
 def filing_sources(evidence: list[EvidencePage], store: Store) -> list[Source]:
     """Tables of the leading filings: their primary statements first, then the evidence pages."""
     order: list[tuple[str, str]] = []
@@ -69,7 +65,7 @@ def filing_sources(evidence: list[EvidencePage], store: Store) -> list[Source]:
         for n in statement_pages + evidence_pages:
             if n not in seen:
                 seen.append(n)
-        tables = [t for n in seen for t in _tables(pages[n])]
+        tables = [t for n in seen for t in pages[n].tables]
         if tables:
             doc = store.document(document_id)
             out.append(_source(document, document_id, tables, pages, doc.meta if doc else None))
@@ -93,7 +89,7 @@ def annual_report(store: Store, document_id: str, year: int | None) -> Source | 
     doc = min(annuals, key=lambda d: d.meta.fiscal_year - year) if year is not None else max(  # type: ignore[operator]
         annuals, key=lambda d: d.meta.fiscal_year or 0)
     pages = {p.number: p for p in store.pages(doc.id)}
-    tables = [t for n, p in sorted(pages.items()) if p.info and p.info.statement for t in _tables(p)]
+    tables = [t for n, p in sorted(pages.items()) if p.info and p.info.statement for t in p.tables]
     if not tables:
         return None
     return _source(doc.file_name, doc.id, tables, pages, doc.meta)
@@ -147,7 +143,7 @@ def all_tables(source: Source) -> list[StatementTable]:
     cached = _TABLE_CACHE.get(source.document_id)
     if cached is None:
         seen = {(t.page, t.bbox) for t in source.tables}
-        rest = [t for n, p in sorted(source.pages.items()) for t in _tables(p)]
+        rest = [t for n, p in sorted(source.pages.items()) for t in p.tables]
         if not source.quarterly:
             rest = [with_own_year_filled(t, source.fiscal_year) for t in rest]
         cached = [t for t in rest if (t.page, t.bbox) not in seen]
