@@ -148,20 +148,26 @@ class SearchFilters(Frozen):
 SearchMode = Literal["hybrid", "lexical", "vector"]
 
 
-class Hit(Frozen):
-    """One page that search found: the best chunk on that page speaks for it."""
+class FilingPage(Frozen):
+    """A page of an indexed filing with a text of it, and the company, year and statement the index
+    gives it: what search finds (Hit) and what an answerer reads (EvidencePage)."""
 
     document: str
     document_id: str
     page: int
-    score: float
     text: str
-    chunk_id: str
     company: str | None = None
     year: int | None = None
+    statement: StatementKind | None = None
+
+
+class Hit(FilingPage):
+    """One page that search found: the best chunk on that page speaks for it (``text`` is the chunk's)."""
+
+    score: float
+    chunk_id: str
     doc_type: DocType | None = None
     section: str | None = None
-    statement: StatementKind | None = None
     scores: dict[str, float] = Field(default_factory=dict)
 
 
@@ -196,17 +202,11 @@ class IngestReport(Frozen):
 # --- answers ----------------------------------------------------------------------------------
 
 
-class EvidencePage(Frozen):
-    """A page handed to an answerer, labelled P1..Pn. Answerers may only cite these labels."""
+class EvidencePage(FilingPage):
+    """A page handed to an answerer (``text`` is the whole page's), labelled P1..Pn. Answerers may
+    only cite these labels."""
 
     label: str
-    document: str
-    document_id: str
-    page: int
-    text: str
-    company: str | None = None
-    year: int | None = None
-    statement: StatementKind | None = None
 
 
 class Citation(Frozen):
@@ -237,8 +237,9 @@ class Figure(Frozen):
     concept: str | None = None
 
 
-class Draft(Frozen):
-    """What an answerer proposes; docqa.verify decides what survives."""
+class Reply(Frozen):
+    """What an answer says and what carries it: a Draft as an answerer proposes it, an Answer as
+    verification leaves it."""
 
     text: str
     found: bool
@@ -247,23 +248,22 @@ class Draft(Frozen):
     figures: tuple[Figure, ...] = ()
     formula: str | None = None
     answerer: str = ""
-    measure: str | None = None  # what the figure answers ("Current ratio", "Goodwill"): checked against the question's measure
+    # what the figure answers ("Current ratio", "Goodwill"): the answerer's reading of the question,
+    # checked against the question's measure
+    measure: str | None = None
+
+
+class Draft(Reply):
+    """What an answerer proposes; docqa.verify decides what survives."""
+
     # False: the quotes are the closest passages, not lines that decide the question (the answer is then
     # "passages", never "verified", however exactly the quotes are printed)
     decisive: bool = True
 
 
-class Answer(Frozen):
+class Answer(Reply):
     id: str | None = None
     question: str
-    text: str
-    found: bool
-    reason: str | None = None
-    citations: tuple[Citation, ...] = ()
-    figures: tuple[Figure, ...] = ()
-    formula: str | None = None
-    answerer: str = ""
-    measure: str | None = None      # what the figure is ("Current ratio"): the answerer's reading of the question
     # passages: every quote is printed on its page, but the quotes do not decide the question
     verification: Literal["verified", "partial", "passages", "not_found"] = "not_found"
     citations_dropped: int = 0
