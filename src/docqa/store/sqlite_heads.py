@@ -29,22 +29,21 @@ class ChunkHeads:
 
     def by_rowid(self, rowids: Iterable[int]) -> dict[int, tuple]:
         """rowid -> head (HEAD_FIELDS) of each rowid the store holds; one it does not hold is absent."""
-        rowids = list(rowids)
-        by_rowid, _ = self._current()
-        found = {r: row for r in rowids if (row := by_rowid.get(r)) is not None}
-        missing = [r for r in dict.fromkeys(rowids) if r not in found]
-        if missing:
-            found.update((row[0], row) for row in self._read("rowid", missing))
-        return found
+        return self._heads(rowids, 0)
 
     def by_id(self, chunk_ids: Iterable[str]) -> dict[str, tuple]:
         """chunk id -> head (HEAD_FIELDS) of each chunk the store holds."""
-        chunk_ids = list(chunk_ids)
-        _, by_id = self._current()
-        found = {i: row for i in chunk_ids if (row := by_id.get(i)) is not None}
-        missing = [i for i in dict.fromkeys(chunk_ids) if i not in found]
+        return self._heads(chunk_ids, 1)
+
+    def _heads(self, keys: Iterable, at: int) -> dict:
+        """key -> head of each key the store holds, the key being the head's field ``at`` (0: rowid,
+        1: id): the kept heads, and the others read in one query."""
+        keys = list(keys)
+        kept = self._current()[at]
+        found = {k: row for k in keys if (row := kept.get(k)) is not None}
+        missing = [k for k in dict.fromkeys(keys) if k not in found]
         if missing:
-            found.update((row[1], row) for row in self._read("id", missing))
+            found.update((row[at], row) for row in self._read(HEAD_FIELDS[at], missing))
         return found
 
     def _current(self) -> tuple[dict[int, tuple], dict[str, tuple]]:
