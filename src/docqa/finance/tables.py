@@ -130,7 +130,8 @@ class StatementTable(_Frozen):
         ]
         if not found:
             return None
-        return min(found, key=lambda c: (c.fiscal_year != year, order.get(c.period, 1), c.index))
+        best = min(found, key=lambda c: (c.fiscal_year != year, order.get(c.period, 1), c.index))
+        return whole_of([c for c in found if (c.fiscal_year, c.period) == (best.fiscal_year, best.period)], best)
 
     def value(self, row: Row, year: int, period: PeriodKind | None = None) -> Cell | None:
         column = self.column_for(year, period)
@@ -162,7 +163,10 @@ class StatementTable(_Frozen):
             if ok:
                 instant = months == 0
                 found.append(((instant != stock) if stock is not None else False, c.index, c))
-        return min(found, key=lambda f: f[:2])[2] if found else None
+        if not found:
+            return None
+        best = min(found, key=lambda f: f[:2])
+        return whole_of([c for kind, _, c in found if kind == best[0]], best[2])
 
     def column_months(self) -> dict[int, int | None]:
         """Months each period column covers. A dated column whose header lost its "Three Months
@@ -182,6 +186,35 @@ class StatementTable(_Frozen):
         return sorted({c.fiscal_year for c in self.period_columns() if c.fiscal_year is not None})
 
 
+# The words of a column header that say when: what is left names the part of the company (a region,
+# a segment, "Total") the column reports.
+_WHEN = re.compile(
+    r"\b(?:(?:three|six|nine|twelve|thirteen|fourteen|\d{1,2})[\s-]+(?:months?|weeks?)|months?|weeks?|quarters?|"
+    r"years?|fiscal|ended|ending|end|as|of|at|for|the|and|(?:first|second|third|fourth)|q[1-4]|h[12]|ytd|"
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d+(?:st|nd|rd|th)?|fy\d*|in|millions?|thousands?|billions?|"
+    r"unaudited|restated|reported)\b|[^\w\s]", re.I)
+_WHOLE = re.compile(r"\b(?:total|consolidated|worldwide|combined|company|enterprise)\b", re.I)
+
+
+def column_part(column: Column) -> str:
+    """The header's words that are not its period ("Three months ended December 31, 2018 Asia
+    Pacific" -> "asia pacific"): the part of the company a column of a split table reports."""
+    return " ".join(_WHEN.sub(" ", column.header).lower().split())
+
+
+def whole_of(columns: list[Column], best: Column) -> Column | None:
+    """Of the columns that report the same period, the one for the whole company. When their headers
+    name different parts (regions, segments) the whole is the one headed "Total" / "Consolidated" /
+    "Worldwide"; a table split by part with no such column states no figure of the whole company,
+    and the first part's figure is never given in its place."""
+    parts = {column_part(c) for c in columns}
+    if len(columns) < 2 or len(parts) < 2:
+        return best
+    whole = [c for c in columns if _WHOLE.search(column_part(c))]
+    return min(whole, key=lambda c: c.index) if whole else None
+
+
 def column_period(column: Column, calendar: FiscalCalendar | None = None, quarter_hint: int | None = None,
                   months: int | None = None) -> tuple[Period, int | None] | None:
     """The fiscal period a column reports and its length in months (0: a balance at a date;
@@ -190,6 +223,11 @@ def column_period(column: Column, calendar: FiscalCalendar | None = None, quarte
     instant = column.period == "instant"
     months = months or column.months
     months = 0 if instant else (months or (12 if column.period == "year" else None))
+    named = header_quarter(column.header)
+    if named is not None and months == 12 and column.fiscal_year is not None:
+        # A quarterly-data note: "Fiscal Year Ended January 31, 2018" over "Q1 ... Q4 | Total":
+        # the year is the heading, each quarter column reports its own three months.
+        return Period(column.fiscal_year, named), 3
     if column.period_end and calendar is not None:
         fiscal_year, quarter = calendar.period_of(column.period_end)
         if months == 12 and not column.months and quarter != 4:

@@ -206,7 +206,10 @@ class AskedPeriods:
                 if years and year in years:
                     years.remove(year)
             out.add(Period(year, quarter))
-        out |= {Period(y) for y in years}
+        # "the fourth quarter of fiscal 2018 (the quarter ended January 31, 2018)": a year that
+        # dates a quarter asked is that quarter's year, not a second period asked.
+        dated = {year for _, year in self.quarters if year is not None}
+        out |= {Period(y) for y in years if y not in dated}
         if self.same_period_before:
             out |= {p.prior() for p in list(out) if p.quarter}
         return sorted(out, key=lambda p: p.order)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from docqa.finance.periods import FiscalCalendar, Period
+from docqa.finance.periods import header_quarter
 from docqa.finance.tables import Column, StatementTable, with_own_year_filled, without_parent_only
 from docqa.plan import QuestionPlan
 from docqa.plan.companies import canonical_companies
@@ -44,7 +45,8 @@ class Source:
             # An annual report: the year's column as the statement reader dated it; never a
             # quarter's (its quarterly-data note prints four columns per year).
             column = table.column_for(period.fiscal_year)
-            if column is not None and (column.period in ("quarter", "ytd") or (column.months or 12) < 12):
+            if column is not None and (column.period in ("quarter", "ytd") or (column.months or 12) < 12
+                                       or header_quarter(column.header) is not None):
                 return None
             return column
         return table.column_for_period(period, self.calendar, self.fiscal_quarter, stock)
