@@ -19,6 +19,8 @@ reader works from word positions, not from the text, because that is what surviv
 
 from __future__ import annotations
 
+import re
+
 from docqa.finance.cells import is_year
 from docqa.finance.lineitems import LineItemMatch, find_line_items
 from docqa.finance.periods import parse_period
@@ -27,7 +29,7 @@ from docqa.finance.table_columns import column_headers, find_columns
 from docqa.finance.table_headers import HeaderBlock, footnoted_year, header_blocks, is_year_line, years_in
 from docqa.finance.table_lines import TableLine, split_line
 from docqa.finance.table_rows import name_unlabeled_totals, read_rows
-from docqa.finance.tables import Column, StatementTable, Unit
+from docqa.finance.tables import Column, StatementTable, Unit, not_period_words
 from docqa.types import Page, StatementKind
 
 __all__ = ["LineItemMatch", "find_line_items", "read_tables"]
@@ -60,7 +62,7 @@ def read_tables(page: Page) -> list[StatementTable]:
             title_lines = top + [t for t in title_lines if t not in top]
         table = _read_region(page, lines, block, lo, hi, title_lines, page_unit)
         if table is not None and (block is not None or len(table.rows) >= 3):
-            tables.append(table)
+            tables += by_dated_blocks(table, table.title, table.statement == StatementKind.BALANCE)
         prev_end = _last_data(lines, lo, hi) + 1
     return tables
 
@@ -111,6 +113,15 @@ def _read_region(page: Page, lines: list[TableLine], block: HeaderBlock | None, 
         return None
     header_lines = [lines[i].line for i in range(block.start, block.end + 1)] if block else []
     headers, stub = column_headers(header_lines, cols) if header_lines else ([""] * len(cols), "")
+    if not any(h.strip() for h in headers):
+        # No line of periods over the figures: a segment note heads its columns with the parts'
+        # names ("Pharmacy Services | Retail/LTC | ... | Consolidated Totals") and dates its row
+        # blocks ("2018:", "Fiscal 2015"). The lines right above the first row name the columns.
+        named = _lines_over_columns(lines, data[0][0], lo)
+        if named:
+            headers, more = column_headers(named, cols)
+            stub = " ".join(x for x in (stub, more) if x)
+            header_lines = header_lines + named
     title = " / ".join(t for t in title_lines if t.strip())
     rows = read_rows(lines, lo, hi, cols)
     if not rows:
@@ -133,3 +144,61 @@ def _read_region(page: Page, lines: list[TableLine], block: HeaderBlock | None, 
     bbox = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
     return StatementTable(page=page.number, statement=statement, title=title, unit=unit, unit_text=unit_text,
                           columns=tuple(columns), rows=tuple(rows), bbox=bbox)
+
+
+MAX_NAME_LINES = 3
+
+
+def _lines_over_columns(lines: list[TableLine], first_row: int, lo: int) -> list:
+    """The label-only lines stacked right above a table's first row (at most MAX_NAME_LINES, none
+    before ``lo`` nor a sentence), top to bottom."""
+    out = []
+    i = first_row - 1
+    while i >= max(0, lo - MAX_NAME_LINES) and len(out) < MAX_NAME_LINES:
+        ln = lines[i]
+        if ln.is_data or not ln.line.text.strip() or ln.line.text.rstrip().endswith("."):
+            break
+        out.append(ln.line)
+        i -= 1
+    return out[::-1]
+
+
+def by_dated_blocks(table: StatementTable, context: str, balance_sheet: bool) -> list[StatementTable]:
+    """A table whose columns name parts, not periods, and whose rows sit under dated headings
+    ("2018:", "Fiscal 2014"): one table per heading, each column dated by it, so a figure of the
+    year asked is read from that year's block."""
+    if any(c.fiscal_year or c.period_end for c in table.columns) or not any(c.header for c in table.columns):
+        return [table]
+    blocks: dict[int, tuple[str, list]] = {}
+    year, heading = None, ""
+    for row in table.rows:
+        # A dated heading holds the rows under it until the next one (a total row may end its section).
+        if row.section and (dated := _heading_year(row.section)) is not None:
+            year, heading = dated, row.section
+        if year is None:
+            return [table]
+        blocks.setdefault(year, (heading, []))[1].append(row)
+    if len(blocks) < 1:
+        return [table]
+    out = []
+    for year, (heading, rows) in blocks.items():
+        columns = []
+        for c in table.columns:
+            info = parse_period(f"{heading.rstrip(':')} {c.header}", context, balance_sheet=balance_sheet)
+            columns.append(c.model_copy(update={"header": f"{heading.rstrip(':')} {c.header}".strip(),
+                                                "fiscal_year": info.fiscal_year or year, "period": info.period or "year",
+                                                "period_end": info.period_end, "months": info.months or 12,
+                                                "derived": info.derived or c.derived}))
+        boxes = [r.bbox for r in rows]
+        bbox = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+        out.append(table.model_copy(update={"columns": tuple(columns), "rows": tuple(rows), "bbox": bbox}))
+    return out
+
+
+def _heading_year(section: str) -> int | None:
+    """The fiscal year a row heading that says only a period names ("2018:", "Fiscal 2014", "For the
+    year ended December 31, 2020"); None for any other heading ("Current assets:")."""
+    if len(section.split()) > 8 or not_period_words(section):
+        return None
+    info = parse_period(section.rstrip(":"))
+    return info.fiscal_year if info.months in (12, None) and info.period in ("year", None) else None

@@ -45,6 +45,8 @@ def is_year_line(line: Line, page_width: float) -> bool:
             has_period = True
         elif is_day(t) and k > 0 and is_month(words[k - 1].text):
             continue
+        elif _YEAR_SPAN.fullmatch(t):
+            continue  # "2015-2014" over a "% Change" column: a change between two periods, not a figure
         elif any(ch.isdigit() for ch in t):
             return False
     if not has_period:
@@ -55,6 +57,7 @@ def is_year_line(line: Line, page_width: float) -> bool:
     return len(with_period) >= 2 or with_period[0][0].bbox[0] >= 0.45 * page_width
 
 
+_YEAR_SPAN = re.compile(r"(?:19|20)\d\d\s*[-–—/]\s*(?:(?:19|20)?\d\d)")
 _FOOTNOTED_YEAR = re.compile(r"((?:19|20)\d\d)\d{1,2}")
 
 

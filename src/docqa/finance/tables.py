@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -117,7 +118,8 @@ class StatementTable(_Frozen):
     def period_columns(self) -> list[Column]:
         return [c for c in self.columns if not c.derived]
 
-    def column_for(self, year: int, period: PeriodKind | None = None) -> Column | None:
+    def column_for(self, year: int, period: PeriodKind | None = None,
+                   part: Callable[[Column], bool] | None = None) -> Column | None:
         """The column reporting ``year`` (fiscal year, else the year of the printed end date).
 
         With no period asked, a full year (or a balance-sheet date) wins over a quarter.
@@ -131,14 +133,15 @@ class StatementTable(_Frozen):
         if not found:
             return None
         best = min(found, key=lambda c: (c.fiscal_year != year, order.get(c.period, 1), c.index))
-        return whole_of([c for c in found if (c.fiscal_year, c.period) == (best.fiscal_year, best.period)], best)
+        return whole_of([c for c in found if (c.fiscal_year, c.period) == (best.fiscal_year, best.period)], best, part)
 
     def value(self, row: Row, year: int, period: PeriodKind | None = None) -> Cell | None:
         column = self.column_for(year, period)
         return row.cell(column.index) if column else None
 
     def column_for_period(self, period: Period, calendar: FiscalCalendar | None = None,
-                          quarter_hint: int | None = None, stock: bool | None = None) -> Column | None:
+                          quarter_hint: int | None = None, stock: bool | None = None,
+                          part: Callable[[Column], bool] | None = None) -> Column | None:
         """The column reporting a fiscal period: a quarter's three months (or the balance at its
         end), a fiscal year's twelve months (or its year-end balance). A year-to-date column
         reports neither. ``calendar`` maps printed dates to fiscal periods (retail years end in
@@ -166,7 +169,7 @@ class StatementTable(_Frozen):
         if not found:
             return None
         best = min(found, key=lambda f: f[:2])
-        return whole_of([c for kind, _, c in found if kind == best[0]], best[2])
+        return whole_of([c for kind, _, c in found if kind == best[0]], best[2], part)
 
     def column_months(self) -> dict[int, int | None]:
         """Months each period column covers. A dated column whose header lost its "Three Months
@@ -200,17 +203,25 @@ _WHOLE = re.compile(r"\b(?:total|consolidated|worldwide|combined|company|enterpr
 def column_part(column: Column) -> str:
     """The header's words that are not its period ("Three months ended December 31, 2018 Asia
     Pacific" -> "asia pacific"): the part of the company a column of a split table reports."""
-    return " ".join(_WHEN.sub(" ", column.header).lower().split())
+    return not_period_words(column.header)
 
 
-def whole_of(columns: list[Column], best: Column) -> Column | None:
-    """Of the columns that report the same period, the one for the whole company. When their headers
-    name different parts (regions, segments) the whole is the one headed "Total" / "Consolidated" /
-    "Worldwide"; a table split by part with no such column states no figure of the whole company,
-    and the first part's figure is never given in its place."""
+def not_period_words(text: str) -> str:
+    return " ".join(_WHEN.sub(" ", text).lower().split())
+
+
+def whole_of(columns: list[Column], best: Column, part: Callable[[Column], bool] | None = None) -> Column | None:
+    """Of the columns that report the same period, the one for the whole company, or for the part
+    asked (``part``: does a column's header name it?). When their headers name different parts
+    (regions, segments) the whole is the one headed "Total" / "Consolidated" / "Worldwide"; a table
+    split by part with no such column states no figure of the whole company, and the first part's
+    figure is never given in its place."""
     parts = {column_part(c) for c in columns}
     if len(columns) < 2 or len(parts) < 2:
         return best
+    named = [c for c in columns if part is not None and part(c)]
+    if named:
+        return min(named, key=lambda c: c.index)
     whole = [c for c in columns if _WHOLE.search(column_part(c))]
     return min(whole, key=lambda c: c.index) if whole else None
 

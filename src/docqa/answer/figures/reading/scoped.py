@@ -10,7 +10,7 @@ become the rows that name the segment.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from collections.abc import Callable
 
 from docqa.answer.figures.reading.evaluated import Evaluated, Measure
@@ -43,6 +43,13 @@ def honours(found: Located, names: list[list[list[str]]]) -> bool:
     column = next((c for c in found.table.columns if c.index == found.cell.column), None)
     context = " ".join(x for x in (found.row.label, found.row.section or "", found.table.title,
                                    column.header if column else "") if x)
+    return names_all(context, names)
+
+
+def names_all(context: str, names: list[list[list[str]]]) -> bool:
+    """Does ``context`` name every name asked, in one of its spellings?"""
+    if not names:
+        return False
     held = set(normalized(stems(context)))
     return all(any(all(has_word(held, w) or any(h.startswith(w) or w.startswith(h) for h in held if len(h) >= 4)
                        for w in words) for words in spellings) for spellings in names)
@@ -97,8 +104,10 @@ class Scoped(Measure):
         return self.inner.label
 
     def evaluate(self, sources, period) -> Evaluated | None:
-        value = self.inner.evaluate(sources, period)
         names = scope_words(spelled_by_the_filing(self.names, sources))
+        # Of columns split by part ("Pharmacy Services | Retail/LTC | ... | Consolidated"), the part asked.
+        value = self.inner.evaluate([replace(s, part=lambda c, n=names: names_all(c.header, n)) for s in sources],
+                                    period)
         if value is None or not value.used or not all(honours(u, names) for u in value.used):
             return None
         if not all(any(set(w) <= set(normalized(stems(value.label))) for w in spellings)

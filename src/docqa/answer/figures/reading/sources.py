@@ -7,6 +7,7 @@ filing for a line item no statement prints.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -34,6 +35,9 @@ class Source:
     quarterly: bool = False          # a 10-Q or an earnings release: quarter and year-to-date columns
     fiscal_quarter: int | None = None
     fiscal_year: int | None = None
+    # The part of the company asked (a segment, a region): of columns split by part, the one that
+    # names it (scoped.py sets it); else the whole company's.
+    part: Callable[[Column], bool] | None = None
 
     @cached_property
     def tagged(self) -> bool:
@@ -44,12 +48,12 @@ class Source:
         if period.quarter is None and not self.quarterly:
             # An annual report: the year's column as the statement reader dated it; never a
             # quarter's (its quarterly-data note prints four columns per year).
-            column = table.column_for(period.fiscal_year)
+            column = table.column_for(period.fiscal_year, part=self.part)
             if column is not None and (column.period in ("quarter", "ytd") or (column.months or 12) < 12
                                        or header_quarter(column.header) is not None):
                 return None
             return column
-        return table.column_for_period(period, self.calendar, self.fiscal_quarter, stock)
+        return table.column_for_period(period, self.calendar, self.fiscal_quarter, stock, part=self.part)
 
 
 def filing_sources(evidence: list[EvidencePage], store: Store) -> list[Source]:

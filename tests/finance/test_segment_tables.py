@@ -1,0 +1,60 @@
+"""Segment notes: columns headed by the parts' names, row blocks dated by headings, and a line of
+years with change columns ("2015-2014") as a header. Synthetic pages pin each layout rule."""
+
+from __future__ import annotations
+
+from docqa.finance.statements import read_tables
+from docqa.finance.tables import Column
+
+from .conftest import line, page
+
+X = (300.0, 360.0, 420.0, 480.0)   # right-aligned figures end near these
+
+
+def _row(y: float, label: str, *figures: str):
+    return line(y, (label, 40.0), *((f, x - 4.4 * len(f)) for f, x in zip(figures, X)))
+
+
+def _segment_note():
+    return page(
+        line(80, ("Segment information (in millions)", 40.0)),
+        line(100, ("Pharmacy", 282.0), ("Retail/", 342.0), ("Corporate/", 380.0), ("Consolidated", 440.0)),
+        line(110, ("Services", 282.0), ("LTC", 350.0), ("Other", 402.0), ("Totals", 452.0)),
+        line(125, ("2018:", 40.0)),
+        _row(138, "Total revenues", "134,128", "83,989", "606", "194,579"),
+        _row(150, "Operating income (loss)", "4,699", "620", "(805)", "4,021"),
+        line(165, ("2017:", 40.0)),
+        _row(178, "Total revenues", "130,601", "79,398", "16", "184,786"),
+        _row(190, "Operating income (loss)", "4,657", "6,558", "(936)", "9,538"),
+    )
+
+
+def test_columns_without_periods_are_headed_by_the_names_printed_over_them():
+    tables = read_tables(_segment_note())
+    assert [c.header for c in tables[0].columns] == ["2018 Pharmacy Services", "2018 Retail/ LTC",
+                                                    "2018 Corporate/ Other", "2018 Consolidated Totals"]
+
+
+def test_each_dated_row_block_is_a_table_of_its_year():
+    tables = read_tables(_segment_note())
+    assert [(t.columns[0].fiscal_year, [r.label for r in t.rows]) for t in tables] == [
+        (2018, ["Total revenues", "Operating income (loss)"]), (2017, ["Total revenues", "Operating income (loss)"])]
+    # The whole company's figure is the Consolidated column's; a segment's is its own column's.
+    assert tables[0].column_for(2018).index == 3
+    retail = tables[0].column_for(2018, part=lambda c: "Retail" in c.header)
+    assert tables[0].rows[1].cell(retail.index).value == 620
+
+
+def test_a_line_of_years_with_change_columns_starts_a_table():
+    tables = read_tables(page(
+        line(80, ("Revenue (dollars in millions)", 40.0)),
+        line(100, ("Fiscal", 282.0), ("Fiscal", 342.0), ("% Change", 392.0)),
+        line(110, ("2015", 282.0), ("2014", 342.0), ("2015-2014", 392.0)),
+        _row(125, "Subscription", "3,223.9", "2,076.6", "55 %"),
+        _row(137, "Product", "1,125.1", "1,627.8", "(31)%"),
+        _row(149, "Total revenue", "4,795.5", "4,147.1", "16 %"),
+    ))
+    assert len(tables) == 1
+    columns: tuple[Column, ...] = tables[0].columns
+    assert [(c.fiscal_year, c.derived) for c in columns[:2]] == [(2015, False), (2014, False)]
+    assert columns[2].derived
