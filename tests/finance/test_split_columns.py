@@ -50,3 +50,16 @@ def test_a_quarter_column_under_a_year_heading_reports_its_three_months():
     assert column_period(table.columns[3]) == (Period(2018, 4), 3)
     assert table.column_for_period(Period(2018, 4)).index == 3
     assert table.column_for(2018).index == 4      # the year: the Total column, never Q1
+
+
+def test_a_dash_is_an_amount_only_in_a_table_of_amounts():
+    from docqa.answer.figures.reading.located import states_an_amount
+
+    dash = Cell(value=0.0, raw="—", column=2, bbox=BOX)
+    growth = Row(label="FLNA", cells=(Cell(value=8.0, raw="8 %", column=0, bbox=BOX),
+                                       Cell(value=-0.5, raw="(0.5)", column=1, bbox=BOX), dash), bbox=BOX, indent=0)
+    rates = StatementTable(page=1, columns=(), rows=(growth,), bbox=BOX)
+    assert not states_an_amount(dash, growth, rates)
+    assert states_an_amount(dash, growth, rates.model_copy(update={"unit": "millions"}))
+    amounts = growth.model_copy(update={"cells": (Cell(value=8.0, raw="$ 8", column=0, bbox=BOX), dash)})
+    assert states_an_amount(dash, amounts, rates)

@@ -115,12 +115,21 @@ def locate(metric: Metric, sources: list[Source], period: Period | int) -> Locat
                 continue
             column = source.column(match.table, period, stock)
             cell = match.row.cell(column.index) if column is not None else None
-            if cell is None or cell.value is None:
+            if cell is None or cell.value is None or not states_an_amount(cell, match.row, match.table):
                 continue
             value = (abs(cell.value) if metric.outflow
                      else expense_amount(match.row.label, cell.value) if metric.signed_by_label else cell.value)
             return Located.at(source, metric, value, cell, match.row, match.table, period)
     return None
+
+
+def states_an_amount(cell: Cell, row: Row, table: StatementTable) -> bool:
+    """A dash is zero only where the table prints amounts: in a table of growth rates and percentage
+    points with no unit ("FLNA  8 %  (0.5)  —  7 %"), a dash is no amount of anything."""
+    if any(ch.isdigit() for ch in cell.raw):
+        return True
+    return table.unit is not None or row.kind != "currency" or any(
+        any(sign in c.raw for sign in "$€£¥") for c in row.cells)
 
 
 _FLOWS_OR_STOCKS = (StatementKind.BALANCE, StatementKind.INCOME, StatementKind.CASH_FLOW, StatementKind.COMPREHENSIVE)

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from docqa.answer.figures.reading.asked_kind import kind_answers
 from docqa.answer.figures.reading.evaluated import Evaluated, Measure, read_kind
-from docqa.answer.figures.reading.located import Located, another_kind_of_figure, is_stock
+from docqa.answer.figures.reading.located import Located, another_kind_of_figure, is_stock, states_an_amount
 from docqa.answer.figures.reading.sources import all_tables
 from docqa.finance.lexicon import Metric
 from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows, measure_words_missing, words_beyond_label
@@ -81,7 +81,7 @@ class RowMeasure(Measure):
                 if len(same) > 1:
                     column = entity_column(self.phrase, row, table, same) or column
                 cell = row.cell(column.index) if column is not None else None
-                if cell is None or cell.value is None:
+                if cell is None or cell.value is None or not states_an_amount(cell, row, table):
                     continue
                 if "amount" in self.kinds and _a_change(row, table, column.index):
                     continue  # "sales change: Electronics and Energy (4.2)": a percentage, not the sales
