@@ -29,7 +29,7 @@ def asked_measures(reading: MeasureReading) -> Asked:
 
     def single(m: MetricMatch) -> Measure | None:
         if m.kind == "metric":
-            return None if m.span in reading.qualified else MetricMeasure(lexicon.metric(m.key))
+            return None if m.span in reading.qualified else MetricMeasure(lexicon.metric(m.key), m.text)
         if m.key in F.SUBJECT_FORMULAS:
             return None
         return FormulaMeasure(lexicon.formula(m.key))
@@ -63,5 +63,5 @@ def asked_measures(reading: MeasureReading) -> Asked:
             out.measures.append(FormulaMeasure(lexicon.formula(m.key)))
     for m in asked:
         if m.kind == "metric" and not inside(m) and m.span not in reading.qualified:
-            out.measures.append(MetricMeasure(lexicon.metric(m.key)))
+            out.measures.append(MetricMeasure(lexicon.metric(m.key), m.text))
     return out

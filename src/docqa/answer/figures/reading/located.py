@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from docqa.answer.figures.reading.sources import Source, has_tags
 from docqa.answer.statement_lines import printed_line
 from docqa.finance.lexicon import Metric
-from docqa.finance.lineitems import find_line_items
+from docqa.finance.lineitems import LineItemMatch, find_line_items
 from docqa.finance.periods import Period
 from docqa.finance.tables import Cell, Row, StatementTable, TaggedFact
-from docqa.finance.text import expense_amount
+from docqa.finance.text import clean_label, expense_amount, stems
 from docqa.types import Citation, Figure, StatementKind
 
 
@@ -93,13 +93,15 @@ class Located:
                         quote=self.quote, boxes=(self.row.bbox,))
 
 
-def locate(metric: Metric, sources: list[Source], period: Period | int) -> Located | None:
-    """The metric's value for a period: the best-matching row with a cell in that period's column."""
+def locate(metric: Metric, sources: list[Source], period: Period | int, asked: str = "") -> Located | None:
+    """The metric's value for a period: the best-matching row with a cell in that period's column.
+    ``asked``: the question's own words for it; a row of the best table printed in those words is
+    that line ("total equity" is "Total equity", not the lexicon's preferred "Total shareholders' equity")."""
     if isinstance(period, int):
         period = Period(period)
     stock = is_stock(metric)
     for source in sources:
-        matches = find_line_items(source.tables, metric)
+        matches = printed_as_asked(find_line_items(source.tables, metric), asked)
         if metric.statement is not None:
             # The metric's own statement first, then the other primary statements, then notes and
             # MD&A tables: a joint venture's "Total net sales" in a note is not the company's revenue.
@@ -119,8 +121,21 @@ def locate(metric: Metric, sources: list[Source], period: Period | int) -> Locat
                 continue
             value = (abs(cell.value) if metric.outflow
                      else expense_amount(match.row.label, cell.value) if metric.signed_by_label else cell.value)
+            printed = clean_label(match.row.label)
+            if asked and stems(printed) == stems(asked) != stems(metric.label):
+                return Located.at(source, metric.model_copy(update={"label": printed}), value, cell, match.row,
+                                  match.table, period)  # named as printed and asked ("Total equity")
             return Located.at(source, metric, value, cell, match.row, match.table, period)
     return None
+
+
+def printed_as_asked(matches: list[LineItemMatch], asked: str) -> list[LineItemMatch]:
+    words = stems(asked)
+    if not matches or not words:
+        return matches
+    best = matches[0].table
+    exact = [m for m in matches if m.table is best and stems(clean_label(m.row.label)) == words]
+    return exact + [m for m in matches if m not in exact] if exact else matches
 
 
 def states_an_amount(cell: Cell, row: Row, table: StatementTable) -> bool:

@@ -22,13 +22,14 @@ class MetricMeasure(Measure):
     the first of its other routes that reads (the formula shown names what was read)."""
 
     metric: Metric
+    asked: str = ""   # the question's own words for it (a row printed in them is that line)
 
     @property
     def label(self) -> str:  # type: ignore[override]
         return self.metric.label
 
     def evaluate(self, sources, period):
-        found = locate(self.metric, sources, period)
+        found = locate(self.metric, sources, period, self.asked)
         if found is not None and found.table.statement is None and self.metric.statement is not None:
             # The item's own statement prints no such row, only a note does ("Total liabilities 24"
             # of a held-for-sale group): the statement's parts, when a route gives them, come first.
