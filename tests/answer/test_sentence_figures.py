@@ -61,3 +61,15 @@ def test_a_sentence_about_another_year_does_not_answer():
 def test_two_sentences_that_disagree_are_no_answer():
     other = "At December 31, 2018, the Company employed 91,000 people worldwide."
     assert _answer("How many employees did the company have at the end of 2018?", THREE_M, other) is None
+
+
+FIRST_QUARTER = "In February 2019, the Board of Directors declared a first-quarter 2019 dividend of $1.44 per share."
+FOURTH_QUARTER = "In November 2018, the Board of Directors declared a fourth-quarter 2018 dividend of $1.36 per share."
+
+
+def test_a_quarter_asked_is_read_from_the_sentence_that_names_that_quarter():
+    draft = _answer("What first-quarter 2019 dividend per share did the board declare?", FOURTH_QUARTER,
+                    FIRST_QUARTER)
+    assert draft is not None and draft.figures[0].value == pytest.approx(1.44)
+    assert "Q1 fiscal 2019" in draft.text
+    assert _answer("What first-quarter 2019 dividend per share did the board declare?", FOURTH_QUARTER) is None

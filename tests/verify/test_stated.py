@@ -159,3 +159,13 @@ def test_a_plan_is_no_amount_that_was_but_a_day_in_may_is_no_plan():
     assert PLANNED.search("Capital expenditures will be about $2 billion.")
     assert not PLANNED.search(CDI)
     assert not PLANNED.search("Inventories of $974.8 million as of May 26, 2019 were valued at LIFO.")
+
+
+def test_a_per_share_amount_printed_inside_its_name_states_it():
+    from docqa.finance.lexicon import load_lexicon
+    from docqa.verify.stated import states_measure
+
+    [match] = [m for m in load_lexicon().match("What dividend per share did the board declare?")
+               if m.key == "dividends_per_share"]
+    assert states_measure("The Board declared a first-quarter 2019 dividend of $1.44 per share.", match)
+    assert not states_measure("The Board declared a first-quarter 2019 dividend, payable in March.", match)

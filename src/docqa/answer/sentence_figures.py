@@ -62,7 +62,7 @@ class SentenceFigureAnswerer:
         kind = _kind_asked(plan)
         counted = [w for w in phrase_words(plan.counted or "")[0][-1:]] or hard
         found = [s for rank, page in enumerate(evidence.pages)
-                 for s in _stated(page, rank, hard, kind, year, counted)]
+                 for s in _stated(page, rank, hard, kind, year, counted, plan.quarter)]
         if not found:
             return None
         found.sort(key=lambda s: (s.gap, s.rank))
@@ -76,7 +76,7 @@ class SentenceFigureAnswerer:
 
 def _asks_one_stated_figure(plan: QuestionPlan) -> bool:
     return (plan.asks_figure and not plan.verdict and not plan.why and plan.composition is None
-            and not plan.parts and plan.pick is None and plan.judgement is None and plan.quarter is None
+            and not plan.parts and plan.pick is None and plan.judgement is None
             and plan.reading.over_time is None and not plan.which and plan.line is None)
 
 
@@ -110,11 +110,13 @@ def _shared(a: str, b: str) -> int:
 
 
 def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int | None,
-            counted: list[str]) -> list[Stated]:
+            counted: list[str], quarter: int | None = None) -> list[Stated]:
     out = []
     for sentence in units(page):
         if "  " in sentence:
             continue  # a table row: the tables were read before
+        if quarter is not None and _quarters_named(sentence) != {quarter}:
+            continue  # a quarter asked: the sentence names that quarter, and no other
         words = [(m.start(), m.end(), normalized(stems(m.group(0)))) for m in _WORD.finditer(fold(sentence))]
         sentence_stems = {s for _, _, st in words for s in st}
         if not all(_holds(sentence_stems, w) for w in hard):
@@ -190,14 +192,26 @@ def _kind_of(sentence: str, start: int, end: int, number: Number) -> str | None:
     return None
 
 
+_QUARTER_NAMED = re.compile(r"\b(first|second|third|fourth)[\s-]+(?:fiscal[\s-]+)?quarter\b|\bq([1-4])\b", re.I)
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+
+
+def _quarters_named(sentence: str) -> set[int]:
+    return {_ORDINAL[m.group(1).lower()] if m.group(1) else int(m.group(2)) for m in _QUARTER_NAMED.finditer(sentence)}
+
+
 def _nearest_year(years: list[tuple[int, int]], at: int) -> int:
     return min(years, key=lambda y: abs(y[0] - at))[1]
 
 
 def _draft(found: Stated, subject: str, year: int | None, plan: QuestionPlan) -> Draft:
     number, page = found.number, found.page
-    label = subject[:1].upper() + subject[1:]
+    # The measure as the question names it ("dividend per share"), else the words asked around it.
+    named = plan.reading.asked[0].text if len(plan.reading.asked) == 1 else subject
+    label = named[:1].upper() + named[1:]
     period = f"fiscal {year}" if year else "the filing's period"
+    if plan.quarter is not None and year:
+        period = f"Q{plan.quarter} fiscal {year}"
     if found.kind == "currency":
         millions = number.magnitude / 1e6
         shown = F.render(millions, "currency", plan.format, "millions")

@@ -191,9 +191,23 @@ def names_measure(quote: str, measure: MetricMatch) -> bool:
     return next(_mentions(stems(quote), forms, excluded), None) is not None
 
 
+# "a dividend of $1.44 per share": a per-share amount printed inside its measure's name, said again
+# as "a dividend per share of $1.44" so the name and the amount read in their usual order.
+_INSIDE_PER_SHARE = re.compile(
+    r"\b(of|was|were|is|to|at)\s+((?:us)?\$\s?\d[\d,]*(?:\.\d+)?)\s+(per\s+(?:diluted\s+|basic\s+|common\s+)?share)\b",
+    re.I)
+
+
 def states_measure(quote: str, measure: MetricMatch, moves: bool = False) -> bool:
     """Does the quote state an amount of the measure: the amount with the measure's name, not a
     part of it, nor (unless ``moves``: a change is asked) how far it moved?"""
+    if _states_measure(quote, measure, moves):
+        return True
+    reordered = _INSIDE_PER_SHARE.sub(r"\3 \1 \2", quote)
+    return reordered != quote and "per share" in measure.text.lower() and _states_measure(reordered, measure, moves)
+
+
+def _states_measure(quote: str, measure: MetricMatch, moves: bool) -> bool:
     text = fold(quote)
     words = tokens(text)
     stemmed = tuple(w.stem for w in words)
