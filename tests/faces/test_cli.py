@@ -148,6 +148,8 @@ def test_ingest_exit_codes_say_how_many_files_failed(tmp_path, bad_files):
     assert some.exit_code == EXIT_SOME_FAILED, some.output
     assert "2 of 3 file(s) failed" in some.stderr
     assert "1 indexed, 0 unchanged, 2 failed" in some.stdout
+    # Into a pipe there is no bar: a line as each file's pages are read.
+    assert "[1] read acme-2020.pdf: " in some.stderr
 
     every = run("ingest", *bad, "--index", str(tmp_path / "other"), "--no-dense")
     assert every.exit_code == EXIT_ERROR, every.output

@@ -60,8 +60,15 @@ class PagesBar:
             TextColumn("{task.fields[rate]} pages/s"), TimeRemainingColumn(), console=err, transient=False,
         )
         self.tasks: dict[str, int] = {}
+        self._said: set[str] = set()
 
     def __call__(self, name: str, done: int, total: int) -> None:
+        if not err.is_terminal:
+            # Into a pipe or a log rich draws no bar: a plain line as each file's pages are read.
+            if total and done >= total and name not in self._said:
+                self._said.add(name)
+                err.print(f"[{len(self._said)}] read {escape(printable(name))}: {total} pages", highlight=False)
+            return
         if name not in self.tasks:
             self.tasks[name] = self.progress.add_task(escape(printable(name[:40])), total=total, rate="-")
         task_id = self.tasks[name]
@@ -72,5 +79,8 @@ class PagesBar:
 
     def note(self, name: str, text: str) -> None:
         """What the file's pages wait on, after its name: "report.pdf  OCR page 40 of 171"."""
+        if not err.is_terminal and text.startswith("OCR page 1 of"):
+            # Into a pipe: once, that the file's slow part begins ("OCR page 1 of 171").
+            err.print(f"{escape(printable(name))}: {escape(text)}", highlight=False)
         if name in self.tasks:
             self.progress.update(self.tasks[name], description=escape(f"{printable(name[:40])}  {text}"))
