@@ -58,3 +58,22 @@ def test_a_line_of_years_with_change_columns_starts_a_table():
     columns: tuple[Column, ...] = tables[0].columns
     assert [(c.fiscal_year, c.derived) for c in columns[:2]] == [(2015, False), (2014, False)]
     assert columns[2].derived
+
+
+def test_a_quarterly_data_note_dated_by_day_and_month_reads_its_quarters_in_order():
+    from docqa.finance.periods import Period
+
+    tables = read_tables(page(
+        line(60, ("NOTE 19. SELECTED QUARTERLY FINANCIAL DATA (unaudited)", 40.0)),
+        line(78, ("2015", 361.0)),
+        line(90, ("(in thousands)", 40.0), ("Quarter Ended", 343.0)),
+        line(102, ("February 27", 272.0), ("May 29", 338.0), ("August 28", 384.0), ("November 27", 436.0)),
+        _row(116, "Revenue", "1,109,181", "1,162,158", "1,217,768", "1,306,404"),
+        _row(128, "Net income", "84,888", "147,493", "174,465", "222,705"),
+    ))
+    assert len(tables) == 1
+    table = tables[0]
+    assert [c.fiscal_year for c in table.columns] == [2015] * 4
+    fourth = table.column_for_period(Period(2015, 4))
+    assert table.rows[0].cell(fourth.index).value == 1306404
+    assert table.column_for(2015) is None or table.column_for(2015).period == "quarter"   # no year's figure

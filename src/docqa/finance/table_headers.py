@@ -36,6 +36,7 @@ def is_year_line(line: Line, page_width: float) -> bool:
     if not words or len(words) > 30:
         return False
     has_period = False
+    month_days = 0   # "February 27  May 29  August 28  November 27": quarter ends under a year printed above
     for k, w in enumerate(words):
         if w.text.isalpha() or not any(map(str.isdigit, w.text)):
             continue  # no test below holds for a word without a digit: skip them (ingest runs this on every row)
@@ -44,13 +45,14 @@ def is_year_line(line: Line, page_width: float) -> bool:
                 or _footnoted_on(t, words):
             has_period = True
         elif is_day(t) and k > 0 and is_month(words[k - 1].text):
+            month_days += 1
             continue
         elif _YEAR_SPAN.fullmatch(t):
             continue  # "2015-2014" over a "% Change" column: a change between two periods, not a figure
         elif any(ch.isdigit() for ch in t):
             return False
     if not has_period:
-        return False
+        return month_days >= 2 and words[0].bbox[0] >= 0.3 * page_width
     groups = word_groups(words, line_height(line))
     with_period = [g for g in groups if any(is_year(w.text.strip("()")) or is_short_period(w.text) or is_numeric_date(w.text)
                                             for w in g)]
@@ -129,6 +131,10 @@ def header_blocks(lines: list[TableLine], page_width: float) -> list[HeaderBlock
                 end += 1
             else:
                 break
+        if blocks and start == blocks[-1].end + 1:
+            # Header lines with no row between ("2015" over "Quarter Ended" over "February 27  May 29
+            # ..."): one header, whose year heads every column.
+            start = blocks.pop().start
         blocks.append(HeaderBlock(start, end))
         i = end + 1
     return blocks

@@ -150,8 +150,9 @@ class StatementTable(_Frozen):
         """
         found = []
         months_of = self.column_months()
+        in_order = self.quarters_in_order()
         for c in self.period_columns():
-            reported = column_period(c, calendar, quarter_hint, months_of.get(c.index))
+            reported = column_period(c, calendar, in_order.get(c.index, quarter_hint), months_of.get(c.index))
             if reported is None:
                 continue
             got, months = reported
@@ -170,6 +171,16 @@ class StatementTable(_Frozen):
             return None
         best = min(found, key=lambda f: f[:2])
         return whole_of([c for kind, _, c in found if kind == best[0]], best[2], part)
+
+    def quarters_in_order(self) -> dict[int, int]:
+        """A quarterly-data note's four quarter columns of one fiscal year, dated by day and month only
+        ("2015 | Quarter Ended February 27, May 29, August 28, November 27"): the first to the fourth
+        quarter, left to right."""
+        columns = sorted(self.period_columns(), key=lambda c: c.index)
+        if (len(columns) != 4 or len({c.fiscal_year for c in columns}) != 1 or columns[0].fiscal_year is None
+                or any(c.months != 3 or c.period_end or header_quarter(c.header) for c in columns)):
+            return {}
+        return {c.index: k for k, c in enumerate(columns, start=1)}
 
     def column_months(self) -> dict[int, int | None]:
         """Months each period column covers. A dated column whose header lost its "Three Months
