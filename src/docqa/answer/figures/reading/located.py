@@ -122,7 +122,9 @@ def locate(metric: Metric, sources: list[Source], period: Period | int, asked: s
             value = (abs(cell.value) if metric.outflow
                      else expense_amount(match.row.label, cell.value) if metric.signed_by_label else cell.value)
             printed = clean_label(match.row.label)
-            if asked and stems(printed) == stems(asked) != stems(metric.label):
+            # (Not a "loss" line's negative figure: "Operating loss: -8,696,876" reads as a gain.)
+            if asked and stems(printed) == stems(asked) != stems(metric.label) \
+                    and not (value < 0 and "loss" in printed.lower()):
                 return Located.at(source, metric.model_copy(update={"label": printed}), value, cell, match.row,
                                   match.table, period)  # named as printed and asked ("Total equity")
             return Located.at(source, metric, value, cell, match.row, match.table, period)
