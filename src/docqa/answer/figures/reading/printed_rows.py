@@ -33,6 +33,10 @@ STAND_IN_SCORE = 0.85
 EXACT_SCORE = 0.99  # every word of the label asked, and nothing else (rowlookup.score_row)
 
 
+_BY_PART = re.compile(r"\bby\s+(?:reportable\s+|operating\s+|business\s+)?(?:segments?|regions?|geograph\w*|divisions?)\b"
+                      r"|\bsegment\s+(?:information|results|data)\b", re.I)
+
+
 @dataclass
 class RowMeasure(Measure):
     """A line item the lexicon does not name (or names but the filing prints otherwise): the row
@@ -65,6 +69,10 @@ class RowMeasure(Measure):
                 # An amount is printed in a table that states its unit ("in millions"); a table of
                 # percentage changes beside it prints the same row label.
                 matches = sorted(matches, key=lambda m: m.table.unit is None)
+            if source.part is None:
+                # The whole company asked: a table of figures by segment or region ("Net Revenues by
+                # Segment": each segment's "Casino revenue") is read after the company's own tables.
+                matches = sorted(matches, key=lambda m: bool(_BY_PART.search(m.table.title)))
             for match in matches:
                 table, row = match.table, match.row
                 label, heading = stems(row.label), stems(row.section or "")
