@@ -128,6 +128,15 @@ class Server:
     def delete(self, doc_id: str) -> None:
         httpx.delete(f"{self.base}/api/documents/{doc_id}", timeout=60).raise_for_status()
 
+    def forget_embeddings(self) -> None:
+        """Empty the index's cache of chunk vectors (by text), so a filing indexed again costs what it did."""
+        cache = self.index / "embedding-cache.sqlite"
+        if cache.exists():
+            import sqlite3
+
+            with sqlite3.connect(cache) as db:
+                db.execute("DELETE FROM vectors")
+
     def indexer_pid(self) -> int | None:
         """The indexing process: the one that holds the index's ingest lock writes its pid there."""
         try:
@@ -342,14 +351,17 @@ def main() -> None:
         first = server.upload(SAMPLES / "AMAZON_2017_10K.pdf")
         print(f"preloaded AMAZON_2017_10K.pdf: {server.wait_ready(first)['status']}", flush=True)
         # The load phase's filing indexed once with no load, then deleted: its idle time to ready.
+        # Twice: the first run after the server starts also waits for the indexer's sentence model.
         idle = {}
         for pdf in ([args.load_pdf] if args.load_pdf.exists() else []):
-            t = time.monotonic()
-            doc_id = server.upload(pdf)
-            server.wait_ready(doc_id, args.ready_timeout)
-            idle[pdf.name] = time.monotonic() - t
-            server.delete(doc_id)
-            print(f"idle: {pdf.name} ready in {idle[pdf.name]:.1f} s with no load", flush=True)
+            for attempt in (1, 2):
+                t = time.monotonic()
+                doc_id = server.upload(pdf)
+                server.wait_ready(doc_id, args.ready_timeout)
+                idle[pdf.name] = time.monotonic() - t
+                server.delete(doc_id)
+                server.forget_embeddings()  # indexed again, its chunks are embedded again too
+                print(f"idle ({attempt}): {pdf.name} ready in {idle[pdf.name]:.1f} s with no load", flush=True)
         results["idle_ready_s"] = idle
 
         # --- 1. load while two documents are indexed ---------------------------------------------
