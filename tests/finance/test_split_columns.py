@@ -63,3 +63,18 @@ def test_a_dash_is_an_amount_only_in_a_table_of_amounts():
     assert states_an_amount(dash, growth, rates.model_copy(update={"unit": "millions"}))
     amounts = growth.model_copy(update={"cells": (Cell(value=8.0, raw="$ 8", column=0, bbox=BOX), dash)})
     assert states_an_amount(dash, amounts, rates)
+
+
+YEAR = dict(fiscal_year=2021, period="year", months=12)
+
+
+def test_a_column_named_by_the_measure_read_is_chosen_over_another_measures():
+    table = _table(["Net Revenue 2021", "Long-Lived Assets 2021"], [3426, 3751], **YEAR)
+    by_words = table.column_for(2021, choose=lambda cols: next((c for c in cols if "Revenue" in c.header), None))
+    assert by_words.index == 0
+    assert table.column_for(2021) is None          # no words, no total: neither is the company's figure
+
+
+def test_the_one_column_headed_by_its_period_alone_is_the_tables_own_measure():
+    table = _table(["2021", "Long-Lived Assets (a) 2021"], [3426, 3751], **YEAR)
+    assert table.column_for(2021).index == 0

@@ -19,6 +19,9 @@ from docqa.types import BBox, StatementKind
 Unit = Literal["units", "thousands", "millions", "billions"]
 RowKind = Literal["currency", "per_share", "shares", "percent"]
 
+# Picks one of several columns of one period by the words of what is read (None: none of them).
+Chooser = Callable[[list["Column"]], "Column | None"]
+
 UNIT_SCALE: dict[str, float] = {"units": 1.0, "thousands": 1e3, "millions": 1e6, "billions": 1e9}
 
 
@@ -119,7 +122,7 @@ class StatementTable(_Frozen):
         return [c for c in self.columns if not c.derived]
 
     def column_for(self, year: int, period: PeriodKind | None = None,
-                   part: Callable[[Column], bool] | None = None) -> Column | None:
+                   part: Callable[[Column], bool] | None = None, choose: Chooser | None = None) -> Column | None:
         """The column reporting ``year`` (fiscal year, else the year of the printed end date).
 
         With no period asked, a full year (or a balance-sheet date) wins over a quarter.
@@ -133,7 +136,8 @@ class StatementTable(_Frozen):
         if not found:
             return None
         best = min(found, key=lambda c: (c.fiscal_year != year, order.get(c.period, 1), c.index))
-        return whole_of([c for c in found if (c.fiscal_year, c.period) == (best.fiscal_year, best.period)], best, part)
+        return whole_of([c for c in found if (c.fiscal_year, c.period) == (best.fiscal_year, best.period)], best, part,
+                        choose)
 
     def value(self, row: Row, year: int, period: PeriodKind | None = None) -> Cell | None:
         column = self.column_for(year, period)
@@ -141,7 +145,7 @@ class StatementTable(_Frozen):
 
     def column_for_period(self, period: Period, calendar: FiscalCalendar | None = None,
                           quarter_hint: int | None = None, stock: bool | None = None,
-                          part: Callable[[Column], bool] | None = None) -> Column | None:
+                          part: Callable[[Column], bool] | None = None, choose: Chooser | None = None) -> Column | None:
         """The column reporting a fiscal period: a quarter's three months (or the balance at its
         end), a fiscal year's twelve months (or its year-end balance). A year-to-date column
         reports neither. ``calendar`` maps printed dates to fiscal periods (retail years end in
@@ -170,7 +174,7 @@ class StatementTable(_Frozen):
         if not found:
             return None
         best = min(found, key=lambda f: f[:2])
-        return whole_of([c for kind, _, c in found if kind == best[0]], best[2], part)
+        return whole_of([c for kind, _, c in found if kind == best[0]], best[2], part, choose)
 
     def quarters_in_order(self) -> dict[int, int]:
         """A quarterly-data note's four quarter columns of one fiscal year, dated by day and month only
@@ -221,20 +225,30 @@ def not_period_words(text: str) -> str:
     return " ".join(_WHEN.sub(" ", text).lower().split())
 
 
-def whole_of(columns: list[Column], best: Column, part: Callable[[Column], bool] | None = None) -> Column | None:
-    """Of the columns that report the same period, the one for the whole company, or for the part
-    asked (``part``: does a column's header name it?). When their headers name different parts
-    (regions, segments) the whole is the one headed "Total" / "Consolidated" / "Worldwide"; a table
-    split by part with no such column states no figure of the whole company, and the first part's
-    figure is never given in its place."""
+def whole_of(columns: list[Column], best: Column, part: Callable[[Column], bool] | None = None,
+             choose: Chooser | None = None) -> Column | None:
+    """Of the columns that report the same period, the one for the part asked (``part``: does a
+    column's header name it?), else the one the reader's own words pick (``choose``: "Net Revenue
+    2021" beside "Long-Lived Assets 2021" for a revenue), else the whole company's. When the headers
+    name different parts (regions, segments) the whole is the one headed "Total" / "Consolidated" /
+    "Worldwide"; a table split by part with no such column states no figure of the whole company,
+    and the first part's figure is never given in its place."""
     parts = {column_part(c) for c in columns}
     if len(columns) < 2 or len(parts) < 2:
         return best
     named = [c for c in columns if part is not None and part(c)]
     if named:
         return min(named, key=lambda c: c.index)
+    chosen = choose(columns) if choose is not None else None
+    if chosen is not None:
+        return chosen
     whole = [c for c in columns if _WHOLE.search(column_part(c))]
-    return min(whole, key=lambda c: c.index) if whole else None
+    if whole:
+        return min(whole, key=lambda c: c.index)
+    # One column headed by its period alone beside others that name something ("2021 | Long-Lived
+    # Assets 2021", the first heading printed once over a block): the table's own measure.
+    bare = [c for c in columns if not column_part(c)]
+    return bare[0] if len(bare) == 1 else None
 
 
 def column_period(column: Column, calendar: FiscalCalendar | None = None, quarter_hint: int | None = None,

@@ -9,6 +9,7 @@ from docqa.answer.statement_lines import printed_line
 from docqa.finance.lexicon import Metric
 from docqa.finance.lineitems import LineItemMatch, find_line_items
 from docqa.finance.periods import Period
+from docqa.finance.rowlookup import entity_column
 from docqa.finance.tables import Cell, Row, StatementTable, TaggedFact
 from docqa.finance.text import clean_label, expense_amount, stems
 from docqa.types import Citation, Figure, StatementKind
@@ -115,7 +116,9 @@ def locate(metric: Metric, sources: list[Source], period: Period | int, asked: s
         for match in matches:
             if another_kind_of_figure(stock, match.table, match.row.label):
                 continue
-            column = source.column(match.table, period, stock)
+            words = asked or metric.label  # of columns of one period, the one whose header names it
+            column = source.column(match.table, period, stock,
+                                   choose=lambda cols, m=match: entity_column(words, m.row, m.table, cols))
             cell = match.row.cell(column.index) if column is not None else None
             if cell is None or cell.value is None or not states_an_amount(cell, match.row, match.table):
                 continue

@@ -83,7 +83,8 @@ class RowMeasure(Measure):
                 if self.stands_for is not None and another_kind_of_figure(is_stock(self.stands_for), table, row.label):
                     continue  # a balance's row on the cash-flow statement is its change, and so on
                 stock = True if table.statement == StatementKind.BALANCE else None
-                column = source.column(table, period, stock)
+                column = source.column(table, period, stock,
+                                       choose=lambda cols, r=row, t=table: entity_column(self.phrase, r, t, cols))
                 same = [c for c in table.period_columns() if column is not None and c.fiscal_year == column.fiscal_year
                         and c.period == column.period and c.months == column.months]
                 if len(same) > 1:

@@ -13,7 +13,7 @@ from functools import cached_property
 
 from docqa.finance.periods import FiscalCalendar, Period
 from docqa.finance.periods import header_quarter
-from docqa.finance.tables import Column, StatementTable, with_own_year_filled, without_parent_only
+from docqa.finance.tables import Chooser, Column, StatementTable, with_own_year_filled, without_parent_only
 from docqa.plan import QuestionPlan
 from docqa.plan.companies import canonical_companies
 from docqa.plan.periods import days_apart
@@ -44,16 +44,17 @@ class Source:
         """An inline XBRL filing: its tables' cells carry tagged facts."""
         return any(has_tags(t) for t in self.tables)
 
-    def column(self, table: StatementTable, period: Period, stock: bool | None) -> Column | None:
+    def column(self, table: StatementTable, period: Period, stock: bool | None,
+               choose: Chooser | None = None) -> Column | None:
         if period.quarter is None and not self.quarterly:
             # An annual report: the year's column as the statement reader dated it; never a
             # quarter's (its quarterly-data note prints four columns per year).
-            column = table.column_for(period.fiscal_year, part=self.part)
+            column = table.column_for(period.fiscal_year, part=self.part, choose=choose)
             if column is not None and (column.period in ("quarter", "ytd") or (column.months or 12) < 12
                                        or header_quarter(column.header) is not None):
                 return None
             return column
-        return table.column_for_period(period, self.calendar, self.fiscal_quarter, stock, part=self.part)
+        return table.column_for_period(period, self.calendar, self.fiscal_quarter, stock, part=self.part, choose=choose)
 
 
 def filing_sources(evidence: list[EvidencePage], store: Store) -> list[Source]:
