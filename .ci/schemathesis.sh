@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Schemathesis over the REST API (issue 15): the OpenAPI document and the code must agree.
+# Schemathesis over the REST API: the OpenAPI document and the code must agree.
 #
 # Installs Schemathesis into its own venv ($ST_VENV, default /tmp/st-venv; never the project's
 # dependencies), indexes samples/ into a throw-away index, starts `docqa serve` on 127.0.0.1 on a free
