@@ -7,12 +7,12 @@ QUESTION ?= What is Amazon's FY2017 capital expenditure in USD millions?
 
 .PHONY: run test test-deps install eval bench clean
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml Makefile
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	# torch first and pinned: the CPU wheel; an unpinned torch would pull a multi-GB CUDA build
 	$(PY) -m pip install --quiet torch==2.13.0
-	$(PY) -m pip install --quiet -e '.[dense,dev]'
+	$(PY) -m pip install --quiet -e '.[dense,dev,rapidocr]'
 	touch $@
 
 install: $(VENV)/.installed
