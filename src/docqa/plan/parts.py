@@ -25,13 +25,16 @@ _JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|as\s+well\s+as\s+)?|and\s+|as\s+well\s+
 MAX_PARTS = 6
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-_ITEM = rf"(?:(?:{_MONTH}\s+\d{{1,2}},?\s*)|fiscal\s+(?:year\s+)?|FY\s?)?(?:19|20)\d{{2}}"
+# A quarter named before its year ("Q2 2023", "the second quarter of 2022", "second-quarter fiscal 2023").
+_QUARTER_PRE = r"(?:q[1-4]\s*(?:of\s+)?|(?:first|second|third|fourth)[\s-]+(?:fiscal\s+)?quarter\s+(?:of\s+)?)"
+_ITEM = rf"(?:(?:{_MONTH}\s+\d{{1,2}},?\s*)|{_QUARTER_PRE}?(?:fiscal\s+(?:year\s+)?|FY\s?)|{_QUARTER_PRE})?(?:19|20)\d{{2}}"
 _YEAR = r"(?:FY\s?|fiscal\s+(?:year\s+)?)?(?:19|20)\d{2}"
 _LIST_JOIN = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)"
 # "2021 and 2020", "fiscal 2019 and for fiscal 2018", "at December 31, 2021 and at December 31, 2020"
 _YEAR_JOIN = rf"{_LIST_JOIN}(?:(?:for|in|at|as\s+of|on|of|during)\s+)?(?:the\s+)?(?:end\s+of\s+)?"
 _YEARS = re.compile(rf"(?<![\w-]){_ITEM}(?:{_YEAR_JOIN}{_ITEM})+(?![\w-])", re.I)
-_ITEM_RE = re.compile(rf"(?P<pre>(?:{_MONTH}\s+\d{{1,2}},?\s*)|fiscal\s+(?:year\s+)?|FY\s?)?(?P<year>(?:19|20)\d{{2}})", re.I)
+_ITEM_RE = re.compile(rf"(?P<pre>(?:{_MONTH}\s+\d{{1,2}},?\s*)|{_QUARTER_PRE}?(?:fiscal\s+(?:year\s+)?|FY\s?)|{_QUARTER_PRE})?"
+                      rf"(?P<year>(?:19|20)\d{{2}})", re.I)
 # Words before a list of years that make it a span ("between 2019 and 2020"), not a list.
 _SPAN_BEFORE = re.compile(r"\b(?:between|from|through|to|vs\.?|versus)\s+(?:(?:fiscal|calendar)\s+(?:years?\s+)?|years?\s+)?$",
                           re.I)
