@@ -77,6 +77,7 @@ class SentenceFigureAnswerer:
 def _asks_one_stated_figure(plan: QuestionPlan) -> bool:
     return (plan.asks_figure and not plan.verdict and not plan.why and plan.composition is None
             and not plan.parts and plan.pick is None and plan.judgement is None
+            and not (plan.quarter_span and plan.quarter is None)  # a quarter by its end date: the tables' column
             and plan.reading.over_time is None and not plan.which and plan.line is None)
 
 

@@ -34,6 +34,7 @@ from docqa.plan.periods import (
     _YEAR_END_ASKED,
     asked_day,
     asked_period_end,
+    quarter_span,
     balance_date,
     year_to_date,
     detect_quarter,
@@ -76,6 +77,7 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
         statements=frozenset(lexicon.statements_for(question, named)), sections=frozenset(sections),
         latest=bool(_LATEST.search(question)), period_end=asked_period_end(question),
         balance_day=balance_date(question), day=asked_day(question), ytd_months=year_to_date(question),
+        quarter_span=quarter_span(question),
         forward_looking=is_forward_looking(question), inherited=inherited,
         section_topics=tuple(t.key for t in answered_by_section),
         section_items=tuple(dict.fromkeys(s for t in answered_by_section for s in t.sections)),
@@ -206,7 +208,8 @@ def _with_filings(plan: QuestionPlan, documents: list[Document], explicit: Searc
         chosen, note = choose_documents(candidates, years, plan.quarter, list(plan.doc_types), plan.forward_looking,
                                         latest=plan.latest, period_end=plan.dated,
                                         annual_first=bool(plan.measures) and plan.quarter is None and not plan.doc_types,
-                                        day=plan.day)
+                                        day=plan.day, interim=plan.quarter is not None or plan.ytd_months is not None
+                                                                    or plan.quarter_span)
         if note:
             notes.append(f"{company or 'all companies'}: {note}")
         if company is None and plan.dated and chosen and len(chosen) < len(candidates):

@@ -8,7 +8,7 @@ from docqa.types import DocType, Document
 def choose_documents(
     candidates: list[Document], years: list[int], quarter: int | None, doc_types: list[DocType],
     forward_looking: bool = False, latest: bool = False, period_end: str | None = None, annual_first: bool = False,
-    day: str | None = None,
+    day: str | None = None, interim: bool = False,
 ) -> tuple[list[Document], str | None]:
     """Narrow one company's filings to the ones the question's period points at.
 
@@ -24,6 +24,13 @@ def choose_documents(
         dated = [d for d in docs if d.meta.period_end and days_apart(d.meta.period_end, period_end) <= 7]
         if dated:
             return dated, None  # the filing that closes on the date asked
+        if interim:
+            # "the six months ended December 31, 2021" when no filing closes on it: the quarterly
+            # filing a year later prints it beside its own period, as the prior year's column.
+            later = [d for d in docs if d.meta.period_end and d.meta.doc_type in (DocType.QUARTERLY, DocType.EARNINGS)
+                     and 358 <= days_apart(d.meta.period_end, period_end) <= 372 and d.meta.period_end > period_end]
+            if later:
+                return later, None
     if day:
         reports = [d for d in docs if d.meta.report_date and days_apart(d.meta.report_date, day) <= 7]
         if reports:

@@ -95,6 +95,16 @@ def year_to_date(question: str) -> int | None:
     return _MONTHS[" ".join(word.split())]
 
 
+# "the three months ended December 31, 2021", "13 weeks ended", "the quarter ended July 1, 2023".
+_QUARTER_SPAN = re.compile(r"\b(?:three|3)[\s-]+months?\s+(?:ended|ending)\b|\b(?:twelve|thirteen|sixteen|12|13|16)[\s-]+weeks?\s+"
+                           r"(?:ended|ending)\b|\bquarter\s+(?:ended|ending)\b", re.I)
+
+
+def quarter_span(question: str) -> bool:
+    """A quarter's three months asked by their end date, not a year's twelve."""
+    return bool(_QUARTER_SPAN.search(question))
+
+
 def balance_date(question: str) -> str | None:
     """"as of July 29, 2023": a balance asked at a date, which the filing closing on it prints (ISO)."""
     from docqa.ingest.metadata import parse_date

@@ -183,6 +183,8 @@ def _periods_asked(question: str, evidence: list[EvidencePage], plan: QuestionPl
         # "the three months ended December 31, 2022": the quarter of the filing that closes on
         # that date, by the filer's own fiscal calendar (Amcor's Q2 of fiscal 2023), not a year.
         periods = [dated]
+    elif plan.quarter_span and not any(p.quarter for p in periods):
+        return None  # a quarter asked by its end date, and no quarterly filing closes near it: no year's figure
     own = sources[0]
     if (not periods and own.quarterly and own.fiscal_quarter and own.fiscal_year
             and (plan.latest or DocType.QUARTERLY in plan.doc_types)):

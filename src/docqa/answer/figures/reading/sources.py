@@ -103,15 +103,20 @@ def annual_report(store: Store, document_id: str, year: int | None) -> Source | 
 
 
 def dated_quarter(plan: QuestionPlan, sources: list[Source], store: Store) -> Period | None:
-    """The fiscal quarter a question names by its end date, when a quarterly source closes on it."""
+    """The fiscal quarter a question names by its end date, when a quarterly source closes on it, or
+    closes a year after it (the same quarter of the year before, printed beside its own)."""
     if not plan.dated:
         return None
     for source in sources:
         doc = store.document(source.document_id)
         meta = doc.meta if doc else None
-        if (meta and source.quarterly and meta.fiscal_quarter and meta.fiscal_year and meta.period_end
-                and days_apart(meta.period_end, plan.dated) <= 7):
+        if not (meta and source.quarterly and meta.fiscal_quarter and meta.fiscal_year and meta.period_end):
+            continue
+        apart = days_apart(meta.period_end, plan.dated)
+        if apart <= 7:
             return Period(meta.fiscal_year, meta.fiscal_quarter)
+        if 358 <= apart <= 372 and meta.period_end > plan.dated:
+            return Period(meta.fiscal_year - 1, meta.fiscal_quarter)
     return None
 
 
