@@ -38,3 +38,15 @@ def test_an_interim_period_a_year_before_a_quarterly_filing_is_read_from_it():
 def test_the_filing_that_closes_on_the_date_comes_first():
     chosen, _ = choose_documents(AMCOR, [2022], None, [], period_end="2022-12-31", interim=True)
     assert [d.id for d in chosen] == ["10q23"]
+
+
+def test_a_filing_closing_on_the_very_day_comes_before_those_within_the_slack():
+    pfizer = _doc("pfe", DocType.QUARTERLY, 2023, 2, "2023-07-02").model_copy(
+        update={"meta": DocumentMeta(company="Pfizer Inc.", doc_type=DocType.QUARTERLY, fiscal_year=2023,
+                                     fiscal_quarter=2, period_end="2023-07-02")})
+    annual = _doc("amcor10k", DocType.ANNUAL, 2023, None, "2023-06-30")
+    jpm = _doc("jpm", DocType.QUARTERLY, 2023, 2, "2023-06-30")
+    chosen, _ = choose_documents([annual, jpm, pfizer], [2023], None, [], period_end="2023-07-02", interim=True)
+    assert [d.id for d in chosen] == ["pfe"]
+    chosen, _ = choose_documents([annual, jpm], [2023], None, [], period_end="2023-07-02", interim=True)
+    assert [d.id for d in chosen] == ["jpm"]       # a quarter asked: the quarterly filing within the slack

@@ -22,6 +22,11 @@ def choose_documents(
     docs = candidates
     if period_end:
         dated = [d for d in docs if d.meta.period_end and days_apart(d.meta.period_end, period_end) <= 7]
+        # The days of slack are for a 52/53-week year's end; a filing closing on the very day comes
+        # first, and a quarter asked is a quarterly filing's ("the quarter ended July 2, 2023").
+        dated = [d for d in dated if d.meta.period_end == period_end] or dated
+        if interim:
+            dated = [d for d in dated if d.meta.doc_type in (DocType.QUARTERLY, DocType.EARNINGS)] or dated
         if dated:
             return dated, None  # the filing that closes on the date asked
         if interim:
