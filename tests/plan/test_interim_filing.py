@@ -50,3 +50,20 @@ def test_a_filing_closing_on_the_very_day_comes_before_those_within_the_slack():
     assert [d.id for d in chosen] == ["pfe"]
     chosen, _ = choose_documents([annual, jpm], [2023], None, [], period_end="2023-07-02", interim=True)
     assert [d.id for d in chosen] == ["jpm"]       # a quarter asked: the quarterly filing within the slack
+
+
+def test_a_date_several_companies_close_on_is_no_company_and_the_reason_names_them():
+    from dataclasses import replace
+
+    from docqa.answer.ask import whose_filing
+    from docqa.plan.model import QuestionPlan
+    from docqa.types import SearchFilters
+
+    mgm = _doc("mgm", DocType.EARNINGS, 2022, 4, "2022-12-31").model_copy(
+        update={"meta": DocumentMeta(company="MGM Resorts International", doc_type=DocType.EARNINGS,
+                                     fiscal_year=2022, fiscal_quarter=4, period_end="2022-12-31")})
+    plan = replace(QuestionPlan(question="What were net sales for the three months ended December 31, 2022?",
+                                period_end="2022-12-31"),
+                   groups=(SearchFilters(document_ids=("10q23", "mgm")),))
+    reason = whose_filing(plan, [*AMCOR, mgm], 62)
+    assert "2 companies close on 2022-12-31" in reason and "Amcor plc" in reason and "MGM Resorts" in reason

@@ -107,9 +107,7 @@ class Asker:
         if not plan.companies and request.filters.is_empty() and len(companies) > 1 and not singled_out(plan, documents):
             # Whose filing? Without a company (or a date that singles one filing out), any answer
             # would come from whichever company's page happened to match best.
-            return self._not_found(
-                question, f"the question names none of the {len(companies)} companies in the index; "
-                "name the company (or pass company=/document=)", started, timings)
+            return self._not_found(question, whose_filing(plan, documents, len(companies)), started, timings)
         progress("reading", f"reading statements and tables on {plural(len(evidence), 'page')} of "
                             f"{', '.join(dict.fromkeys(p.document for p in evidence))}")
         best: Answer | None = None
@@ -315,6 +313,19 @@ def in_scope(documents: list[Document], filters: SearchFilters) -> list[Document
             and (not filters.years or d.meta.fiscal_year in filters.years)
             and (not filters.doc_types or d.meta.doc_type in {k for t in filters.doc_types for k in t.family})
             and (not wanted or bool(wanted & company_names(d)))]
+
+
+def whose_filing(plan: QuestionPlan, documents: list[Document], held: int) -> str:
+    """Why a question that names no company is not answered: the companies whose filings its date
+    fits, when it gives one, else how many companies the index holds."""
+    ids = {i for g in plan.groups for i in g.document_ids}
+    canonical = canonical_companies(documents)
+    dated = sorted({canonical.get(d.id) or d.meta.company or d.file_name for d in documents if d.id in ids})
+    if plan.dated and len(dated) > 1:
+        named = ", ".join(dated[:4]) + (f" and {len(dated) - 4} more" if len(dated) > 4 else "")
+        return (f"filings of {len(dated)} companies close on {plan.dated} ({named}); name the company "
+                "(or pass company=/document=)")
+    return f"the question names none of the {held} companies in the index; name the company (or pass company=/document=)"
 
 
 def singled_out(plan: QuestionPlan, documents: list[Document]) -> list[Document]:
