@@ -5,12 +5,20 @@ Page numbers are 1-based physical pages everywhere.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from enum import Enum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 BBox = tuple[float, float, float, float]  # x0, y0, x1, y1 in PDF points, origin top-left
+
+
+def enclosing(boxes: Iterable[BBox]) -> BBox:
+    """The smallest box around ``boxes`` (at least one)."""
+    x0, y0, x1, y1 = zip(*boxes)
+    return (min(x0), min(y0), max(x1), max(y1))
 
 
 class Frozen(BaseModel):

@@ -136,9 +136,7 @@ class Asker:
     def _parts(self, plan: QuestionPlan, request: AskRequest, started: float) -> Answer:
         """Each part of a question that asks several measures, asked on its own (with the same
         filters), given back as one answer: the parts found, and for the others why not."""
-        answers = [self.ask(AskRequest(question=part, filters=self._part_filters(part, plan, request.filters), k=request.k,
-                                       progress=request.progress))
-                   for part in plan.parts]
+        answers = [self.ask(self._part_request(part, plan, request)) for part in plan.parts]
         found = [a for a in answers if a.found]
         if not found:
             reasons = "; ".join(dict.fromkeys(a.reason for a in answers if a.reason))
@@ -157,14 +155,17 @@ class Asker:
             verification=verification, timings=timings,
             reason=None if len(found) == len(answers) else f"{len(answers) - len(found)} of {len(answers)} parts not found")
 
-    def _part_filters(self, part: str, plan: QuestionPlan, filters: SearchFilters) -> SearchFilters:
-        """A part that names no company is about the company the whole question names ("What was
-        Frito-Lay North America's net revenue in 2021, and what was PepsiCo's total net revenue?")."""
-        if filters.companies or filters.document_ids or len(plan.companies) != 1:
-            return filters
-        if self.searcher.plan(part, self.store.documents(), filters).companies:
-            return filters
-        return filters.model_copy(update={"companies": plan.companies})
+    def _part_request(self, part: str, plan: QuestionPlan, request: AskRequest) -> AskRequest:
+        """One part, planned once. A part that names no company is about the company the whole question
+        names ("What was Frito-Lay North America's net revenue in 2021, and what was PepsiCo's total net
+        revenue?")."""
+        filters, documents = request.filters, self.store.documents()
+        part_plan = self.searcher.plan(part, documents, filters)
+        if (not part_plan.companies and len(plan.companies) == 1 and not filters.companies
+                and not filters.document_ids):
+            filters = filters.model_copy(update={"companies": plan.companies})
+            part_plan = self.searcher.plan(part, documents, filters)
+        return AskRequest(question=part, filters=filters, k=request.k, plan=part_plan, progress=request.progress)
 
     def _run(self, name: str, plan: QuestionPlan, evidence: list[EvidencePage], pages: dict[tuple[str, int], str],
              grounding: Grounding, progress: StageReporter):

@@ -19,6 +19,7 @@ from docqa.answer.contract import Evidence
 from docqa.answer.extractive import units
 from docqa.answer.figures.reading.line_item_words import leaf_text
 from docqa.finance import formulas as F
+from docqa.finance.periods import quarters_named
 from docqa.finance.rowlookup import has_word, normalized, phrase_words
 from docqa.finance.text import stems
 from docqa.plan import QuestionPlan
@@ -116,7 +117,7 @@ def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int
     for sentence in units(page):
         if "  " in sentence:
             continue  # a table row: the tables were read before
-        if quarter is not None and _quarters_named(sentence) != {quarter}:
+        if quarter is not None and quarters_named(sentence) != {quarter}:
             continue  # a quarter asked: the sentence names that quarter, and no other
         words = [(m.start(), m.end(), normalized(stems(m.group(0)))) for m in _WORD.finditer(fold(sentence))]
         sentence_stems = {s for _, _, st in words for s in st}
@@ -191,14 +192,6 @@ def _kind_of(sentence: str, start: int, end: int, number: Number) -> str | None:
     if number.magnitude >= 1 and number.decimals == 0:
         return "count"
     return None
-
-
-_QUARTER_NAMED = re.compile(r"\b(first|second|third|fourth)[\s-]+(?:fiscal[\s-]+)?quarter\b|\bq([1-4])\b", re.I)
-_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
-
-
-def _quarters_named(sentence: str) -> set[int]:
-    return {_ORDINAL[m.group(1).lower()] if m.group(1) else int(m.group(2)) for m in _QUARTER_NAMED.finditer(sentence)}
 
 
 def _nearest_year(years: list[tuple[int, int]], at: int) -> int:

@@ -213,12 +213,20 @@ def _add_months(date: tuple[int, int, int], months: int) -> tuple[int, int, int]
     return y, m, min(d, _days_in_month(y, m))
 
 
-_HEADER_QUARTER = re.compile(r"\b(?:q([1-4])|([1-4])q|(first|second|third|fourth)\s+(?:fiscal\s+)?quarter)\b", re.I)
+_HEADER_QUARTER = re.compile(r"\b(?:q([1-4])|([1-4])q|(first|second|third|fourth)[\s-]+(?:fiscal[\s-]+)?quarter)\b", re.I)
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
 
 
 def header_quarter(header: str) -> int | None:
     """The quarter a column header names ("Q2 2023", "Second Quarter"), if any."""
     m = _HEADER_QUARTER.search(header)
-    if not m:
-        return None
-    return int(m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) else {"first": 1, "second": 2, "third": 3, "fourth": 4}[m.group(3).lower()]
+    return _quarter_of(m) if m else None
+
+
+def quarters_named(text: str) -> set[int]:
+    """Every quarter a text names ("a first-quarter 2019 dividend", "Q4")."""
+    return {_quarter_of(m) for m in _HEADER_QUARTER.finditer(text)}
+
+
+def _quarter_of(m: re.Match[str]) -> int:
+    return int(m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) else _ORDINAL[m.group(3).lower()]

@@ -30,7 +30,7 @@ from docqa.finance.table_headers import HeaderBlock, footnoted_year, header_bloc
 from docqa.finance.table_lines import TableLine, split_line
 from docqa.finance.table_rows import name_unlabeled_totals, read_rows
 from docqa.finance.tables import Column, StatementTable, Unit, not_period_words
-from docqa.types import Page, StatementKind
+from docqa.types import Page, StatementKind, enclosing
 
 __all__ = ["LineItemMatch", "find_line_items", "read_tables"]
 
@@ -141,7 +141,7 @@ def _read_region(page: Page, lines: list[TableLine], block: HeaderBlock | None, 
                               period_end=info.period_end, months=info.months, derived=info.derived,
                               x0=col.x0, x1=col.x1))
     boxes = [r.bbox for r in rows] + [ln.bbox for ln in header_lines]
-    bbox = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+    bbox = enclosing(boxes)
     return StatementTable(page=page.number, statement=statement, title=title, unit=unit, unit_text=unit_text,
                           columns=tuple(columns), rows=tuple(rows), bbox=bbox)
 
@@ -178,8 +178,6 @@ def by_dated_blocks(table: StatementTable, context: str, balance_sheet: bool) ->
         if year is None:
             return [table]
         blocks.setdefault(year, (heading, []))[1].append(row)
-    if len(blocks) < 1:
-        return [table]
     out = []
     for year, (heading, rows) in blocks.items():
         columns = []
@@ -190,7 +188,7 @@ def by_dated_blocks(table: StatementTable, context: str, balance_sheet: bool) ->
                                                 "period_end": info.period_end, "months": info.months or 12,
                                                 "derived": info.derived or c.derived}))
         boxes = [r.bbox for r in rows]
-        bbox = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+        bbox = enclosing(boxes)
         out.append(table.model_copy(update={"columns": tuple(columns), "rows": tuple(rows), "bbox": bbox}))
     return out
 

@@ -11,7 +11,7 @@ from docqa.finance.table_columns import FigureColumn, assign_cells
 from docqa.finance.table_lines import TableLine, line_height
 from docqa.finance.tables import Cell, Row, RowKind
 from docqa.finance.text import clean_label
-from docqa.types import Line, StatementKind
+from docqa.types import Line, StatementKind, enclosing
 
 _CONNECTOR_END = re.compile(r"(,|\b(and|of|for|to|in|the|from|on|or|by|with|at|net|less|including|excluding|before|after|per|due|related)|[\u2014\u2013\-&(])$", re.I)
 # _CONNECTOR_END is searched in a line's last characters only: search() tries every start position,
@@ -77,7 +77,7 @@ def read_rows(lines: list[TableLine], lo: int, hi: int, cols: list[FigureColumn]
             Cell(value=parse_value(c.raw), raw=c.raw, column=k, bbox=c.bbox) for k, c in sorted(assigned.items())
         )
         boxes = [ln.line.bbox] + [c.line.bbox for c in continued]
-        bbox = (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+        bbox = enclosing(boxes)
         clean = clean_label(label)
         rows.append(Row(label=clean, section=clean_label(section) if section else None,
                         kind=_row_kind(clean, section, cells), cells=cells, bbox=bbox, indent=indent))

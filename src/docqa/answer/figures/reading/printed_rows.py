@@ -83,12 +83,10 @@ class RowMeasure(Measure):
                 if self.stands_for is not None and another_kind_of_figure(is_stock(self.stands_for), table, row.label):
                     continue  # a balance's row on the cash-flow statement is its change, and so on
                 stock = True if table.statement == StatementKind.BALANCE else None
+                # Of several columns of one period ("2019 Activision | 2019 King | 2019 Total"), the one
+                # whose header names a word of the phrase the row's label does not.
                 column = source.column(table, period, stock,
                                        choose=lambda cols, r=row, t=table: entity_column(self.phrase, r, t, cols))
-                same = [c for c in table.period_columns() if column is not None and c.fiscal_year == column.fiscal_year
-                        and c.period == column.period and c.months == column.months]
-                if len(same) > 1:
-                    column = entity_column(self.phrase, row, table, same) or column
                 cell = row.cell(column.index) if column is not None else None
                 if cell is None or cell.value is None or not states_an_amount(cell, row, table):
                     continue
