@@ -213,3 +213,44 @@ def test_a_state_question_is_yes_on_evidence_and_no_verdict_from_absence():
     plan = QuestionPlan(question="Is Example's business subject to cyclicality?", terms=[], phrases=[], companies=["Example Corp"],
                      groups=[SearchFilters(document_ids=(doc.id,))])
     assert DisclosureAnswerer().answer(plan, Evidence.of([], store)) is None
+
+
+# Deals asked with verbs the disclosure verbs do not list (sentences from the filings named).
+MASSMART = ("During fiscal 2023, the Company completed a $0.4 billion buyout of the noncontrolling interest "
+            "shareholders of the Company's Massmart subsidiary.")                       # WALMART_2023_annualreport p. 67
+MINERA = ("The Company disposed of its full holdings in Minera IRL during the year, along with a small portion of "
+          "its positions in Greatland Gold.")                                            # Starvest 2022 p. 7
+MINERS = ("On January 10, 2023, the Company entered into an asset purchase agreement to purchase 5,000 Antminer S19 "
+          "PRO Bitcoin mining machines.")                                               # Mercurity 20-F 2022
+
+
+@pytest.mark.parametrize("question, verb", [
+    ("Did Example Corp buy out the minority shareholders of its Massmart subsidiary in 2022?", "buy"),
+    ("Did Example Corp sell its entire holding in Minera IRL in 2022?", "sell"),
+    ("Did Example Corp bring in new funding during 2022?", "raise"),
+])
+def test_a_deal_asked_with_any_verb_is_an_event_with_the_verbs_own_words(question, verb):
+    from docqa.plan import Intent
+
+    plan = build_plan(question, [])
+    assert plan.intent is Intent.EVENT
+    assert plan.topic is not None and plan.topic.event and plan.topic.verb == verb
+
+
+def test_a_deal_the_filing_states_in_its_own_words_is_yes():
+    draft, answer = _ask("Did Example Corp buy out the minority shareholders of its Massmart subsidiary in 2022?",
+                         [MASSMART.replace("fiscal 2023", "fiscal 2022")])
+    assert answer.text.startswith("Yes") and "buyout" in answer.text, answer.text
+    draft, answer = _ask("Did Example Corp sell its entire holding in Minera IRL in 2022?", [MINERA])
+    assert answer.text.startswith("Yes"), answer.text
+
+
+def test_a_deal_agreed_after_the_year_is_no():
+    draft, answer = _ask("Did Example Corp buy 5,000 Antminer S19 PRO bitcoin mining machines during 2022?", [MINERS])
+    assert answer.text.startswith("No"), answer.text
+
+
+def test_a_figure_asked_with_a_verb_is_not_a_deal():
+    from docqa.plan import Intent
+
+    assert build_plan("Did Example Corp's revenue grow in 2022?", []).intent is not Intent.EVENT

@@ -73,3 +73,20 @@ def test_a_quarter_asked_is_read_from_the_sentence_that_names_that_quarter():
     assert draft is not None and draft.figures[0].value == pytest.approx(1.44)
     assert "Q1 fiscal 2019" in draft.text
     assert _answer("What first-quarter 2019 dividend per share did the board declare?", FOURTH_QUARTER) is None
+
+
+def test_a_count_of_people_is_read_in_the_filings_own_word_for_them():
+    # a533b4... (ARCA biopharma 2022 10-K) p. 15; NeoGenomics 2022 10-K p. 10
+    arca = "As of December 31, 2022, we had 6 employees, 5 of which are full-time."
+    neo = ("As of December 31, 2022, we had approximately 2,100 full-time equivalent employees and contracted "
+           "pathologists.")
+    assert _answer("How many people did the company employ at the end of 2022?", arca, year=2022).figures[0].value == 6
+    assert _answer("How many people did the company employ at the end of 2022?", neo, year=2022).figures[0].value == 2100
+    # a note's number is no count: "(9) Employee Benefit Plans"
+    note = "(9) Employee Benefit Plans The Company has a 401(k) plan for its employees in 2022."
+    assert _answer("How many people did the company employ at the end of 2022?", arca, note, year=2022).figures[0].value == 6
+
+
+def test_the_whole_filing_is_read_when_the_retrieved_pages_do_not_state_it(lexical_engine):
+    answer = lexical_engine.ask("How many people did Amazon employ at the end of 2017?")
+    assert answer.found and "566,000" in answer.text, answer.text

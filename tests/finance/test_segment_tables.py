@@ -77,3 +77,24 @@ def test_a_quarterly_data_note_dated_by_day_and_month_reads_its_quarters_in_orde
     fourth = table.column_for_period(Period(2015, 4))
     assert table.rows[0].cell(fourth.index).value == 1306404
     assert table.column_for(2015) is None or table.column_for(2015).period == "quarter"   # no year's figure
+
+
+def test_a_heading_over_each_run_of_years_heads_every_column_of_its_run():
+    # "Net Revenue" centred over three years, "Long-Lived Assets" over two: the heading is printed
+    # once, over the middle of its run, and must reach every column under it.
+    x5 = (280.0, 340.0, 400.0, 460.0, 520.0)
+
+    def row(y, label, *figures):
+        return line(y, (label, 40.0), *((f, x - 4.4 * len(f)) for f, x in zip(figures, x5)))
+
+    tables = read_tables(page(
+        line(80, ("Net revenue and long-lived assets by country (in millions)", 40.0)),
+        line(100, ("Net Revenue", 310.0), ("Long-Lived Assets", 440.0)),
+        line(112, ("2021", 262.0), ("2020", 322.0), ("2019", 382.0), ("2021", 442.0), ("2020", 502.0)),
+        row(126, "United States", "44,545", "40,800", "38,644", "36,324", "36,657"),
+        row(138, "Mexico", "4,580", "3,924", "4,190", "1,720", "1,708"),
+    ))
+    assert [c.header for c in tables[0].columns] == [
+        "Net Revenue 2021", "Net Revenue 2020", "Net Revenue 2019", "Long-Lived Assets 2021", "Long-Lived Assets 2020"]
+    assets = tables[0].column_for(2021, part=lambda c: "Assets" in c.header)
+    assert tables[0].rows[1].cell(assets.index).value == 1720

@@ -165,3 +165,35 @@ def test_a_second_clause_is_a_second_question_in_the_first_ones_frame(question, 
 
 def test_a_clause_about_something_other_than_a_figure_is_not_a_part():
     assert build_plan("What was Walmart's revenue and the reason for its growth in 2018?", []).parts == ()
+
+
+@pytest.mark.parametrize("question, parts", [
+    ("What were Costco's membership fees and its merchandise costs for fiscal 2021?",
+     ("What were Costco's membership fees for fiscal 2021?", "What were Costco's merchandise costs for fiscal 2021?")),
+    ("What were Boeing's current and non-current deferred tax liabilities at December 31, 2022?",
+     ("What were Boeing's current deferred tax liabilities at December 31, 2022?",
+      "What were Boeing's non-current deferred tax liabilities at December 31, 2022?")),
+    ("What did Nike report for apparel revenues and for footwear revenues in fiscal 2023?",
+     ("What did Nike report for apparel revenues in fiscal 2023?", "What did Nike report for footwear revenues in fiscal 2023?")),
+    ("What long-lived assets did Amcor hold in the United States and in Switzerland as of June 30, 2023?",
+     ("What long-lived assets did Amcor hold in the United States as of June 30, 2023?",
+      "What long-lived assets did Amcor hold in Switzerland as of June 30, 2023?")),
+    ("What were Netflix's streaming content obligations, content assets and deferred revenue at December 31, 2017?",
+     ("What were Netflix's streaming content obligations at December 31, 2017?",
+      "What were Netflix's content assets at December 31, 2017?", "What were Netflix's deferred revenue at December 31, 2017?")),
+])
+def test_things_the_lexicon_does_not_name_listed_side_by_side_are_parts(question, parts):
+    assert build_plan(question, []).parts == parts
+
+
+@pytest.mark.parametrize("question", [
+    "What were Amazon's accrued expenses and other at December 31, 2017?",                   # one printed line
+    "What were Walmart's deferred tax assets, net of valuation allowance, at January 31, 2018?",  # a qualifier
+    "What was the carrying amount of Pfizer's treasury stock on its December 31, 2021 balance sheet?",  # a date
+    "What was MGM's coverage using Adjusted EBIT as the numerator and interest expense as the denominator?",
+    "What were Lockheed Martin's exploration and evaluation assets in 2022?",                # the first names no figure
+    "How much did Best Buy spend on buybacks between the end of fiscal 2019 and March 26, 2019?",  # a span
+    "According to ARCA's 2022 10-K, did the trial meet its endpoint and its secondary endpoint?",  # a verdict
+])
+def test_words_joined_inside_one_figure_are_not_parts(question):
+    assert build_plan(question, []).parts == ()

@@ -68,7 +68,10 @@ _PROCEDURE_WORDS = (
 _STATED = re.compile(
     r"\b(?:recorded|recognized|recognised|incurred|announced|completed|approved|declared|paid|increased|raised|"
     r"acquired|filed|settled|launched|introduced|initiated|commenced|authorized|adopted|took|taken|reported|"
-    r"entered\s+into|agreed\s+to|resulted\s+in|elected|appointed|named|implemented|repurchased|issued)\b", re.I)
+    r"entered\s+into|agreed\s+to|resulted\s+in|elected|appointed|named|implemented|repurchased|issued|"
+    # a deal done: "disposed of its full holdings", "repaid the term loan", "sold the property"
+    r"sold|disposed|divested|bought|purchased|repaid|prepaid|redeemed|refinanced|borrowed|drew|opened|closed|exited|"
+    r"hired|won|spun|met|achieved|extinguished)\b", re.I)
 # "the votes were cast for the proposal", "the compensation was approved": a past passive.
 _PASSIVE_PAST = re.compile(
     r"\b(?:was|were|has\s+been|have\s+been|had\s+been)\s+(?:\w+ly\s+)?(?:\w+ed|cast|held|made|paid|set|sold|spent|"

@@ -20,7 +20,7 @@ from docqa.answer.extractive import units
 from docqa.answer.figures.reading.line_item_words import leaf_text
 from docqa.finance import formulas as F
 from docqa.finance.periods import quarters_named
-from docqa.finance.rowlookup import has_word, normalized, phrase_words
+from docqa.finance.rowlookup import has_word, normalized, phrase_words, variants
 from docqa.finance.text import stems
 from docqa.plan import QuestionPlan
 from docqa.text import fold
@@ -64,6 +64,11 @@ class SentenceFigureAnswerer:
         counted = [w for w in phrase_words(plan.counted or "")[0][-1:]] or hard
         found = [s for rank, page in enumerate(evidence.pages)
                  for s in _stated(page, rank, hard, kind, year, counted, plan.quarter)]
+        if not found and evidence.filings is not None:
+            # Search ranks pages by the question's words, and a sentence may say it in others
+            # ("how many people ... employ" / "we had 6 employees"): read the filing asked, whole.
+            found = [s for rank, page in enumerate(_filing_pages(plan, evidence, evidence.filings), len(evidence.pages))
+                     for s in _stated(page, rank, hard, kind, year, counted, plan.quarter)]
         if not found:
             return None
         found.sort(key=lambda s: (s.gap, s.rank))
@@ -73,6 +78,30 @@ class SentenceFigureAnswerer:
         if rival is not None and rival.gap <= best.gap * 1.25 + 10:
             return None  # two sentences state different amounts about as well
         return _draft(best, subject, year or best.page.year, plan)
+
+
+MAX_FILING_PAGES = 400   # a longer document is a compilation, not one filing to read whole
+
+
+def _filing_pages(plan: QuestionPlan, evidence: Evidence, filings) -> list[EvidencePage]:
+    """Every page of the filing asked: the plan's first company's filings when it chose one, else
+    the best retrieved page's; the rest of the retrieved pages' sentences were read already."""
+    ids = [i for g in plan.groups[:1] for i in g.document_ids]
+    if len(ids) != 1:
+        ids = [p.document_id for p in evidence.pages[:1]]
+    seen = {(p.document_id, p.page) for p in evidence.pages}
+    out: list[EvidencePage] = []
+    for document_id in ids:
+        document = filings.document(document_id)
+        if document is None:
+            continue
+        pages = filings.pages(document_id)
+        if len(pages) > MAX_FILING_PAGES:
+            continue
+        out += [EvidencePage(label="P", document=document.file_name, document_id=document_id, page=page.number,
+                             text=page.text, company=document.meta.company, year=document.meta.fiscal_year)
+                for page in pages if (document_id, page.number) not in seen]
+    return out
 
 
 def _asks_one_stated_figure(plan: QuestionPlan) -> bool:
@@ -97,9 +126,9 @@ def _holds(sentence_stems: set[str], word: str) -> bool:
     the last two letters of the shorter)."""
     if has_word(sentence_stems, word):
         return True
-    if len(word) < MIN_STEM:
-        return False
-    return any(_shared(s, word) >= max(MIN_STEM, min(len(s), len(word)) - 2) for s in sentence_stems)
+    # a form of the word or of a synonym ("people" ~ "employees" ~ "employed")
+    return any(_shared(s, v) >= max(MIN_STEM, min(len(s), len(v)) - 2)
+               for v in variants(word) if len(v) >= MIN_STEM for s in sentence_stems)
 
 
 def _shared(a: str, b: str) -> int:
@@ -150,7 +179,9 @@ def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int
                 between = fold(sentence)[end:at]
             else:
                 continue
-            if gap <= MAX_GAP and _links(between):
+            # "2,100 full-time equivalent employees": words that qualify the noun counted
+            qualifies = kind == "count" and not before and _QUALIFIERS.fullmatch(between) is not None
+            if gap <= MAX_GAP and (_links(between) or qualifies):
                 out.append(Stated(number, kind, sentence, page, gap, rank))
                 break
     return out
@@ -167,6 +198,9 @@ _LINKING = frozenset(
 _MONTH_WORDS = frozenset("january february march april may june july august september october november december".split())
 
 
+_QUALIFIERS = re.compile(r"\s*(?:[A-Za-z][\w-]*\s+){0,3}")
+
+
 def _links(between: str) -> bool:
     words = re.findall(r"[a-z]+", between.lower())
     return len(words) <= 6 and all(w in _LINKING or w in _MONTH_WORDS for w in words)
@@ -176,9 +210,9 @@ def _counts_what_was_asked(sentence: str, start: int, end: int, hard: list[str])
     """A count states what was asked when the noun after it is the noun counted ("1,026 stores") or
     a form of it stands just before it ("employed 93,516 people", "stores: 1,026")."""
     text = fold(sentence)
-    after = _WORD.findall(text[end:end + 40])[:2]
+    after = _WORD.findall(text[end:end + 50])[:3]   # "2,100 full-time equivalent employees"
     before = _WORD.findall(text[max(0, start - 40):start])[-3:]
-    return any(_holds(set(normalized(stems(w))), h) for w in after[:2] + before for h in hard)
+    return any(_holds(set(normalized(stems(w))), h) for w in after + before for h in hard)
 
 
 def _kind_of(sentence: str, start: int, end: int, number: Number) -> str | None:
@@ -189,8 +223,8 @@ def _kind_of(sentence: str, start: int, end: int, number: Number) -> str | None:
         return "per_share" if _PER_SHARE_AFTER.match(fold(sentence)[end:]) else "currency"
     if number.scale > 1:  # "10.9 million shares" is no amount of money; "2.5 billion dollars" is
         return "currency" if re.match(r"^\s*(?:u\.?s\.?\s+)?(?:dollars?|usd)\b", fold(sentence)[end:], re.I) else None
-    if number.magnitude >= 1 and number.decimals == 0:
-        return "count"
+    if number.magnitude >= 1 and number.decimals == 0 and not raw.startswith("("):
+        return "count"  # "(9) Employee Benefit Plans": a note's number, and no count is negative
     return None
 
 
@@ -202,6 +236,8 @@ def _draft(found: Stated, subject: str, year: int | None, plan: QuestionPlan) ->
     number, page = found.number, found.page
     # The measure as the question names it ("dividend per share"), else the words asked around it.
     named = plan.reading.asked[0].text if len(plan.reading.asked) == 1 else subject
+    if found.kind == "count" and plan.counted and not plan.reading.asked:
+        named = f"number of {plan.counted}"   # "How many people did X employ": the number of people
     label = named[:1].upper() + named[1:]
     period = f"fiscal {year}" if year else "the filing's period"
     if plan.quarter is not None and year:

@@ -165,6 +165,8 @@ class Lexicon(BaseModel):
         for i in range(len(toks)):
             for n in range(min(index.longest, len(toks) - i), 0, -1):
                 entries = index.phrases.get(tuple(t.stem for t in toks[i : i + n]))
+                if entries and i > 0 and toks[i - 1].stem == "through":
+                    continue  # "assets at fair value through profit or loss": a class of assets, not profit
                 if entries:
                     candidates.extend((i, i + n, kind, key, phrase) for kind, key, phrase in entries)
         candidates.sort(key=lambda c: (-(c[1] - c[0]), c[0], c[2] != "metric"))

@@ -68,8 +68,12 @@ def _synonym_groups() -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
-def _variants(word: str) -> frozenset[str]:
+def variants(word: str) -> frozenset[str]:
+    """The stem and the stems interchangeable with it."""
     return _synonym_groups().get(word, frozenset()) | {word}
+
+
+_variants = variants
 
 
 def has_word(words: set[str], word: str) -> bool:

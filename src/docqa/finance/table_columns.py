@@ -89,7 +89,8 @@ def column_headers(header_lines: list[Line], cols: list[FigureColumn]) -> tuple[
     parts: list[list[str]] = [[] for _ in cols]
     stub: list[str] = []
     first_x0 = min(cols[0].reach, cols[0].x0)
-    spacing = min((b.centre - a.centre for a, b in zip(cols, cols[1:])), default=80.0)
+    spacing = spacing_of(cols)
+    placed: list[list[tuple[float, float, str]] | list[tuple[int, str]]] = []
     for line in header_lines:
         groups = [part for g in word_groups(line.words, line_height(line)) for part in _repeated_dates(g)]
         years = years_in(w.text for w in line.words)
@@ -110,9 +111,38 @@ def column_headers(header_lines: list[Line], cols: list[FigureColumn]) -> tuple[
                 right.append((x0, x1, text))
                 right_dated += dated
         in_order = len(left_dated) == 1 and len(cols) >= 2 and len(right) == right_dated == len(cols) - 1
-        for k, text in _first_period_over_labels(left_dated[0], right) if in_order else _place(right, cols):
+        placed.append(_first_period_over_labels(left_dated[0], right) if in_order else right)
+    runs = _period_runs([right for right in placed if len(right) == len(cols) and isinstance(right[0][0], float)])
+    for right in placed:
+        for k, text in right if right and isinstance(right[0][0], int) else _place(right, cols, runs):
             parts[k].append(text)
     return [" ".join(p) for p in parts], " ".join(stub)
+
+
+def spacing_of(cols: list[FigureColumn]) -> float:
+    return min((b.centre - a.centre for a, b in zip(cols, cols[1:])), default=80.0)
+
+
+def _period_runs(lines: list[list[tuple[float, float, str]]]) -> list[range]:
+    """The columns in runs of periods: "2021 2020 | 2021 2020 2019" is two runs, each under its own
+    heading ("Total Assets" over the first two, "Capital Spending" over the other three). A run
+    starts where the years stop following the order of the first two."""
+    for right in lines:
+        years = [max(ys) if (ys := years_in(text.split())) else None for *_, text in right]
+        dated = [y for y in years if y is not None]
+        if len(dated) < 3 or len(set(dated)) == len(dated):
+            continue
+        step = 1 if dated[1] > dated[0] else -1
+        starts, last = [0], None
+        for k, y in enumerate(years):
+            if y is None:
+                continue
+            if last is not None and (y - last) * step <= 0:
+                starts.append(k)
+            last = y
+        if len(starts) >= 2:
+            return [range(a, b) for a, b in zip(starts, starts[1:] + [len(years)])]
+    return []
 
 
 def _first_period_over_labels(left: str, right: list[tuple[float, float, str]]) -> list[tuple[int, str]]:
@@ -138,12 +168,14 @@ def _repeated_dates(group: list[Word]) -> list[list[Word]]:
     return parts if len(words) == 1 and () not in words else [group]
 
 
-def _place(groups: list[tuple[float, float, str]], cols: list[FigureColumn]) -> list[tuple[int, str]]:
+def _place(groups: list[tuple[float, float, str]], cols: list[FigureColumn],
+           runs: list[range] = ()) -> list[tuple[int, str]]:
     """Which column(s) each header group belongs to.
 
-    One group per column: in order. Fewer groups that divide the columns evenly and either
-    reach over two or more columns each or sit over the middle of their block ("Three Months
-    Ended" over two columns): each spans its block. Otherwise each group goes to its nearest column.
+    One group per column: in order. One group over each run of periods, each within its run: each
+    spans its run. Fewer groups that divide the columns evenly and either reach over two or more
+    columns each or sit over the middle of their block ("Three Months Ended" over two columns):
+    each spans its block. Otherwise each group goes to its nearest column.
     """
     k, n = len(groups), len(cols)
     if k == 0:
@@ -152,6 +184,9 @@ def _place(groups: list[tuple[float, float, str]], cols: list[FigureColumn]) -> 
         return [(j, g[2]) for j, g in enumerate(groups)]
     centres = [(x0 + x1) / 2 for x0, x1, _ in groups]
     nearest = [(min(range(n), key=lambda j: abs(cols[j].centre - c)), g[2]) for c, g in zip(centres, groups)]
+    if len(runs) == k and all(min(cols[r[0]].reach, cols[r[0]].x0) - spacing_of(cols) / 2 <= c
+                              <= cols[r[-1]].x1 + spacing_of(cols) / 2 for c, r in zip(centres, runs)):
+        return [(j, g[2]) for g, r in zip(groups, runs) for j in r]
     if k < n and n % k == 0:
         width = n // k
         blocks = [cols[j * width:(j + 1) * width] for j in range(k)]

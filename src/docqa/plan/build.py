@@ -46,7 +46,7 @@ from docqa.plan.periods import (
 from docqa.plan.intent import asks_verdict, asks_why
 from docqa.plan.statistic import stats_question
 from docqa.plan.subject import _detect_companies, _respelt, _unheld_companies
-from docqa.plan.topic import _STATE_Q, _stem, _words, disclosure_question, parse_state, parse_topic
+from docqa.plan.topic import _STATE_Q, _stem, _words, deal_topic, disclosure_question, parse_state, parse_topic
 from docqa.plan.wording import asks_about_boilerplate, content_text, without_provisos
 from docqa.text import query_tokens, tokens
 from docqa.types import Document, SearchFilters
@@ -113,6 +113,8 @@ def _with_topic(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
     words = {_stem(w) for d in own for n in company_names(d) for w in n.split()}
     words |= {_stem(w) for d in own for w in _words(d.meta.company or "")}
     topic = parse_topic(asked, words)
+    if topic is None and not plan.measures:
+        topic = deal_topic(asked, words)  # "did X sell Y": what X did, in the filing's words
     if topic is None and not plan.measures:  # a figure's state ("is working capital positive") is a figure's
         topic = parse_state(asked, words)
     return replace(plan, discloses=True, topic=topic)

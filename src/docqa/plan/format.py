@@ -115,7 +115,7 @@ def kinds_asked(question: str) -> frozenset[str]:
 
 
 _ASKS_FIGURE = re.compile(
-    r"^\s*(?:(?:in|from|according\s+to|per|based\s+on|using)\b[^,?]{0,120},\s*)?(?:what|how\s+much|how\s+many)\b"
+    r"^\s*(?:(?:in|for|during|at|as\s+of|from|according\s+to|per|based\s+on|using)\b[^,?]{0,120},\s*)?(?:what|how\s+much|how\s+many)\b"
     r"(?!\s+(?:drove|caused|are\s+the\s+(?:risks|reasons|main|key|primary)|is\s+the\s+(?:reason|strategy|outlook)))", re.I)
 _PART_OF_WHOLE = re.compile(r"\b(?:what|which)\s+(?:percent(?:age)?|share|portion|proportion|fraction|part)\s+of\b", re.I)
 

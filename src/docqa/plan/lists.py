@@ -17,7 +17,10 @@ _ASK = re.compile(
 _NOT_LIST_NOUN = frozenset("years figures numbers amounts items results risks factors terms details drivers reasons "
                            "changes effects impacts trends quarters periods months weeks days times matters "
                            "challenges issues uncertainties proceedings contingencies policies estimates concerns "
-                           "threats".split())
+                           "threats".split()) | frozenset(
+    # amounts: "what were X's pension costs / net assets / audit fees in 2022" asks a figure, not a list
+    "costs expenses expenditures assets liabilities fees revenues sales earnings receivables payables borrowings "
+    "proceeds losses gains charges reserves provisions obligations payments benefits".split())
 
 
 def asked_noun(question: str) -> tuple[str, list[str]] | None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from docqa.finance.lexicon import MetricMatch, load_lexicon
+from docqa.plan.format import asks_figure
 from docqa.plan.measures import head_noun_after
 
 _JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|as\s+well\s+as\s+)?|and\s+|as\s+well\s+as\s+|&\s*)(?:(?:the|its|their)\s+)?", re.I)
@@ -59,7 +60,7 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     clauses = _by_clause(question, measures)
     if clauses:
         return clauses  # each clause is planned again when asked, and split further if it lists more
-    parts = _by_measure(question, measures) or (question,)
+    parts = _by_measure(question, measures) or _by_phrase(question, measures) or (question,)
     if not measures and not counts:
         return parts if len(parts) > 1 else ()
     if not over_time:
@@ -141,6 +142,77 @@ def _by_measure(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, 
     start, end = listed[0].span[0], _end_with_head(question, listed[-1])
     head, tail = question[:start], question[end:]
     return tuple(f"{head}{question[m.span[0]:_end_with_head(question, m)]}{tail}" for m in listed)
+
+
+# Where the list of asked things begins: after the owner ("X's", "its") or after "did X <verb>"
+# ("What non-current assets did EPI Holdings have | in Canada and in Hong Kong").
+_OWNED = re.compile(r"(?:['’]s?|\b(?:its|their))\s+", re.I)
+_DID_VERB = re.compile(r"\b(?:[Dd]id|[Dd]oes|[Dd]o)\s+(?:[A-Z&][\w.&’'-]*\s+){1,5}[a-z]+\b")
+# Where it ends: the period asked, or the question's end.
+_PERIOD_AFTER = re.compile(
+    r",?\s+(?:(?:in|for|during|at|as\s+of|on|over|by)\s+(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+)?"
+    rf"(?:years?\b|quarters?\b|period\b|half\b|end\b|fy|q[1-4]\b|(?:19|20)\d\d|\d{{1,2}}\s+{_MONTH}|{_MONTH}|"
+    r"(?:first|second|third|fourth|three|six|nine|twelve)\b|(?:fiscal\s+)?(?:19|20)\d\d))|\s*[?.]\s*$", re.I)
+# A list of reasons, descriptions or comparisons is one question about them, never parts.
+_NOT_A_FIGURE = re.compile(r"\b(?:reasons?|why|how|explain\w*|driv\w+|factors?|describe|trends?|compar\w+|"
+                           r"what|which|whether|change[sd]?|growth|grew|increase[sd]?|decrease[sd]?)\b", re.I)
+# "the Safety and Industrial segment": an "and" between capitalised words is inside one name.
+_NAME_END = re.compile(r"\b[A-Z][\w.’'-]*$")
+_IN_A_NAME = re.compile(r"[A-Z]")
+_NOT_IN_A_LIST = re.compile(r"[()?;]|\b(?:using|numerator|denominator|divided|between|from|to\s+\d|vs\.?|versus|"
+                            r"per|i\.e|e\.g|according|dated)\b", re.I)
+_TAILS = frozenset({"other", "others", "equivalents", "similar", "related"})   # "accrued expenses and other": one line
+_PLACE = re.compile(r"(?:in|for|at|from|of)\s", re.I)
+_MODIFIER = re.compile(r"(?:[a-z]+-[a-z-]+|[a-z]+(?:al|ic|ed|ive|ent|ant|ary|ous|ern|ign)|gross|net|total|basic|"
+                       r"diluted|short|long)", re.I)
+
+
+def _by_phrase(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, ...]:
+    """Things listed side by side that the lexicon does not name ("pension costs and total
+    corporate costs", "external and internal research and development expenses", "in Canada and
+    in Hong Kong"): each its own question in the question's frame. A measure's own "and"
+    ("research and development", "cash and cash equivalents") joins nothing; a lone modifier
+    before "and" shares the next item's noun ("external and internal R&D expenses")."""
+    if _GROUPS.search(question) or not asks_figure(question):
+        return ()  # "the Domestic and International segments": the parts are segments (``_by_group``)
+    did = _DID_VERB.search(question)
+    anchors = sorted([m.end() for m in _OWNED.finditer(question)] + ([did.end()] if did else []))
+    if not anchors:
+        return ()
+    ended = _PERIOD_AFTER.search(question, anchors[0])
+    end = ended.start() if ended else len(question)
+    protected = [m.span for m in measures if m.span[0] < end and m.span[1] > anchors[0]]
+    cuts = [j for j in _JOIN.finditer(question, anchors[0], end)
+            if j.group().strip() and not any(a < j.start() and j.end() < b for a, b in protected)
+            and not (_IN_A_NAME.match(question[j.end():]) and _NAME_END.search(question[:j.start()]))]
+    if not cuts or len(cuts) >= MAX_PARTS or not cuts[-1].group().strip(" ,"):
+        return ()  # "A, B and C" is a list; "assets, net of allowance" or "December 31, 2021" is not
+    start = max(a for a in anchors if a <= cuts[0].start())   # "its" after the first "and" is an item's own
+    items, at = [], start
+    for j in cuts:
+        items.append(question[at:j.start()].strip())
+        at = j.end()
+    items.append(question[at:end].strip())
+    items = [re.sub(r"^(?:its|their)\s+", "", item, flags=re.I) for item in items]
+    if any(not item or _NOT_A_FIGURE.search(item) or _NOT_IN_A_LIST.search(item) or item.lower() in _TAILS
+           for item in items):
+        return ()
+    for k in range(len(items) - 1):
+        words, nxt = items[k].split(), items[k + 1].split()
+        if len(words) == 1 and len(nxt) >= 2:
+            if not _MODIFIER.fullmatch(words[0]):
+                return ()  # "maintenance and support revenue": one printed line, maybe
+            items[k] = " ".join([words[0], *nxt[1:]])
+    first_measured = any(start <= m.span[0] and m.span[1] <= cuts[0].start() for m in measures)
+    later_words = {w.lower() for item in items[1:] for w in item.split()}
+    # "A, B and C" or "A and its B" is a list for sure; "A B and C D" may be one line's name.
+    listed = len(items) > 2 or bool(re.search(r"\b(?:its|their|the)\s+$", cuts[0].group()))
+    if not (listed or first_measured or _PLACE.match(items[0]) or items[0].split()[-1].lower() in later_words):
+        return ()  # the first item names no figure of its own ("... exploration and evaluation assets")
+    if len(set(i.lower() for i in items)) < len(items):
+        return ()
+    head, tail = question[:start].rstrip() + " ", question[end:]
+    return tuple(f"{head}{item}{tail}" for item in items)
 
 
 def _end_with_head(question: str, m: MetricMatch) -> int:

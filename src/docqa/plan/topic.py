@@ -26,6 +26,32 @@ _VERB_FORMS_OF = {"pay": ("paid", "paying", "pays", "payment", "payments"), "app
                   "introduce": ("introduction", "launched"), "complete": ("completion", "closed"),
                   "initiate": ("initiated", "commenced"), "authorize": ("authorization", "approved"),
                   "authorise": ("authorisation", "approved")}
+# Verbs that ask whether a deal or a transaction happened, with the words a filing states it in
+# ("did X buy out ..." / "completed a buyout of ..."): a synonym table, read after the verbs above.
+_DEAL_VERBS = {
+    "buy": ("bought", "buying", "buys", "buyout", "purchase", "purchased", "acquire", "acquired", "acquisition"),
+    "sell": ("sold", "selling", "sells", "sale", "dispose", "disposed", "disposal", "divest", "divested", "divestiture"),
+    "acquire": ("acquired", "acquisition", "purchase", "purchased", "bought"),
+    "repay": ("repaid", "repayment", "repayments", "prepaid", "prepayment", "extinguished", "retired", "payoff",
+              "paid off", "paid in full"),
+    "repurchase": ("repurchased", "repurchases", "buyback", "buybacks", "bought back"),
+    "raise": ("raised", "raising", "proceeds", "issued", "placement", "placing", "subscription"),
+    "borrow": ("borrowed", "borrowings", "drew", "drawn", "draw"),
+    "close": ("closed", "closing", "completed", "completion"),
+    "meet": ("met", "achieved", "achieve", "achieving", "reached"),
+    "open": ("opened", "opening", "openings"),
+    "exit": ("exited", "withdrew", "withdrawal"),
+    "hire": ("hired", "appointed", "appointment"),
+    "win": ("won", "awarded", "award"),
+    "lose": ("lost", "loss"),
+    "spin": ("spun", "spin-off", "spinoff", "separation", "separated"),
+    "redeem": ("redeemed", "redemption"),
+    "refinance": ("refinanced", "refinancing"),
+}
+# "pay off", "buy back": the verb and its particle are one verb.
+_PHRASAL = {("pay", "off"): "repay", ("pay", "down"): "repay", ("pay", "back"): "repay", ("buy", "back"): "repurchase",
+            ("buy", "out"): "buy", ("bring", "in"): "raise", ("take", "out"): "borrow", ("sell", "off"): "sell",
+            ("spin", "off"): "spin", ("take", "over"): "acquire", ("close", "down"): "close"}
 _IRREGULAR = {"paid": "pay", "took": "take", "taken": "take", "made": "make", "undertook": "undertake",
               "undertaken": "undertake", "underwent": "undergo", "undergone": "undergo", "suffered": "suffer"}
 
@@ -56,7 +82,7 @@ _STOP = frozenset(
     "those such some other is was were be been being are it there which who whom whose what how s".split())
 # Words that grade or frame the topic but are not what must be printed ("any material legal battles").
 _QUALIFIERS = frozenset(
-    "material materially important significant major key ongoing notable substantial substantially large "
+    "material materially important significant major key ongoing notable substantial substantially large entire whole full "
     "big meaningful certain specific particular formal formally official officially public publicly new "
     "recent recently current currently potential possible actual actually company company's companies "
     "business firm fiscal year years annual quarter quarterly report reports filing 10 k q fy".split())
@@ -140,7 +166,59 @@ def parse_topic(question: str, company_words: set[str] | None = None) -> Topic_ 
     verb = _stem(m.group("verb"))
     base = next((v for v in (*_MENTION_VERBS, *_EVENT_VERBS) if _stem(v) == verb or m.group("verb").lower().startswith(v)),
                 _IRREGULAR.get(m.group("verb").lower(), verb))
-    return _topic(m.group("topic"), base, company_words)
+    topic_text, base = _particle(m.group("topic"), base)
+    words = topic_text.split(maxsplit=1)
+    if base == "report" and len(words) == 2 and (again := re.match(rf"(?:{_VERB_FORMS})$", words[0], re.I)):
+        # "did X's 2022 annual report disclose Y": "report" was the subject's noun, the verb comes next
+        base = _IRREGULAR.get(again.group(0).lower(), _stem(again.group(0)))
+        base = next((v for v in (*_MENTION_VERBS, *_EVENT_VERBS) if _stem(v) == base), base)
+        topic_text = words[1]
+    return _topic(topic_text, base, company_words)
+
+
+# "Did Walmart buy out ...", "Did Starvest sell ...": a named company, then what it did.
+_DID_Q = re.compile(r"^\s*(?:[Dd]id|[Hh]as|[Hh]ave|[Hh]ad)\s+(?P<subject>(?:[A-Z&][\w.&’'-]*\s+){1,5})"
+                    r"(?P<verb>[a-z]+)\s+(?P<topic>[^?]+?)\s*[?.!]*\s*$")
+_NOT_A_VERB = frozenset("have has had be been being any ever also the a an its their total net gross".split())
+
+
+def deal_topic(question: str, company_words: set[str] | None = None) -> Topic_ | None:
+    """"Did X <verb> Y?" with a verb the disclosure verbs do not list: whether the filing states that
+    X did it (an event), the verb's own forms and synonyms part of what must be stated when it
+    names a transaction ("buy", "sell", "repay"); its object's words alone otherwise."""
+    first = re.split(r"(?<=\?)\s", question.strip(), maxsplit=1)[0]
+    m = _DID_Q.match(first)
+    if m is None or m.group("verb") in _NOT_A_VERB or m.group("subject").rstrip().endswith(("'s", "’s", "'", "’")):
+        return None
+    verb = _IRREGULAR.get(m.group("verb"), m.group("verb"))
+    topic_text, verb = _particle(m.group("topic"), verb)
+    topic = _topic(topic_text, verb, company_words)
+    if topic is not None:
+        topic.event = True
+    return topic
+
+
+_DEAL_STEMS = frozenset(_stem(w) for verb, forms in _DEAL_VERBS.items() for w in (verb, *forms) if " " not in w)
+
+
+@lru_cache(maxsize=4096)
+def _alike(stem: str) -> tuple[str, ...]:
+    out: list[str] = []
+    for group in load_lexicon().words:
+        singles = [w for w in group if " " not in w]
+        if stem in _DEAL_STEMS:
+            break  # "sale" is no "revenue" where a deal is asked
+        if any(_stem(w) == stem for w in singles):
+            out += [_stem(w) for w in singles if _stem(w) != stem]
+    return tuple(dict.fromkeys(out))
+
+
+def _particle(topic: str, verb: str) -> tuple[str, str]:
+    """"pay | off its term loan" -> "repay | its term loan"."""
+    words = topic.split(maxsplit=1)
+    if words and (verb, words[0].lower()) in _PHRASAL:
+        return (words[1] if len(words) > 1 else ""), _PHRASAL[(verb, words[0].lower())]
+    return topic, verb
 
 
 def asks_event(question: str) -> bool:
@@ -148,6 +226,12 @@ def asks_event(question: str) -> bool:
     discloses (a topic of topics.yaml), which a balance or a direction of a figure does not answer."""
     topic = parse_topic(question)
     return bool(topic is not None and topic.topics)
+
+
+def asks_deal(question: str) -> bool:
+    """"Did X buy out / sell / complete Y?": something that happened, which the filing states or does not."""
+    topic = parse_topic(question) or deal_topic(question)
+    return topic is not None and topic.event
 
 
 def parse_state(question: str, company_words: set[str] | None = None) -> Topic_ | None:
@@ -189,6 +273,9 @@ def _topic(raw: str, base: str, company_words: set[str] | None) -> Topic_ | None
         for i in range(len(topic_stems) - n + 1):
             window = [j for j in range(i, len(topic_stems)) if topic_stems[j] not in _STOP][:n]
             if len(window) == n and tuple(topic_stems[j] for j in window) == ask and not any(used[j] for j in window):
+                whole = _stems(ask_text)
+                if n == 1 and len(whole) > 1 and tuple(topic_stems[window[0]:window[0] + len(whole)]) != tuple(whole):
+                    continue  # "operates in" is not any "operating": a one-word ask of more words is read whole
                 for j in window:
                     used[j] = True
                 forms: dict[tuple[str, ...], str] = {}
@@ -221,9 +308,10 @@ def _topic(raw: str, base: str, company_words: set[str] | None) -> Topic_ | None
             continue
         if any(slot.phrases == ((s,),) for slot in slots):
             continue
-        slots.append(Slot(word, ((s,),), (word,)))
-    if base in _ACTION_VERBS:  # "approve the say-on-pay vote": the sentence must say it was approved
-        forms = (base, *_VERB_FORMS_OF.get(base, ()))
+        alike = _alike(s)   # the synonym table's words for it ("minority" / "noncontrolling")
+        slots.append(Slot(word, ((s,), *((a,) for a in alike)), (word, *alike)))
+    if base in _ACTION_VERBS or base in _DEAL_VERBS:  # "approve the say-on-pay vote": the sentence must say it was approved
+        forms = (base, *_VERB_FORMS_OF.get(base, ()), *_DEAL_VERBS.get(base, ()))
         slots.append(Slot(base, tuple(dict.fromkeys((_stem(f),) for f in forms)), forms))
     if not slots:
         return None

@@ -15,7 +15,7 @@ REASON_MEASURE_PREFIX = "the draft answers"
 # Words of a label that say how it was computed or whose it is, not which line item it reads.
 _GENERIC_MEASURE_WORDS = frozenset(
     "total net of for the and in a an to as s fiscal year quarter share percent percentage proportion fraction "
-    "portion ratio change growth rate average per over divided by less minus plus segment segments "
+    "portion ratio change growth rate average per over divided by less minus plus segment segments number "
     # how a cash-flow line says which way the cash went ("Net cash provided by (used in) ...")
     "provided used".split())
 

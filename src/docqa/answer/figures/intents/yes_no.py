@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from docqa.answer.figures.reading.asked import Asked, asked_measures
@@ -93,6 +94,12 @@ def _judge(judged: str, plan: QuestionPlan, measure: Measure, sources: list[Sour
     before = measure.evaluate(sources, first)
     if before is None:
         return None
+    if _asks_a_loss(plan) and now.value <= 0 and before.value <= 0:
+        # "Did the net loss shrink?": a loss is the income line's amount below zero; it shrinks as
+        # the income line rises. Judge and show the loss itself.
+        label = re.sub(r"\b(?:income|earnings|profit)\b", "loss", label, count=1, flags=re.I)
+        now, before = _negated(now), _negated(before)
+        shown = show(now.value, now.kind, now.unit)
     rose = now.value > before.value
     answer = rose if judged == "up" else not rose
     verb = "rose" if rose else ("fell" if now.value < before.value else "was unchanged")
@@ -103,6 +110,14 @@ def _judge(judged: str, plan: QuestionPlan, measure: Measure, sources: list[Sour
     text = (f"{'Yes' if answer else 'No'}. {label} {verb} from {then} "
             f"in {first.label} to {shown} in {last.label}.")
     return judged_draft([before, now], text)
+
+
+def _asks_a_loss(plan: QuestionPlan) -> bool:
+    return any(re.search(r"\bloss(?:es)?\b", m.text, re.I) for m in plan.measures)
+
+
+def _negated(value):
+    return replace(value, value=-value.value)
 
 
 def side_measures(words: str, company_words: frozenset[str]) -> list[Measure]:
