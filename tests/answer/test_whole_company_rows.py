@@ -28,3 +28,24 @@ def test_a_segments_row_printed_as_asked_is_not_the_companys_figure():
     # A part asked (a scoped question sets the source's part): the segment's table is read as it ranks.
     part = Source("MGM_10K.pdf", "m", [by_segment, income], {}, part=lambda c: True)
     assert RowMeasure("casino revenues", kinds=frozenset({"amount"})).evaluate([part], Period(2020)).value == 728254
+
+
+def test_an_amount_asked_before_a_deduction_is_not_the_line_net_of_it():
+    # EPI Holdings 2022 annual report: "Sales of petroleum, net of royalties 30,932" in the income
+    # statement's notes column, "Sales of petroleum 39,821 / Less: Royalties (8,889)" in its revenue note.
+    net = _table("Consolidated Statement of Profit or Loss", "Sales of petroleum, net of royalties", 30932, 86,
+                 StatementKind.INCOME)
+    gross = _table("5. Revenue", "Sales of petroleum", 39821, 122)
+    source = Source("EPI_2022.pdf", "e", [net, gross], {})
+    got = RowMeasure("sales petroleum deducting royalties").evaluate([source], Period(2020))
+    assert got is not None and got.value == 39821
+    assert "before royalties" in got.label
+    assert RowMeasure("sales petroleum net royalties").evaluate([source], Period(2020)).value == 30932
+
+
+def test_the_line_item_words_leave_out_a_plural_owner_and_a_day_before_its_month():
+    from docqa.answer.figures.reading.line_item_words import leaf_text
+
+    text = "What were EPI Holdings' sales of petroleum for the year ended 31 December 2022"
+    assert "31" not in leaf_text(text).split() and "Holdings" not in leaf_text(text)
+    assert "petroleum" in leaf_text(text)

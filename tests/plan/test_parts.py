@@ -197,3 +197,13 @@ def test_things_the_lexicon_does_not_name_listed_side_by_side_are_parts(question
 ])
 def test_words_joined_inside_one_figure_are_not_parts(question):
     assert build_plan(question, []).parts == ()
+
+
+@pytest.mark.parametrize("question, qualified", [
+    ("What were EPI Holdings' sales of petroleum for 2022?", True),        # what was sold: a line of its own
+    ("What was the revenue of Walmart in 2022?", False),                  # whose revenue
+    ("What was Walmart's cost of sales in 2022?", False),                 # the lexicon's own line
+    ("What was the revenue of continuing operations in 2022?", False),
+])
+def test_a_measure_of_what_was_sold_is_a_qualified_line(question, qualified):
+    assert bool(build_plan(question, []).reading.qualified) is qualified

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from docqa.answer.extractive import units
 from docqa.answer.contract import Filings, ReadsFilings
 from docqa.plan import QuestionPlan
-from docqa.plan.topic import (_STOP, Slot, Topic_, _stem, _words)
+from docqa.plan.topic import (_STOP, DEAL_VERBS, Slot, Topic_, _stem, _words)
 from docqa.store.base import Store, StoredPage
 from docqa.types import Citation, Document, Draft, EvidencePage
 
@@ -68,10 +68,10 @@ _PROCEDURE_WORDS = (
 _STATED = re.compile(
     r"\b(?:recorded|recognized|recognised|incurred|announced|completed|approved|declared|paid|increased|raised|"
     r"acquired|filed|settled|launched|introduced|initiated|commenced|authorized|adopted|took|taken|reported|"
-    r"entered\s+into|agreed\s+to|resulted\s+in|elected|appointed|named|implemented|repurchased|issued|"
-    # a deal done: "disposed of its full holdings", "repaid the term loan", "sold the property"
-    r"sold|disposed|divested|bought|purchased|repaid|prepaid|redeemed|refinanced|borrowed|drew|opened|closed|exited|"
-    r"hired|won|spun|met|achieved|extinguished)\b", re.I)
+    r"entered\s+into|agreed\s+to|resulted\s+in|elected|appointed|named|implemented|repurchased|issued)\b", re.I)
+# A deal done, when a deal is asked ("did X sell Y"): "disposed of its full holdings", "repaid the term loan".
+_DONE = re.compile(r"\b(?:sold|disposed|divested|bought|purchased|repaid|prepaid|redeemed|refinanced|borrowed|drew|"
+                   r"opened|closed|exited|hired|won|spun|met|achieved|extinguished)\b", re.I)
 # "the votes were cast for the proposal", "the compensation was approved": a past passive.
 _PASSIVE_PAST = re.compile(
     r"\b(?:was|were|has\s+been|have\s+been|had\s+been)\s+(?:\w+ly\s+)?(?:\w+ed|cast|held|made|paid|set|sold|spent|"
@@ -237,11 +237,12 @@ def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Fou
             # "our goodwill impairment test", "restructuring accounting policy": a procedure, not an event.
             supposed = (bool(_SUPPOSED.search(quote)) or (max(at) + 1 < len(stems) and stems[max(at) + 1] in _PROCEDURE)
                         or _framed(sentence, words, at) or bool(_POLICY.search(quote)))
-            score = (len(set(at)) + 2.0 * bool(_STATED.search(quote)) + 1.0 * bool(_AMOUNT.search(quote))
+            done = bool(_STATED.search(quote) or (topic.verb in DEAL_VERBS and _DONE.search(quote)))
+            score = (len(set(at)) + 2.0 * done + 1.0 * bool(_AMOUNT.search(quote))
                      + (1.0 if _stem(topic.verb) in stems else 0.0) - 0.1 * (max(at) - min(at))
                      + 1.5 * sum(_match(stems, [slot]) is not None for slot in topic.optional)
                      - 3.0 * supposed - 0.002 * len(quote))
-            stated = bool(_STATED.search(quote) or _AMOUNT.search(quote) or _PASSIVE_PAST.search(quote))
+            stated = bool(done or _AMOUNT.search(quote) or _PASSIVE_PAST.search(quote))
             found.append(Found(document, page.number, quote, negated, supposed, score, stated,
                                bool(_IMMATERIAL.search(sentence))))
     return found

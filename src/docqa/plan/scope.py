@@ -68,7 +68,10 @@ def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words:
                 kept.append(None)  # the measure's words, the company's name, a period: not the scope
                 continue
             kept.append(bare)
-        part = _PART_NOUN.match(question[run.end():]) is not None
+        # "a segment", or a place: "customers in the United States", "sales in North America" (two
+        # capitalised words after "in" inside a sentence name a place, however common the words)
+        part = (_PART_NOUN.match(question[run.end():]) is not None
+                or (_PLACE_BEFORE.search(question[:start]) is not None and len(text.split()) >= 2))
         while kept and (kept[0] is None or _joining(kept[0]) or (common_word(kept[0]) and not part)):
             kept.pop(0)
         while kept and (kept[-1] is None or _joining(kept[-1]) or (common_word(kept[-1]) and not part)):
@@ -86,6 +89,9 @@ def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words:
         if names not in out:
             out.append(names)
     return tuple(out)
+
+
+_PLACE_BEFORE = re.compile(r"\b(?:in|from|outside(?:\s+of)?|within|across)\s+(?:the\s+)?$", re.I)
 
 
 def _joining(word: str) -> bool:

@@ -28,7 +28,7 @@ _VERB_FORMS_OF = {"pay": ("paid", "paying", "pays", "payment", "payments"), "app
                   "authorise": ("authorisation", "approved")}
 # Verbs that ask whether a deal or a transaction happened, with the words a filing states it in
 # ("did X buy out ..." / "completed a buyout of ..."): a synonym table, read after the verbs above.
-_DEAL_VERBS = {
+DEAL_VERBS = {
     "buy": ("bought", "buying", "buys", "buyout", "purchase", "purchased", "acquire", "acquired", "acquisition"),
     "sell": ("sold", "selling", "sells", "sale", "dispose", "disposed", "disposal", "divest", "divested", "divestiture"),
     "acquire": ("acquired", "acquisition", "purchase", "purchased", "bought"),
@@ -198,7 +198,7 @@ def deal_topic(question: str, company_words: set[str] | None = None) -> Topic_ |
     return topic
 
 
-_DEAL_STEMS = frozenset(_stem(w) for verb, forms in _DEAL_VERBS.items() for w in (verb, *forms) if " " not in w)
+_DEAL_STEMS = frozenset(_stem(w) for verb, forms in DEAL_VERBS.items() for w in (verb, *forms) if " " not in w)
 
 
 @lru_cache(maxsize=4096)
@@ -310,8 +310,8 @@ def _topic(raw: str, base: str, company_words: set[str] | None) -> Topic_ | None
             continue
         alike = _alike(s)   # the synonym table's words for it ("minority" / "noncontrolling")
         slots.append(Slot(word, ((s,), *((a,) for a in alike)), (word, *alike)))
-    if base in _ACTION_VERBS or base in _DEAL_VERBS:  # "approve the say-on-pay vote": the sentence must say it was approved
-        forms = (base, *_VERB_FORMS_OF.get(base, ()), *_DEAL_VERBS.get(base, ()))
+    if base in _ACTION_VERBS or base in DEAL_VERBS:  # "approve the say-on-pay vote": the sentence must say it was approved
+        forms = (base, *_VERB_FORMS_OF.get(base, ()), *DEAL_VERBS.get(base, ()))
         slots.append(Slot(base, tuple(dict.fromkeys((_stem(f),) for f in forms)), forms))
     if not slots:
         return None

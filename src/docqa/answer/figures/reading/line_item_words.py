@@ -25,8 +25,10 @@ SCAFFOLD = frozenset(stems(
 
 def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
     """The line item's words: without the company's name, periods, dates, and scaffolding."""
-    text = re.sub(r"\b[\w.&-]+(?:\s+[A-Z][\w.&-]*){0,3}['\u2019]s\b", lambda m: "" if _is_company(m.group(0), company_words) else m.group(0), text)
-    text = re.sub(r"\b(?:19|20)\d\d\b|\b\d{1,2},|\bq[1-4]\b|\bfy\d{2}\b", " ", text, flags=re.I)
+    text = re.sub(r"\b[\w.&-]+(?:\s+[A-Z][\w.&-]*){0,3}(?:['\u2019]s\b|(?<=s)['\u2019](?!\w))",
+                  lambda m: "" if _is_company(m.group(0), company_words) else m.group(0), text)
+    text = re.sub(r"\b(?:19|20)\d\d\b|\b\d{1,2},|\b\d{1,2}(?=\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
+                  r"|\bq[1-4]\b|\bfy\d{2}\b", " ", text, flags=re.I)
     text = _PERIOD_WORDS.sub(" ", text)
     words = [t for t in re.findall(r"[A-Za-z0-9&'\u2019-]+|\([^)]*\)", text)]
     out = []

@@ -60,11 +60,14 @@ class RowMeasure(Measure):
     def evaluate(self, sources, period):
         vetoes = [v for v in (stems(e) for e in self.stands_for.exclude) if v] if self.stands_for else []
         min_score = EXACT_SCORE if self.exact else STAND_IN_SCORE if self.stands_for else MIN_SCORE
+        gross_asked = _gross_of(self.phrase)
+        # what is asked without what it is asked before ("sales of petroleum | before deducting royalties")
+        phrase = " ".join(_GROSS_OF.sub(" ", self.phrase).split()) if gross_asked else self.phrase
         for source in sources:
             tables = all_tables(source)
             if self.within is not None:
                 tables = [t for t in tables if (source.document_id, t.page, t.bbox) == self.within]
-            matches = find_rows(tables, self.phrase, min_score=min_score)
+            matches = find_rows(tables, phrase, min_score=min_score)
             if "amount" in self.kinds:
                 # An amount is printed in a table that states its unit ("in millions"); a table of
                 # percentage changes beside it prints the same row label.
@@ -78,6 +81,8 @@ class RowMeasure(Measure):
                 label, heading = stems(row.label), stems(row.section or "")
                 if any(holds(label, v) or holds(heading, v) for v in vetoes):
                     continue  # "Interest cost" under "Change in Projected Benefit Obligation:" is no interest expense
+                if gross_asked and _NET_OF.search(row.label) and any(w in stems(row.label) for w in gross_asked):
+                    continue  # "before deducting royalties" is not "Sales of petroleum, net of royalties"
                 if self.stands_for is not None and narrower_total(stems(self.phrase), stems(clean_label(row.label))):
                     continue  # "Total regulatory liabilities" is one kind of liability, not their total
                 if self.stands_for is not None and another_kind_of_figure(is_stock(self.stands_for), table, row.label):
@@ -92,10 +97,11 @@ class RowMeasure(Measure):
                     continue
                 if "amount" in self.kinds and _a_change(row, table, column.index):
                     continue  # "sales change: Electronics and Energy (4.2)": a percentage, not the sales
-                if measure_words_missing(self.phrase, row, table, column.index):
+                if measure_words_missing(phrase, row, table, column.index):
                     continue  # "Safety and Graphics" in the net sales column: not its operating income
                 metric = printed_metric(row, table)
-                beyond = words_beyond_label(self.phrase, row)
+                beyond = " ".join(filter(None, (words_beyond_label(phrase, row),
+                                                 *(f"before {m.group(1)}" for m in _GROSS_OF.finditer(self.phrase)))))
                 if beyond and beyond.lower() not in metric.label.lower():
                     metric = metric.model_copy(update={"label": f"{metric.label} ({beyond})"})
                 outflow = table.statement in (StatementKind.CASH_FLOW, StatementKind.BALANCE) and row.kind == "currency"
@@ -113,6 +119,18 @@ class RowMeasure(Measure):
                     kind = "count"  # "how many stores": units, not dollars
                 return Evaluated.printed(found, kind)
         return None
+
+
+# "before deducting royalties", "gross of fees", "excluding royalties": the amount before what a
+# "net of royalties" / "after royalties" / "less royalties" line has taken off.
+# (The phrase is the question's words without its scaffolding: "before deducting" may read "deducting".)
+_GROSS_OF = re.compile(r"\b(?:(?:before\s+)?(?:deducting|deduction(?:\s+of)?)|gross\s+of|excluding|without)\s+"
+                       r"(?:the\s+)?([a-z][\w-]+)", re.I)
+_NET_OF = re.compile(r"\bnet\s+of\b|\bafter\b|\bless\b", re.I)
+
+
+def _gross_of(phrase: str) -> frozenset[str]:
+    return frozenset(s for m in _GROSS_OF.finditer(phrase) for s in stems(m.group(1)))
 
 
 _CHANGE = re.compile(r"\bchange\b|\bgrowth\b|%|\bpercent", re.I)
