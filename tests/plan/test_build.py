@@ -1,3 +1,5 @@
+import pytest
+
 from docqa.plan.companies import canonical_companies, normalize_name
 from docqa.plan.choice import choose_documents
 from docqa.plan.subject import detect_companies
@@ -187,3 +189,17 @@ def test_the_questions_first_word_is_not_part_of_a_name():
     assert [p.text for p in name_like_phrases("Did Home Depot report a loss?", common_word)] == ["Home Depot"]
     # Inside a sentence a capitalised run keeps its words.
     assert [p.text for p in name_like_phrases("What was Tesla's revenue?", common_word)] == ["Tesla"]
+
+
+@pytest.mark.parametrize("question", [
+    "What was Swiss Water's Adjusted EBITDA for 2022?",
+    "What Was AMCOR's Adjusted Non GAAP EBITDA for FY 2023",
+    "What was Unilever's underlying operating margin in 2022?",
+])
+def test_a_companys_own_variant_of_a_measure_is_never_the_measure_computed(question):
+    # printed as its own line, or not at all: "Adjusted EBITDA" is no operating income + D&A
+    assert not any(m.key in ("ebitda", "operating_margin") for m in build_plan(question, []).measures)
+
+
+def test_unadjusted_is_the_measure_itself():
+    assert any(m.key == "ebitda" for m in build_plan("What was PepsiCo's unadjusted EBITDA in 2022?", []).measures)

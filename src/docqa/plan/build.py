@@ -125,7 +125,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
     as the filings spell them, so that a measure's offsets hold in that text)."""
     asked = plan.asked
     routed = stats_question(asked)
-    measures = tuple(load_lexicon().match(asked))
+    measures = tuple(m for m in load_lexicon().match(asked) if not _VARIANT_BEFORE.search(asked[:m.span[0]]))
     composition, judged, pick = compose(asked, measures), judgement(asked), which_is_most(asked)
     if judged is None and _DID.match(asked) and any(m.kind == "metric" for m in measures):
         # "Did 3M repurchase shares in 2018?": the line item's figure for the period settles it
@@ -148,6 +148,11 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         convention=convention(asked), defined_inputs=tuple(defined_inputs(asked)), main_clause=main_clause(asked))
 
 
+# "Adjusted EBITDA", "non-GAAP operating income", "organic sales": the company's own variant of the
+# measure, printed as its own line (or not at all); never the measure computed or read as defined.
+_VARIANT_BEFORE = re.compile(r"(?<![\w-])(?:adjusted|adj\.|non[\s-]?gaap|underlying|organic|core|comparable|normali[sz]ed|"
+                             r"pro[\s-]forma)(?:\s+(?:non[\s-]?gaap|constant[\s-]currency|property|consolidated))*\s+$",
+                             re.I)
 _DID = re.compile(r"^\W*(?:did|has|have|had)\b", re.I)
 
 
