@@ -56,3 +56,8 @@ def test_a_percentage_matches_a_ratio_only_when_asked_to():
     (n,) = numbers_in("37.1%")
     assert not matches(n, [0.3707])
     assert matches(n, [0.3707], percent_of_ratio=True)
+
+
+def test_a_decimal_with_a_scale_letter_is_a_claim_and_a_name_like_3m_is_not():
+    claims = numbers_in("It sold a small portion of Greatland Gold (3.8m shares) and 3M stock; see the 10K.", claims_only=True)
+    assert [(n.magnitude, n.scale) for n in claims] == [(3.8, 1e6)]

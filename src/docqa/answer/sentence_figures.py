@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from docqa.answer.contract import Evidence
 from docqa.answer.extractive import units
@@ -23,6 +24,7 @@ from docqa.finance.periods import quarters_named
 from docqa.finance.rowlookup import has_word, normalized, phrase_words, variants
 from docqa.finance.text import stems
 from docqa.plan import QuestionPlan
+from docqa.plan.topic import DEAL_VERBS
 from docqa.text import fold
 from docqa.types import Citation, Draft, EvidencePage, Figure
 from docqa.verify.numbers import Number, numbers_at
@@ -126,9 +128,19 @@ def _holds(sentence_stems: set[str], word: str) -> bool:
     the last two letters of the shorter)."""
     if has_word(sentence_stems, word):
         return True
+    if any(has_word(sentence_stems, form) for form in _deal_forms(word)):
+        return True  # "sell" ~ "disposed", "buy back" ~ "repurchased": a deal in the filing's verb
     # a form of the word or of a synonym ("people" ~ "employees" ~ "employed")
     return any(_shared(s, v) >= max(MIN_STEM, min(len(s), len(v)) - 2)
                for v in variants(word) if len(v) >= MIN_STEM for s in sentence_stems)
+
+
+@lru_cache(maxsize=1024)
+def _deal_forms(word: str) -> tuple[str, ...]:
+    for verb, forms in DEAL_VERBS.items():
+        if tuple(stems(verb)) == (word,) or any(tuple(stems(f)) == (word,) for f in forms if " " not in f):
+            return tuple(s for f in (verb, *forms) if " " not in f for s in stems(f))
+    return ()
 
 
 def _shared(a: str, b: str) -> int:
@@ -221,8 +233,10 @@ def _kind_of(sentence: str, start: int, end: int, number: Number) -> str | None:
         return "percent"
     if "$" in raw or "€" in raw or "£" in raw:
         return "per_share" if _PER_SHARE_AFTER.match(fold(sentence)[end:]) else "currency"
-    if number.scale > 1:  # "10.9 million shares" is no amount of money; "2.5 billion dollars" is
-        return "currency" if re.match(r"^\s*(?:u\.?s\.?\s+)?(?:dollars?|usd)\b", fold(sentence)[end:], re.I) else None
+    if number.scale > 1:  # "10.9 million shares" is no amount of money (a count); "2.5 billion dollars" is
+        if re.match(r"^\s*(?:u\.?s\.?\s+)?(?:dollars?|usd)\b", fold(sentence)[end:], re.I):
+            return "currency"
+        return "count" if re.match(r"^\s*[a-z]", fold(sentence)[end:]) else None
     if number.magnitude >= 1 and number.decimals == 0 and not raw.startswith("("):
         return "count"  # "(9) Employee Benefit Plans": a note's number, and no count is negative
     return None
@@ -256,8 +270,9 @@ def _draft(found: Stated, subject: str, year: int | None, plan: QuestionPlan) ->
         figure = Figure(name=label, value=number.magnitude, text=number.raw, unit="%",
                         period=str(year) if year else None, document=page.document, page=page.page)
     else:
-        shown = f"{number.magnitude:,.0f}"
-        figure = Figure(name=label, value=number.magnitude, text=number.raw,
+        count = number.magnitude * number.scale   # "3.8m shares": 3,800,000
+        shown = f"{count:,.0f}" if number.scale == 1 else f"{number.raw} ({count:,.0f})"
+        figure = Figure(name=label, value=count, text=number.raw,
                         period=str(year) if year else None, document=page.document, page=page.page)
     return Draft(
         text=f"{label} for {period}: {shown} (as stated: “{found.sentence}”, {page.document} p. {page.page}).",

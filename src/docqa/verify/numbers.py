@@ -106,8 +106,9 @@ def _is_reference(text: str, match: re.Match, number: Number) -> bool:
         return True  # Q2, P1, FY2018, H1, '18
     if len(before) >= 2 and before[-1] == "-" and before[-2].isalpha():
         return True  # COVID-19, S-1
-    if after[:1].isalpha() and not (after[:1].lower() == "x" and not after[1:2].isalpha()):
-        return True  # 10K, 7A, 2nd, 3rd
+    if after[:1].isalpha() and not (after[:1].lower() == "x" and not after[1:2].isalpha()) \
+            and not (match.group("scale") and "." in match.group("num")):
+        return True  # 10K, 7A, 2nd, 3rd, 3M (but "3.8m shares" is 3.8 million)
     if _FORM_AFTER.match(after):
         return True  # 10-K, 8-K, 20-F
     if _REFERENCE_BEFORE.search(before):

@@ -20,7 +20,7 @@ SCAFFOLD = frozenset(stems(
     "july august september october november december calendar date grow grew growth versus vs compared "
     "percentage percent change increase decrease rise rose decline fell prior yoy over before previous preceding ago "
     # how a question frames an amount ("how much did X spend on", "pay for"): the label prints the thing
-    "spend spent spending pay paid paying"))
+    "spend spent spending pay paid paying it own"))
 
 
 def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
