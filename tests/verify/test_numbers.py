@@ -60,4 +60,4 @@ def test_a_percentage_matches_a_ratio_only_when_asked_to():
 
 def test_a_decimal_with_a_scale_letter_is_a_claim_and_a_name_like_3m_is_not():
     claims = numbers_in("It sold a small portion of Greatland Gold (3.8m shares) and 3M stock; see the 10K.", claims_only=True)
-    assert [(n.magnitude, n.scale) for n in claims] == [(3.8, 1e6)]
+    assert [(n.magnitude, n.scale) for n in claims] == [(3_800_000, 1e6)]

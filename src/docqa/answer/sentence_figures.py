@@ -270,8 +270,8 @@ def _draft(found: Stated, subject: str, year: int | None, plan: QuestionPlan) ->
         figure = Figure(name=label, value=number.magnitude, text=number.raw, unit="%",
                         period=str(year) if year else None, document=page.document, page=page.page)
     else:
-        count = number.magnitude * number.scale   # "3.8m shares": 3,800,000
-        shown = f"{count:,.0f}" if number.scale == 1 else f"{number.raw} ({count:,.0f})"
+        count = number.magnitude   # "3.8m shares": 3,800,000
+        shown = f"{count:,.0f}" if number.scale == 1 else f"{number.raw.strip('()')} ({count:,.0f})"
         figure = Figure(name=label, value=count, text=number.raw,
                         period=str(year) if year else None, document=page.document, page=page.page)
     return Draft(

@@ -79,7 +79,8 @@ def _to_number(match: re.Match) -> Number | None:
     decimals = len(num.split(".", 1)[1].rstrip("0")) if "." in num else 0
     scale_word = (match.group("scale") or "").lower()
     # A lone letter (k, m, b) is a scale only glued to an amount ("$5m"; not "5 m", "3M", "10K").
-    if scale_word in {"k", "m", "b"} and (match.group("sp") or not match.group("cur")):
+    # A decimal is no name: "3.8m shares" is 3.8 million of them.
+    if scale_word in {"k", "m", "b"} and (match.group("sp") or (not match.group("cur") and "." not in match.group("num"))):
         scale_word = ""
     scale = SCALES.get(scale_word, 1.0)
     raw = match.group(0).strip()
