@@ -98,3 +98,15 @@ def test_a_heading_over_each_run_of_years_heads_every_column_of_its_run():
         "Net Revenue 2021", "Net Revenue 2020", "Net Revenue 2019", "Long-Lived Assets 2021", "Long-Lived Assets 2020"]
     assets = tables[0].column_for(2021, part=lambda c: "Assets" in c.header)
     assert tables[0].rows[1].cell(assets.index).value == 1720
+
+
+def test_a_name_printed_beside_the_years_over_the_labels_names_the_table():
+    # Walmart's fiscal 2023 annual report, Note 13: the name sits on the line of years, over the labels.
+    tables = read_tables(page(
+        line(80, ("(Amounts in millions)", 40.0), ("Fiscal Years Ended January 31,", 300.0)),
+        line(100, ("Walmart International net sales by market", 40.0), ("2023", 282.0), ("2022", 342.0)),
+        _row(114, "Canada", "22,300", "21,773"),
+        _row(126, "China", "14,711", "13,852"),
+    ))
+    assert "Walmart International net sales by market" in tables[0].title
+    assert "Fiscal" not in tables[0].title and "millions" not in tables[0].title

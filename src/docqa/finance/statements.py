@@ -112,17 +112,17 @@ def _read_region(page: Page, lines: list[TableLine], block: HeaderBlock | None, 
     if not cols:
         return None
     header_lines = [lines[i].line for i in range(block.start, block.end + 1)] if block else []
-    headers, stub = column_headers(header_lines, cols) if header_lines else ([""] * len(cols), "")
+    headers, stub, names = column_headers(header_lines, cols) if header_lines else ([""] * len(cols), "", [])
     if not any(h.strip() for h in headers):
         # No line of periods over the figures: a segment note heads its columns with the parts'
         # names ("Pharmacy Services | Retail/LTC | ... | Consolidated Totals") and dates its row
         # blocks ("2018:", "Fiscal 2015"). The lines right above the first row name the columns.
         named = _lines_over_columns(lines, data[0][0], lo)
         if named:
-            headers, more = column_headers(named, cols)
+            headers, more, _ = column_headers(named, cols)
             stub = " ".join(x for x in (stub, more) if x)
             header_lines = header_lines + named
-    title = " / ".join(t for t in title_lines if t.strip())
+    title = " / ".join(t for t in [*title_lines, *(n for n in names if n not in " ".join(title_lines))] if t.strip())
     rows = read_rows(lines, lo, hi, cols)
     if not rows:
         return None

@@ -84,13 +84,15 @@ def assign_cells(cells: list[RawCell], cols: list[FigureColumn]) -> tuple[dict[i
     return {k: v[1] for k, v in chosen.items()}, to_label
 
 
-def column_headers(header_lines: list[Line], cols: list[FigureColumn]) -> tuple[list[str], str]:
-    """Stack each header line's groups onto the columns under them; text left of them is context."""
+def column_headers(header_lines: list[Line], cols: list[FigureColumn]) -> tuple[list[str], str, list[str]]:
+    """Stack each header line's groups onto the columns under them; text left of them is context,
+    and a phrase there that names the table ("Walmart International net sales by market") its name."""
     parts: list[list[str]] = [[] for _ in cols]
     stub: list[str] = []
     first_x0 = min(cols[0].reach, cols[0].x0)
     spacing = spacing_of(cols)
     placed: list[list[tuple[float, float, str]] | list[tuple[int, str]]] = []
+    names: list[str] = []
     for line in header_lines:
         groups = [part for g in word_groups(line.words, line_height(line)) for part in _repeated_dates(g)]
         years = years_in(w.text for w in line.words)
@@ -107,6 +109,8 @@ def column_headers(header_lines: list[Line], cols: list[FigureColumn]) -> tuple[
             elif (x0 + x1) / 2 < first_x0 - 4 and not period:
                 stub.append(text)  # context for every column ("Years ended"), and maybe the first's heading
                 left_dated += [text] if dated and len(g) > 1 else []
+                if _NAMES_TABLE.fullmatch(text) and not _PERIOD_WORDS.search(text):
+                    names.append(text)  # "Walmart International net sales by market": what the table holds
             else:
                 right.append((x0, x1, text))
                 right_dated += dated
@@ -116,7 +120,13 @@ def column_headers(header_lines: list[Line], cols: list[FigureColumn]) -> tuple[
     for right in placed:
         for k, text in right if right and isinstance(right[0][0], int) else _place(right, cols, runs):
             parts[k].append(text)
-    return [" ".join(p) for p in parts], " ".join(stub)
+    return [" ".join(p) for p in parts], " ".join(stub), names
+
+
+# A name over the row labels, on the header's lines: words, no figures, no period, no unit.
+_NAMES_TABLE = re.compile(r"[A-Za-z][\w.&'’/-]*(?:\s+[\w.&'’/-]+){2,11}")
+_PERIOD_WORDS = re.compile(r"\b(?:ended|ending|years?|months?|weeks?|quarters?|fiscal|as\s+of|at|unaudited|"
+                           r"amounts?|millions?|thousands?|billions?|except|in\s+\$|dollars)\b|\d", re.I)
 
 
 def spacing_of(cols: list[FigureColumn]) -> float:
