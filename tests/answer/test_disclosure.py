@@ -254,3 +254,22 @@ def test_a_figure_asked_with_a_verb_is_not_a_deal():
     from docqa.plan import Intent
 
     assert build_plan("Did Example Corp's revenue grow in 2022?", []).intent is not Intent.EVENT
+
+
+def test_a_dated_denial_outweighs_lines_that_only_name_the_words():
+    # MGMRESORTS_2020_10K.pdf p. 57, and a policy line of the same filing
+    denial = "None of our reporting units incurred any goodwill impairment charges in 2020."
+    policy = ("Fair value measurements affect the Company's accounting and impairment assessments of its "
+              "long-lived assets, goodwill and other intangibles, and the charge recorded is based on them.")
+    draft, answer = _ask("Did Example Corp record a goodwill impairment charge in 2022?",
+                         [denial.replace("2020", "2022"), policy])
+    assert answer.text.startswith("No") and "None of our reporting units" in answer.text, answer.text
+
+
+def test_a_buyback_the_filing_denies_is_no_when_the_line_item_prints_nothing():
+    # VERIZON_2021_10K.pdf p. 40
+    denial = ("There were no repurchases of common stock during 2022 and 2021 under our current or previously "
+              "authorized share buyback program.")
+    draft, answer = _ask("Did Example Corp buy back any of its common stock under its share buyback program in 2022?",
+                         [denial])
+    assert answer.text.startswith("No"), answer.text

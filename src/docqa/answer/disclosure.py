@@ -38,7 +38,7 @@ MAX_QUOTE_CHARS = 420  # a long paragraph is quoted as the stretch of words arou
 _NEGATIONS = frozenset(
     "no not none never neither nor without cannot didn doesn don wasn weren hasn haven hadn isn aren won "
     "wouldn nothing nobody".split())
-_NEGATION_BEFORE = 6   # words before the match a "no"/"not" governs
+_NEGATION_BEFORE = 8   # words before the match a "no"/"not" governs ("None of our reporting units incurred any ...")
 _NEGATION_AFTER = 4    # ... and after it ("goodwill was not impaired")
 _SUPPOSED = re.compile(
     r"\b(?:may|might|could|would|should|shall|can|if|hereby|herein|hereunder|whether|unless|potential(?:ly)?|possibl[ey]|possibility|"
@@ -166,6 +166,12 @@ _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 # "fully paid and non-assessable shares", "paid-in capital": words of share capital, no payment.
 _SHARE_CAPITAL = re.compile(r"\bfully[\s-]+paid\b|\bpaid[\s-]+(?:in|up)\s+(?:share\s+)?capital\b|\bpaid[\s-]up\b", re.I)
 _ADDRESSED = re.compile(r"\byou(?:r)?\b", re.I)
+
+
+def _dated(found: list[Found], years, amounts: bool = False) -> list[Found]:
+    """The sentences that name a year asked (or, with ``amounts``, state an amount)."""
+    return [f for f in found if {int(y) for y in _YEAR.findall(f.sentence)} & set(years)
+            or (amounts and _AMOUNT.search(f.sentence))]
 
 
 def _other_years(sentence: str, years: list[int]) -> bool:
@@ -312,6 +318,10 @@ class DisclosureAnswerer(ReadsFilings):
             said = [f for f in said if f.stated and not f.immaterial]
             denied += [f for f in found if f.immaterial and f not in denied]
         supposed = [f for f in found if not f.negated and f.supposed] + supposed_too
+        if said and denied and plan.years and _dated(denied, plan.years) and not _dated(said, plan.years, amounts=True):
+            # "None of our reporting units incurred any goodwill impairment charges in 2020" against
+            # undated lines that only name the words: the filing's dated word decides
+            said = []
         if said:
             return self._yes(topic, said)
         if topic.state and not denied:

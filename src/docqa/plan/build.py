@@ -113,8 +113,10 @@ def _with_topic(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
     words = {_stem(w) for d in own for n in company_names(d) for w in n.split()}
     words |= {_stem(w) for d in own for w in _words(d.meta.company or "")}
     topic = parse_topic(asked, words)
-    if topic is None and not plan.measures:
-        topic = deal_topic(asked, words)  # "did X sell Y": what X did, in the filing's words
+    if topic is None and (not plan.measures or plan.judgement == "exists"):
+        # "did X sell Y": what X did, in the filing's words (when a line item is named, its printed
+        # figure decides first: "did Verizon buy back shares" reads the repurchases line, then this)
+        topic = deal_topic(asked, words)
     if topic is None and not plan.measures:  # a figure's state ("is working capital positive") is a figure's
         topic = parse_state(asked, words)
     return replace(plan, discloses=True, topic=topic)

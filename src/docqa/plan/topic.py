@@ -22,7 +22,7 @@ _EVENT_VERBS = ("disclose", "announce", "report", "record", "recognize", "recogn
 _ACTION_VERBS = frozenset(("approve", "pay", "declare", "authorize", "authorise", "settle", "launch", "introduce",
                            "complete", "initiate"))
 _VERB_FORMS_OF = {"pay": ("paid", "paying", "pays", "payment", "payments"), "approve": ("approval", "ratified", "adopted"),
-                  "declare": ("declaration",), "settle": ("settlement",), "launch": ("introduced",),
+                  "declare": ("declaration",), "settle": ("settlement", "resolved", "resolve", "resolution"), "launch": ("introduced",),
                   "introduce": ("introduction", "launched"), "complete": ("completion", "closed"),
                   "initiate": ("initiated", "commenced"), "authorize": ("authorization", "approved"),
                   "authorise": ("authorisation", "approved")}
