@@ -49,3 +49,11 @@ def test_the_line_item_words_leave_out_a_plural_owner_and_a_day_before_its_month
     text = "What were EPI Holdings' sales of petroleum for the year ended 31 December 2022"
     assert "31" not in leaf_text(text).split() and "Holdings" not in leaf_text(text)
     assert "petroleum" in leaf_text(text)
+
+
+def test_a_legal_form_after_the_companys_name_is_no_word_of_the_line_item():
+    from docqa.answer.figures.reading.line_item_words import leaf_text
+
+    words = frozenset({"epi"})
+    assert leaf_text("What non-current assets did EPI Holdings have in Canada", words) == "non-current assets Canada"
+    assert "holdings" in leaf_text("What were the total holdings of bitcoin", words).lower()

@@ -32,14 +32,20 @@ def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
     text = _PERIOD_WORDS.sub(" ", text)
     words = [t for t in re.findall(r"[A-Za-z0-9&'\u2019-]+|\([^)]*\)", text)]
     out = []
+    named = False   # the word before was the company's name: "EPI Holdings", "Odyssey Gold Ltd"
     for w in words:
         if w.startswith("("):
             continue  # "(at cost)", "(GAAP)": a qualifier, not the line item
         s = stems(w)
-        if not s or set(s) <= SCAFFOLD or set(s) <= company_words:
+        if not s or set(s) <= SCAFFOLD or set(s) <= company_words or (named and set(s) <= _LEGAL_FORM):
+            named = bool(s) and (set(s) <= company_words or (named and set(s) <= _LEGAL_FORM))
             continue
+        named = False
         out.append(w.strip("'\u2019"))
     return " ".join(out)
+
+
+_LEGAL_FORM = frozenset(stems("inc incorporated corporation corp company co ltd limited plc group holdings holding llc sa ag nv"))
 
 
 # "the second quarter", "the first half", "the first nine months": a period, not the line item's words.
