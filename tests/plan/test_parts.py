@@ -207,3 +207,24 @@ def test_words_joined_inside_one_figure_are_not_parts(question):
 ])
 def test_a_measure_of_what_was_sold_is_a_qualified_line(question, qualified):
     assert bool(build_plan(question, []).reading.qualified) is qualified
+
+
+@pytest.mark.parametrize("question, parts", [
+    ("What were the cash and cash equivalents and the long-term debt of Boeing at year-end 2022?",
+     ("What were the cash and cash equivalents of Boeing at year-end 2022?",
+      "What were the long-term debt of Boeing at year-end 2022?")),
+    ("State Verizon's total debt and its total equity at December 31, 2022.",
+     ("State Verizon's total debt at December 31, 2022.", "State Verizon's total equity at December 31, 2022.")),
+    ("Give the revenue and the operating income of the Intelligent Cloud segment of Microsoft for fiscal 2023.",
+     ("Give the revenue of the Intelligent Cloud segment of Microsoft for fiscal 2023.",
+      "Give the operating income of the Intelligent Cloud segment of Microsoft for fiscal 2023.")),
+    ("What were Coca-Cola's revenues from North America and from EMEA in 2017?",
+     ("What were Coca-Cola's revenues from North America in 2017?", "What were Coca-Cola's revenues from EMEA in 2017?")),
+])
+def test_what_follows_the_last_item_is_every_items(question, parts):
+    assert build_plan(question, []).parts == parts
+
+
+def test_a_second_clause_may_ask_a_figure_the_lexicon_does_not_name_first():
+    parts = build_plan("In fiscal 2021, what were Costco's membership fees, and what was its net income?", []).parts
+    assert len(parts) == 2 and "membership fees" in parts[0] and "Costco's net income" in parts[1]

@@ -78,6 +78,8 @@ _FRAME_END = re.compile(r"(?:['’]s?|\b(?:its|their|the))\s+", re.I)
 _SAME_YEAR = re.compile(r"\b(?:that|the\s+same)\s+(?:year|period|quarter)\b", re.I)
 _PERIOD = re.compile(r"\b(?:in|for|during|at|as\s+of)\s+(?:the\s+)?(?:end\s+of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?"
                      r"(?:(?:19|20)\d{2})\b|\b(?:fiscal\s+(?:year\s+)?|FY\s?)(?:19|20)\d{2}\b", re.I)
+# What may follow the last item for all of them: its owner, part or period, not another clause.
+_TAIL = re.compile(r"^\s+(?:of|in|for|at|as\s+of|on|during)\b[^?]*$", re.I)
 _OWNER = re.compile(r"([A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*)*['’]s?)(?=\s)")
 
 
@@ -92,12 +94,17 @@ def _by_clause(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
     cut = found[0]
     first, second = question[:cut.start()].strip(), question[cut.end():].strip()
     lexicon = load_lexicon()
-    before = lexicon.match(first)
-    if not before or not lexicon.match(second):
+    before, after = lexicon.match(first), lexicon.match(second)
+    if not (before or asks_figure(first)) or not (after or _WH.match(second)):
         return ()  # one figure asked, with a clause about something else
     end = question.rstrip()[-1:] if question.rstrip()[-1:] in "?." else "?"
     first = first.rstrip(" ,?.")
-    if not _PERIOD.search(first) and (period := _PERIOD.search(second)):
+    tail = second[max(m.span[1] for m in after):].rstrip(" ?.") if after and not _WH.match(second) else ""
+    if tail and not _PERIOD.search(first) and _TAIL.match(tail):
+        # "the cash and the long-term debt | of Boeing at year-end 2022": what follows the last
+        # item is both items' (the owner, the segment, the date)
+        first = f"{first}{tail}"
+    elif not _PERIOD.search(first) and (period := _PERIOD.search(second)):
         first = f"{first} {period.group(0)}"  # "net sales, and ... net earnings, in fiscal 2019"
     first += end
     if _WH.match(second):
@@ -159,7 +166,7 @@ _NOT_A_FIGURE = re.compile(r"\b(?:reasons?|why|how|explain\w*|driv\w+|factors?|d
 # "the Safety and Industrial segment": an "and" between capitalised words is inside one name.
 _NAME_END = re.compile(r"\b[A-Z][\w.’'-]*$")
 _IN_A_NAME = re.compile(r"[A-Z]")
-_NOT_IN_A_LIST = re.compile(r"[()?;]|\b(?:using|numerator|denominator|divided|between|from|to\s+\d|vs\.?|versus|"
+_NOT_IN_A_LIST = re.compile(r"[()?;]|\b(?:using|numerator|denominator|divided|between|from\s+\S+\s+to|to\s+\d|vs\.?|versus|"
                             r"per|i\.e|e\.g|according|dated)\b", re.I)
 _TAILS = frozenset({"other", "others", "equivalents", "similar", "related"})   # "accrued expenses and other": one line
 _PLACE = re.compile(r"(?:in|for|at|from|of)\s", re.I)
@@ -194,6 +201,10 @@ def _by_phrase(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
         at = j.end()
     items.append(question[at:end].strip())
     items = [re.sub(r"^(?:its|their)\s+", "", item, flags=re.I) for item in items]
+    head = re.match(r"^(.+?)\s+(from|in|for|of)\s+\S", items[0])
+    if head:  # "revenues from North America and from EMEA": the second is revenues from EMEA too
+        items = [items[0], *(f"{head.group(1)} {item}" if re.match(rf"{head.group(2)}\s", item, re.I) else item
+                             for item in items[1:])]
     if any(not item or _NOT_A_FIGURE.search(item) or _NOT_IN_A_LIST.search(item) or item.lower() in _TAILS
            for item in items):
         return ()
