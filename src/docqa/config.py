@@ -52,18 +52,22 @@ class IngestSettings(Group):
     ingest_cluster: str | None = Field(None, description="Dask scheduler that builds uploaded documents")
     ocr: bool = True
     # OCR (ingest/ocr.py): scanned and garbled pages are read page by page on ocr_workers processes.
-    # tesseract took a ninth of rapidocr-onnxruntime's CPU a page on the garbled report, a fifth on
-    # scanned statements, and read more of their figures right (99.3 % against 97.9 %; benchmarks/ocr.py,
+    # tesseract took a twelfth of rapidocr-onnxruntime's CPU a page on the garbled report, an eighth on
+    # scanned statements, and read more of their figures right (99.0 % against 97.9 %; benchmarks/ocr.py,
     # docs/benchmarks.md); rapidocr needs its wheel (the 'rapidocr' extra).
     ocr_engine: Literal["tesseract", "rapidocr"] = Field("tesseract", description="OCR engine: tesseract or rapidocr")
     ocr_workers: int = Field(0, ge=0, le=256, description="OCR processes; 0: one per core")
     ocr_psm: int = Field(4, ge=0, le=13, description="tesseract page segmentation mode (--psm)")
     ocr_oem: int = Field(1, ge=0, le=3, description="tesseract engine mode (--oem); 1: LSTM")
     # A page is rendered for OCR at this many pixels per point of its text size (9-pt print: 256 dpi);
-    # a garbled text layer is drawn sharp and needs fewer (9-pt: 192 dpi).
+    # a garbled text layer is drawn sharp and needs fewer (9-pt: 192 dpi), and a garbled page of plain
+    # prose fewer still (9-pt: 160 dpi): its figures read as at 24 and its words nearly so, for less
+    # CPU, where statement pages at 20 lost figures (benchmarks/ocr.py, docs/benchmarks.md).
     ocr_text_px: float = Field(32.0, ge=8, le=100, description="OCR of a scan: pixels per point of text size")
     ocr_sharp_text_px: float = Field(24.0, ge=8, le=100,
                                      description="OCR of a garbled text layer: pixels per point of text size")
+    ocr_sharp_prose_text_px: float = Field(20.0, ge=8, le=100, description=(
+        "OCR of a garbled page of plain prose (no table, chart or picture): pixels per point of text size"))
     ocr_timeout_s: float = Field(120.0, gt=0, description="time budget for reading one page by OCR, in seconds")
 
 

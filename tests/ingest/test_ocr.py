@@ -136,10 +136,74 @@ def test_the_dpi_follows_the_text_size_of_a_scan(tmp_path):
     assert 36 * 72 / 16 * 0.75 < large_dpi < 36 * 72 / 16 * 1.25
 
 
-def test_the_dpi_of_a_garbled_layer_is_its_printed_size(tmp_path):
+GARBLED = "=F97HCFG 5B8 C: H<9 7CAD5BM 5B8 =HG GI6G=8=5F=9G"  # a broken font encoding's "words"
+
+
+def garbled_prose(lines: int = 30, fontsize: float = 8):
+    """A page of running text whose layer is garbled: rows of words, single spaces between them."""
     doc = fitz.open()
-    doc.new_page().insert_text((72, 100), "=F97HCFG 5B8 C: " * 8, fontsize=8)
-    assert page_dpi(doc[0], OcrOptions(sharp_text_px=24))[0] == 216  # 24 px per point of 8-pt text
+    page = doc.new_page()
+    for row in range(lines):
+        page.insert_text((72, 80 + row * fontsize * 1.4), GARBLED, fontsize=fontsize)
+    return doc
+
+
+def garbled_table(rows: int = 20, fontsize: float = 8):
+    """A page of a statement whose layer is garbled: a label and two columns of figures a row."""
+    doc = fitz.open()
+    page = doc.new_page()
+    for row in range(rows):
+        y = 80 + row * fontsize * 1.6
+        page.insert_text((72, y), "+8I8AH8 ,H5F6E<CG<BA", fontsize=fontsize)
+        page.insert_text((380, y), "#\"'#(", fontsize=fontsize)
+        page.insert_text((480, y), "'(!\"(", fontsize=fontsize)
+    return doc
+
+
+def test_the_dpi_of_a_garbled_layer_is_its_printed_size():
+    options = OcrOptions(sharp_text_px=24, sharp_prose_text_px=20)
+    assert page_dpi(garbled_table()[0], options)[0] == 216  # 24 px per point of 8-pt text
+    assert page_dpi(garbled_prose()[0], options)[0] == 180  # plain prose: 20 px per point
+
+
+def test_plain_prose_is_told_from_tables_bullets_and_pictures():
+    assert ocr.plain_prose(garbled_prose()[0])
+    assert not ocr.plain_prose(garbled_table()[0])
+    bullets = garbled_prose(lines=10)
+    for row in range(10):  # a list: the bullet, a gap, then the item's words
+        bullets[0].insert_text((30, 80 + row * 8 * 1.4), "*", fontsize=8)
+    assert ocr.plain_prose(bullets[0])
+    chart = garbled_prose(lines=10)
+    chart[0].draw_rect(fitz.Rect(72, 300, 400, 600), color=(0, 0, 0), fill=(0, 0, 0))
+    assert not ocr.plain_prose(chart[0])
+    assert not ocr.plain_prose(fitz.open().new_page())  # a blank page: nothing says it is prose
+
+
+def test_tesseract_is_loaded_once_per_worker_and_the_command_reads_the_same(tmp_path, monkeypatch):
+    require(tesseract_available(), "tesseract-ocr")
+    pdf = make_scan(tmp_path / "scan.pdf", pages=1, fontsize=16)
+    options = OcrOptions()
+    with fitz.open(pdf) as doc:
+        if ocr._tesseract_api(options) is not None:
+            assert ocr._tesseract_api(options) is ocr._tesseract_api(options)
+            assert "tesserocr" in ocr.tesseract_runs(options)
+            library = " ".join(w[4] for w in ocr.ocr_page(doc[0], options)[0])
+            assert "1,111" in library and "revenue" in library.lower()
+        monkeypatch.setattr(ocr, "_tesseract_api", lambda options: None)  # no tesserocr, or no model folder
+        assert ocr.tesseract_runs(options) == "the tesseract command, one per page"
+        command = " ".join(w[4] for w in ocr.ocr_page(doc[0], options)[0])
+    assert "1,111" in command and "revenue" in command.lower()
+
+
+def test_the_model_folder_is_tesseracts_own_variable_first(tmp_path, monkeypatch):
+    (tmp_path / "eng.traineddata").write_bytes(b"")
+    ocr.tessdata.cache_clear()
+    monkeypatch.setenv("TESSDATA_PREFIX", str(tmp_path))
+    try:
+        assert ocr.tessdata("eng") == str(tmp_path)
+        assert ocr.tessdata("eng+xyz") != str(tmp_path)  # every language's model must be there
+    finally:
+        ocr.tessdata.cache_clear()
 
 
 @pytest.mark.skipif(not ocr.available("rapidocr"), reason="rapidocr-onnxruntime not installed")

@@ -9,15 +9,22 @@ size of a garbled text layer's spans, or, on an image-only scan, the height of i
 rows. Tesseract (``--oem 1 --psm 4``) read the most printed figures of scanned statements right
 at about 32 pixels per point of text size, and of the same pages drawn from their (sharp) text
 layer at 24; a fixed 200 dpi read 8-pt statement figures worse and 11-pt prose slower
-(benchmarks/ocr.py, docs/benchmarks.md). Light greys (row shading, scanner background) are turned
-white first: tesseract's global threshold otherwise blackens shaded table rows.
+(benchmarks/ocr.py, docs/benchmarks.md). A garbled page of plain prose (``plain_prose``: no row
+with table columns, no chart or ruled table) is read at 20: its figures came out as at 24 and its
+words nearly so (99.84 against 99.92 %) for less CPU, where statement pages at 20 lost figures
+(95.3 against 99.1 %). Light greys (row shading, scanner background) are turned white first:
+tesseract's global threshold otherwise blackens shaded table rows.
 
-Engines: ``tesseract`` (Debian's tesseract-ocr, run as a command) or ``rapidocr``
-(rapidocr-onnxruntime: PP-OCR models inside its wheel, nothing downloaded), setting DOCQA_OCR_ENGINE.
+Engines: ``tesseract`` or ``rapidocr`` (rapidocr-onnxruntime: PP-OCR models inside its wheel,
+nothing downloaded), setting DOCQA_OCR_ENGINE. Tesseract runs inside each worker through tesserocr
+(its wheel brings libtesseract 5.5; the model is the system's, Debian's tesseract-ocr-eng), loaded
+once per worker: it took two thirds of the CPU a page of Debian's tesseract 5.3 command started per
+page, which is what runs where tesserocr or the model's folder cannot be found.
 """
 
 from __future__ import annotations
 
+import functools
 import gc
 import logging
 import multiprocessing
@@ -46,6 +53,18 @@ RawWord = tuple[float, float, float, float, str]  # x0, y0, x1, y1 in page point
 ROW_TO_SIZE = 1.4
 SIZE_PROBE_DPI = 150  # the scan is looked at this coarsely to find its text rows
 DEFAULT_SIZE_PT = 9.0  # a page whose text size cannot be told is read as 9-pt print
+# Telling plain prose from tables (``plain_prose``), on the page drawn at 72 dpi (a few ms): a
+# table row has a gap of over TABLE_GAP_EM row heights after a first part wider than a bullet or
+# list number (BULLET_EM); a justified line's widest space is under one. Ink outside text rows
+# (rules, a table whose vertical rules join its rows, a chart, a picture) over OUTSIDE_INK of
+# the page's ink also makes it no plain prose. Of 769 pages of 40 shared filings it called 287
+# plain prose, and only two of those print a figure after a wide gap, an amount after a list's
+# bullet (benchmarks/ocr.py --prose-check).
+LAYOUT_PROBE_DPI = 72
+INK_GREY = 160
+TABLE_GAP_EM = 2.0
+BULLET_EM = 1.5
+OUTSIDE_INK = 0.10
 
 
 class OcrError(RuntimeError):
@@ -60,11 +79,15 @@ class OcrOptions:
     oem: int = 1               # tesseract --oem: the LSTM engine (Debian's eng data has no legacy model)
     text_px: float = 32.0      # rendering a scan: pixels per point of its text size (measured best)
     sharp_text_px: float = 24.0  # rendering a garbled text layer: drawn sharp, it needs fewer pixels
+    sharp_prose_text_px: float = 20.0  # a garbled page of plain prose (no table, no chart): fewer still
     min_dpi: int = 150
     max_dpi: int = 400
     light: int = 210           # grey levels above this (of a white page) are made white before OCR
     timeout_s: float = 120.0   # one page's engine run
     language: str = "eng"
+    # tesseract's own variables, (name, value): none by default, as none measured faster at the same
+    # figures; benchmarks/ocr.py --tesseract-var tries them
+    tesseract_vars: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_settings(cls, settings=None) -> OcrOptions:
@@ -72,7 +95,8 @@ class OcrOptions:
 
         s = (settings or Settings()).ingest
         return cls(engine=s.ocr_engine, workers=s.ocr_workers, psm=s.ocr_psm, oem=s.ocr_oem,
-                   text_px=s.ocr_text_px, sharp_text_px=s.ocr_sharp_text_px, timeout_s=s.ocr_timeout_s)
+                   text_px=s.ocr_text_px, sharp_text_px=s.ocr_sharp_text_px,
+                   sharp_prose_text_px=s.ocr_sharp_prose_text_px, timeout_s=s.ocr_timeout_s)
 
     @property
     def pool_size(self) -> int:
@@ -81,11 +105,30 @@ class OcrOptions:
 
 
 def available(engine: str) -> bool:
-    if engine == "rapidocr":
-        import importlib.util
+    import importlib.util
 
+    if engine == "rapidocr":
         return importlib.util.find_spec("rapidocr_onnxruntime") is not None
-    return shutil.which("tesseract") is not None
+    library = importlib.util.find_spec("tesserocr") is not None and tessdata("eng") is not None
+    return library or shutil.which("tesseract") is not None
+
+
+# Where tesseract packages put their models: Debian and Ubuntu (5, 4.00), Fedora, source builds, Homebrew.
+TESSDATA_DIRS = ("/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
+                 "/usr/share/tessdata", "/usr/local/share/tessdata", "/opt/homebrew/share/tessdata")
+
+
+@functools.cache
+def tessdata(language: str) -> str | None:
+    """The folder holding the models of ``language`` ("eng", "eng+deu"): TESSDATA_PREFIX (tesseract's
+    own variable) when set, else the first of TESSDATA_DIRS that has them. tesserocr's wheel knows
+    no folder of its own."""
+    prefix = os.environ.get("TESSDATA_PREFIX")
+    for folder in ([prefix] if prefix else []) + list(TESSDATA_DIRS):
+        if all(os.path.isfile(os.path.join(folder, f"{lang.lstrip('~')}.traineddata"))
+               for lang in language.split("+")):
+            return folder
+    return None
 
 
 def install_hint(engine: str) -> str:
@@ -139,10 +182,39 @@ def _scan_text_size(page: fitz.Page) -> float | None:
     return float(np.median(found)) * 72 / dpi * ROW_TO_SIZE
 
 
+def plain_prose(page: fitz.Page) -> bool:
+    """Whether the page shows only rows of running text: no row with table columns, and nearly all
+    of its ink in text rows (see TABLE_GAP_EM). Told from the drawn page, not its text layer: a
+    garbled layer can leave a table's figures out altogether."""
+    dpi = capped_dpi(page.rect.width, page.rect.height, LAYOUT_PROBE_DPI)
+    ink = _grey(page.get_pixmap(dpi=dpi, colorspace=fitz.csGRAY, alpha=False)) < INK_GREY
+    total = int(np.count_nonzero(ink))
+    rows = np.concatenate(([0], ink.any(axis=1).astype(np.int8), [0]))
+    edges = np.diff(rows)
+    in_rows = 0
+    for top, bottom in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)):
+        height = bottom - top
+        if height < 3 or height > dpi / 3:  # a rule, or taller than 24-pt print: no row of running text
+            continue
+        band = ink[top:bottom]
+        in_rows += int(np.count_nonzero(band))
+        cols = np.diff(np.concatenate(([0], band.any(axis=0).astype(np.int8), [0])))
+        starts, ends = np.flatnonzero(cols == 1), np.flatnonzero(cols == -1)
+        wide = np.flatnonzero(starts[1:] - ends[:-1] > TABLE_GAP_EM * height)
+        if np.any(ends[wide] - starts[0] > BULLET_EM * height):
+            return False
+    return total > 0 and in_rows > 0 and total - in_rows <= OUTSIDE_INK * total
+
+
 def page_dpi(page: fitz.Page, options: OcrOptions) -> tuple[int, bool]:
     """The dpi the page is read at, and whether the pixel limit (DOCQA_MAX_RENDER_PIXELS) lowered it."""
     size, sharp = text_size(page)
-    px = options.sharp_text_px if sharp else options.text_px
+    if not sharp:
+        px = options.text_px
+    elif options.sharp_prose_text_px != options.sharp_text_px and plain_prose(page):
+        px = options.sharp_prose_text_px
+    else:
+        px = options.sharp_text_px
     wanted = int(min(options.max_dpi, max(options.min_dpi, round(px * 72 / (size or DEFAULT_SIZE_PT)))))
     dpi = capped_dpi(page.rect.width, page.rect.height, wanted)
     return dpi, dpi < wanted
@@ -180,11 +252,80 @@ def engine_words(gray: np.ndarray, dpi: int, options: OcrOptions) -> list[RawWor
     return _tesseract_words(gray, dpi, options)
 
 
+_local = threading.local()  # this thread's tesseract, model loaded: {(language, psm, oem): api or None}
+
+
+def _tesseract_api(options: OcrOptions):
+    """This thread's tesserocr API for these options, loaded on first use; None where tesserocr or
+    the model's folder is missing (the command is run instead)."""
+    apis = _local.__dict__.setdefault("apis", {})
+    key = (options.language, options.psm, options.oem, options.tesseract_vars)
+    if key not in apis:
+        apis[key] = None
+        try:
+            from tesserocr import PyTessBaseAPI
+        except ImportError as exc:
+            log.info("tesseract runs as a command (tesserocr: %s)", exc)
+            return None
+        folder = tessdata(options.language)
+        if folder is None:
+            log.info("tesseract runs as a command (no %s model in TESSDATA_PREFIX or %s)",
+                     options.language, ", ".join(TESSDATA_DIRS))
+            return None
+        try:
+            apis[key] = PyTessBaseAPI(path=folder.rstrip("/") + "/", lang=options.language,
+                                      psm=options.psm, oem=options.oem, variables=dict(options.tesseract_vars))
+        except RuntimeError as exc:
+            log.info("tesseract runs as a command (tesserocr could not load %s: %s)", options.language, exc)
+    return apis[key]
+
+
+def tesseract_runs(options: OcrOptions) -> str:
+    """How tesseract reads pages here, in a line: the library and its model's folder, or the command."""
+    if _tesseract_api(options) is not None:
+        import tesserocr
+
+        version = tesserocr.tesseract_version().split()[1]
+        return f"tesserocr {tesserocr.__version__} (libtesseract {version}), model in {tessdata(options.language)}"
+    return "the tesseract command, one per page"
+
+
 def _tesseract_words(gray: np.ndarray, dpi: int, options: OcrOptions) -> list[RawWord]:
+    api = _tesseract_api(options)
+    if api is None:
+        return _tesseract_command_words(gray, dpi, options)
+    h, w = gray.shape
+    pixels = np.ascontiguousarray(gray).tobytes()  # tesseract reads it in place: kept alive until done
+    api.SetImageBytes(pixels, w, h, 1, w)
+    api.SetSourceResolution(dpi)
+    try:
+        done = api.Recognize(timeout=max(1, int(options.timeout_s * 1000)))
+        words = _api_words(api) if done else []
+    finally:
+        api.Clear()  # the page's results; the model stays loaded
+    if not done:
+        raise OcrError(f"tesseract took over {options.timeout_s:g} s (DOCQA_OCR_TIMEOUT_S)")
+    return words
+
+
+def _api_words(api) -> list[RawWord]:
+    from tesserocr import RIL, iterate_level
+
+    words: list[RawWord] = []
+    found = api.GetIterator()
+    for word in iterate_level(found, RIL.WORD) if found is not None else ():
+        text, box = word.GetUTF8Text(RIL.WORD), word.BoundingBox(RIL.WORD)
+        if text and text.strip() and box:
+            words.append((*box, text))
+    return words
+
+
+def _tesseract_command_words(gray: np.ndarray, dpi: int, options: OcrOptions) -> list[RawWord]:
     h, w = gray.shape
     pnm = b"P5 %d %d 255\n" % (w, h) + np.ascontiguousarray(gray).tobytes()
     command = ["tesseract", "stdin", "stdout", "--oem", str(options.oem), "--psm", str(options.psm),
-               "-l", options.language, "--dpi", str(dpi), "tsv"]
+               "-l", options.language, "--dpi", str(dpi),
+               *(arg for name, value in options.tesseract_vars for arg in ("-c", f"{name}={value}")), "tsv"]
     try:
         done = subprocess.run(command, input=pnm, capture_output=True, timeout=options.timeout_s,
                               env={**os.environ, "OMP_THREAD_LIMIT": "1"})  # one core per page: the pool has the rest
@@ -246,6 +387,7 @@ def _start_worker() -> None:
     # every page of them, so each OCR process copied the parse's whole heap (100 MB and more).
     gc.freeze()
     gc.enable()
+    _local.__dict__.pop("apis", None)  # a tesseract the parent loaded is the parent's
     for name in ("OMP_NUM_THREADS", "OMP_THREAD_LIMIT", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
         os.environ[name] = "1"
 
