@@ -90,3 +90,11 @@ def test_a_count_of_people_is_read_in_the_filings_own_word_for_them():
 def test_the_whole_filing_is_read_when_the_retrieved_pages_do_not_state_it(lexical_engine):
     answer = lexical_engine.ask("How many people did Amazon employ at the end of 2017?")
     assert answer.found and "566,000" in answer.text, answer.text
+
+
+def test_an_amount_of_what_the_asked_words_qualify_is_not_theirs():
+    # Mercurity Fintech 20-F 2022: the book value after the impairment, not the impairment
+    after = ("The book value of the totally 125.8584797 Bitcoins after the impairment on December 31, 2022 was "
+             "$1,952,597, estimated with the lowest price in 2022 of $15,514.23 per Bitcoin.")
+    assert _answer("How much impairment did the company record on its Bitcoin holdings in 2022?", after,
+                   year=2022) is None

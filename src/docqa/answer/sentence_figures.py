@@ -169,7 +169,11 @@ def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int
             continue  # about another year
         if year is not None and not years and page.year != year:
             continue  # no year named: the filing's own year only
-        asked_at = [(start, end) for start, end, st in words if any(_holds(set(st), w) for w in hard)]
+        folded = fold(sentence)
+        # "the book value ... after the impairment was $1,952,597": the amount is what the asked
+        # words qualify, not theirs
+        asked_at = [(start, end) for start, end, st in words if any(_holds(set(st), w) for w in hard)
+                    and not _QUALIFYING.search(folded[max(0, start - 30):start])]
         if not asked_at:
             continue
         for start, end, number in numbers_at(sentence, claims_only=True):
@@ -210,6 +214,7 @@ _LINKING = frozenset(
 _MONTH_WORDS = frozenset("january february march april may june july august september october november december".split())
 
 
+_QUALIFYING = re.compile(r"\b(?:after|before|net\s+of|following|excluding|less)\s+(?:the\s+|its\s+|any\s+|an?\s+)?$", re.I)
 _QUALIFIERS = re.compile(r"\s*(?:[A-Za-z][\w-]*\s+){0,3}")
 
 

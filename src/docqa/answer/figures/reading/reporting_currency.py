@@ -16,6 +16,6 @@ def in_reporting_currency(draft: Draft, store: Store) -> Draft:
     code = doc.meta.currency if doc is not None else None
     if not code or code == "USD":
         return draft
-    text = re.sub(r"(?<![A-Za-z$])\$(?=\d)", f"{code} ", draft.text)
+    text = re.sub(r"(?<![A-Za-z$])\$(?=-?\d)", f"{code} ", draft.text)  # "$-19.00" too
     figures = tuple(f.model_copy(update={"unit": code}) if f.unit == "USD" else f for f in draft.figures)
     return draft.model_copy(update={"text": text, "figures": figures})
