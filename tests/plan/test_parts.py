@@ -228,3 +228,9 @@ def test_what_follows_the_last_item_is_every_items(question, parts):
 def test_a_second_clause_may_ask_a_figure_the_lexicon_does_not_name_first():
     parts = build_plan("In fiscal 2021, what were Costco's membership fees, and what was its net income?", []).parts
     assert len(parts) == 2 and "membership fees" in parts[0] and "Costco's net income" in parts[1]
+
+
+def test_a_company_and_its_affiliates_is_one_counterparty_not_a_list():
+    question = ("How much did TD SYNNEX spend buying inventories and services from MiTAC Holdings and its affiliates "
+                "in fiscal 2022?")
+    assert build_plan(question, []).parts == ()

@@ -168,7 +168,8 @@ _NAME_END = re.compile(r"\b[A-Z][\w.’'-]*$")
 _IN_A_NAME = re.compile(r"[A-Z]")
 _NOT_IN_A_LIST = re.compile(r"[()?;]|\b(?:using|numerator|denominator|divided|between|from\s+\S+\s+to|to\s+\d|vs\.?|versus|"
                             r"per|i\.e|e\.g|according|dated)\b", re.I)
-_TAILS = frozenset({"other", "others", "equivalents", "similar", "related"})   # "accrued expenses and other": one line
+_TAILS = frozenset({"other", "others", "equivalents", "similar", "related", "affiliates", "affiliate", "subsidiaries",
+                    "subsidiary", "parent"})   # "accrued expenses and other", "MiTAC and its affiliates": one thing
 _PLACE = re.compile(r"(?:in|for|at|from|of)\s", re.I)
 _MODIFIER = re.compile(r"(?:[a-z]+-[a-z-]+|[a-z]+(?:al|ic|ed|ive|ent|ant|ary|ous|ern|ign)|gross|net|total|basic|"
                        r"diluted|short|long)", re.I)
