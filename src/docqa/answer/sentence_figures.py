@@ -66,11 +66,9 @@ class SentenceFigureAnswerer:
         counted = [w for w in phrase_words(plan.counted or "")[0][-1:]] or hard
         found = [s for rank, page in enumerate(evidence.pages)
                  for s in _stated(page, rank, hard, kind, year, counted, plan.quarter)]
-        if not found and evidence.filings is not None and kind in ("count", "per_share"):
+        if not found and evidence.filings is not None:
             # Search ranks pages by the question's words, and a sentence may say it in others
             # ("how many people ... employ" / "we had 6 employees"): read the filing asked, whole.
-            # Only for counts and per-share amounts, which name their noun or their share: an
-            # amount of money near the asked words anywhere in a filing is too often another's.
             found = [s for rank, page in enumerate(_filing_pages(plan, evidence, evidence.filings), len(evidence.pages))
                      for s in _stated(page, rank, hard, kind, year, counted, plan.quarter)]
         if not found:
