@@ -3,6 +3,8 @@ from practice-set filings nobody tuned on: the layouts, not the companies, are w
 
 from __future__ import annotations
 
+import pytest
+
 from docqa.finance.statements import find_line_items, read_tables
 from docqa.finance.tables import StatementTable, parent_only, without_parent_only
 from docqa.types import StatementKind
@@ -81,3 +83,14 @@ def test_figures_with_zero_width_marks_glued_on_are_figures():
     assert "\u200c" not in page.text
     rows = {r.label: [c.value for c in r.cells] for t in read_tables(page) for r in t.rows}
     assert rows["Operating loss"] == [-8696876.0, -6327475.0]
+
+
+@pytest.mark.parametrize("text, unit", [
+    ("€000", "thousands"), ("£000", "thousands"), ("£'000", "thousands"), ("HK$’000", "thousands"),
+    ("In € millions", "millions"), ("(in £ thousands)", "thousands"),
+    ("spent €1,000 on it", None), ("€100,000", None),
+])
+def test_a_currency_sign_over_000_or_before_millions_states_the_unit(text, unit):
+    from docqa.finance.statement_kinds import detect_unit
+
+    assert detect_unit(text)[0] == unit

@@ -8,11 +8,12 @@ from docqa.finance.tables import Unit
 from docqa.types import StatementKind
 
 _UNIT = re.compile(
-    r"(?:\bin\b|\$|\(|dollars\s+in|amounts\s+in|figures\s+in)\s*(?:u\.?\s?s\.?\s*)?(?:dollars\s*)?"
+    r"(?:\bin\b|\$|\(|dollars\s+in|amounts\s+in|figures\s+in)\s*(?:u\.?\s?s\.?\s*)?(?:[€£¥]\s*)?(?:dollars\s*)?"
     r"(millions|thousands|billions)\b|\b(millions|thousands|billions)\s+of\s+(?:u\.?\s?s\.?\s+)?dollars\b|"
     r"\(\s*\$?\s*(000)'?s?\s*\)|\bin\s+\$?(000)'?s\b|"
     r"\(\s*(?:in\s+)?(?:us\s*)?\$\s*(million|thousand|billion)\b|"   # Amcor's "($ million)"
-    r"(?:\b[A-Z]{1,3}\$|\$|£|€|¥|\bRMB|\bHKD|\bUSD|\bAUD|\bGBP|\bEUR)\s*['’]\s*(000)(?!\d)",  # "HK$’000", "£'000", "RMB'000"
+    r"(?:\b[A-Z]{1,3}\$|\$|£|€|¥|\bRMB|\bHKD|\bUSD|\bAUD|\bGBP|\bEUR)\s*['’]\s*(000)(?!\d)|"  # "HK$’000", "£'000", "RMB'000"
+    r"(?<![\d,.])(?:£|€|¥)\s?(000)(?![\d,.])",  # "€000", "£000" over a column: thousands (a sign no amount starts with)
     re.I,
 )
 _STATEMENT_TITLES: tuple[tuple[StatementKind, re.Pattern[str]], ...] = (

@@ -16,7 +16,7 @@ _HEADER_WORDS = re.compile(
     r"fy|ytd|q[1-4])\b|%"
 )
 # "In 000s", "HK$'000", "(000's)": the table's unit set in its header line, not a figure in it.
-_UNIT_WORD = re.compile(r"\(?(?:[A-Z]{0,3}\$)?['’]?000['’]?s?\)?,?", re.I)
+_UNIT_WORD = re.compile(r"\(?(?:[A-Z]{0,3}\$|£|€|¥)?['’]?000['’]?s?\)?,?", re.I)
 
 
 def word_groups(words: list[Word] | tuple[Word, ...], height: float) -> list[list[Word]]:
