@@ -160,7 +160,8 @@ def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int
             continue  # a table row: the tables were read before
         if quarter is not None and quarters_named(sentence) != {quarter}:
             continue  # a quarter asked: the sentence names that quarter, and no other
-        words = [(m.start(), m.end(), normalized(stems(m.group(0)))) for m in _WORD.finditer(fold(sentence))]
+        folded = fold(sentence)
+        words = [(m.start(), m.end(), normalized(stems(m.group(0)))) for m in _WORD.finditer(folded)]
         sentence_stems = {s for _, _, st in words for s in st}
         if not all(_holds(sentence_stems, w) for w in hard):
             continue
@@ -169,7 +170,6 @@ def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int
             continue  # about another year
         if year is not None and not years and page.year != year:
             continue  # no year named: the filing's own year only
-        folded = fold(sentence)
         # "the book value ... after the impairment was $1,952,597": the amount is what the asked
         # words qualify, not theirs
         asked_at = [(start, end) for start, end, st in words if any(_holds(set(st), w) for w in hard)
@@ -188,11 +188,11 @@ def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int
             after = [(s - end, s) for s, e in asked_at if s >= end]
             if before:
                 gap, at = min(before)
-                between = fold(sentence)[at:start]
+                between = folded[at:start]
             elif after:
                 gap, at = min(after)
                 gap += MAX_GAP // 2
-                between = fold(sentence)[end:at]
+                between = folded[end:at]
             else:
                 continue
             # "2,100 full-time equivalent employees": words that qualify the noun counted

@@ -91,7 +91,8 @@ def column_headers(header_lines: list[Line], cols: list[FigureColumn]) -> tuple[
     stub: list[str] = []
     first_x0 = min(cols[0].reach, cols[0].x0)
     spacing = spacing_of(cols)
-    placed: list[list[tuple[float, float, str]] | list[tuple[int, str]]] = []
+    # each header line: its groups, and their columns when the line fixes them itself (else placed below)
+    placed: list[tuple[list[tuple[int, str]] | None, list[tuple[float, float, str]]]] = []
     names: list[str] = []
     for line in header_lines:
         groups = [part for g in word_groups(line.words, line_height(line)) for part in _repeated_dates(g)]
@@ -115,10 +116,10 @@ def column_headers(header_lines: list[Line], cols: list[FigureColumn]) -> tuple[
                 right.append((x0, x1, text))
                 right_dated += dated
         in_order = len(left_dated) == 1 and len(cols) >= 2 and len(right) == right_dated == len(cols) - 1
-        placed.append(_first_period_over_labels(left_dated[0], right) if in_order else right)
-    runs = _period_runs([right for right in placed if len(right) == len(cols) and isinstance(right[0][0], float)])
-    for right in placed:
-        for k, text in right if right and isinstance(right[0][0], int) else _place(right, cols, runs):
+        placed.append((_first_period_over_labels(left_dated[0], right) if in_order else None, right))
+    runs = _period_runs([right for fixed, right in placed if fixed is None and len(right) == len(cols)])
+    for fixed, right in placed:
+        for k, text in fixed or _place(right, cols, runs):
             parts[k].append(text)
     return [" ".join(p) for p in parts], " ".join(stub), names
 

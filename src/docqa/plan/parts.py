@@ -202,9 +202,9 @@ def _by_phrase(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
         at = j.end()
     items.append(question[at:end].strip())
     items = [re.sub(r"^(?:its|their)\s+", "", item, flags=re.I) for item in items]
-    head = re.match(r"^(.+?)\s+(from|in|for|of)\s+\S", items[0])
-    if head:  # "revenues from North America and from EMEA": the second is revenues from EMEA too
-        items = [items[0], *(f"{head.group(1)} {item}" if re.match(rf"{head.group(2)}\s", item, re.I) else item
+    noun = re.match(r"^(.+?)\s+(from|in|for|of)\s+\S", items[0])
+    if noun:  # "revenues from North America and from EMEA": the second is revenues from EMEA too
+        items = [items[0], *(f"{noun.group(1)} {item}" if re.match(rf"{noun.group(2)}\s", item, re.I) else item
                              for item in items[1:])]
     if any(not item or _NOT_A_FIGURE.search(item) or _NOT_IN_A_LIST.search(item) or item.lower() in _TAILS
            for item in items):

@@ -203,11 +203,11 @@ _DEAL_STEMS = frozenset(_stem(w) for verb, forms in DEAL_VERBS.items() for w in 
 
 @lru_cache(maxsize=4096)
 def _alike(stem: str) -> tuple[str, ...]:
+    if stem in _DEAL_STEMS:
+        return ()  # "sale" is no "revenue" where a deal is asked
     out: list[str] = []
     for group in load_lexicon().words:
         singles = [w for w in group if " " not in w]
-        if stem in _DEAL_STEMS:
-            break  # "sale" is no "revenue" where a deal is asked
         if any(_stem(w) == stem for w in singles):
             out += [_stem(w) for w in singles if _stem(w) != stem]
     return tuple(dict.fromkeys(out))
