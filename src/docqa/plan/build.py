@@ -139,6 +139,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         core=without_provisos(asked), expansions=tuple(load_lexicon().expansion_terms(measures)),
         boilerplate=asks_about_boilerplate(asked), statistic=Statistic(*routed) if routed else None,
         verdict=asks_verdict(asked), why=asks_why(asked), judgement=judged, sign=sign_asked(asked),
+        loss_named=any(_LOSS.search(m.text) for m in measures),
         bottom_line=bottom_line_asked(asked), threshold=parse_threshold(asked), sides=compared(asked),
         band=band_asked(asked), moves=moves(asked), amount=asks_amount(asked, measures), counted=counted_noun(asked), kinds=kinds_asked(asked),
         asks_figure=asks_figure(asked), part_of_whole=part_of_whole(asked),
@@ -155,6 +156,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
 _VARIANT_BEFORE = re.compile(r"(?<![\w-])(?:adjusted|adj\.|non[\s-]?gaap|underlying|organic|core|comparable|normali[sz]ed|"
                              r"pro[\s-]forma)(?:\s+(?:non[\s-]?gaap|constant[\s-]currency|property|consolidated))*\s+$",
                              re.I)
+_LOSS = re.compile(r"\bloss(?:es)?\b", re.I)
 _DID = re.compile(r"^\W*(?:did|has|have|had)\b", re.I)
 
 

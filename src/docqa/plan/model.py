@@ -90,6 +90,7 @@ class QuestionPlan:
     why: bool = False                              # "what drove ...", "why ..."
     judgement: str | None = None                   # what a yes/no about a figure asks: "up", "positive" ...
     sign: bool = False                             # "did X report a net loss": a line's sign
+    loss_named: bool = False                       # "did the net loss shrink": the measure is named as a loss
     bottom_line: bool = False                      # "was X profitable": the bottom line's sign, no line named
     threshold: Threshold | None = None             # "more than 10%", "below $5 billion"
     sides: Compared | None = None                  # "was A larger than B": the two sides' words

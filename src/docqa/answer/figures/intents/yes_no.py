@@ -94,7 +94,7 @@ def _judge(judged: str, plan: QuestionPlan, measure: Measure, sources: list[Sour
     before = measure.evaluate(sources, first)
     if before is None:
         return None
-    if _asks_a_loss(plan) and now.value <= 0 and before.value <= 0:
+    if plan.loss_named and now.value <= 0 and before.value <= 0:
         # "Did the net loss shrink?": a loss is the income line's amount below zero; it shrinks as
         # the income line rises. Judge and show the loss itself.
         label = re.sub(r"\b(?:income|earnings|profit)\b", "loss", label, count=1, flags=re.I)
@@ -110,10 +110,6 @@ def _judge(judged: str, plan: QuestionPlan, measure: Measure, sources: list[Sour
     text = (f"{'Yes' if answer else 'No'}. {label} {verb} from {then} "
             f"in {first.label} to {shown} in {last.label}.")
     return judged_draft([before, now], text)
-
-
-def _asks_a_loss(plan: QuestionPlan) -> bool:
-    return any(re.search(r"\bloss(?:es)?\b", m.text, re.I) for m in plan.measures)
 
 
 def _negated(value):
