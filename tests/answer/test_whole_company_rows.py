@@ -5,6 +5,7 @@ from __future__ import annotations
 from docqa.answer.figures.reading.printed_rows import RowMeasure
 from docqa.answer.figures.reading.sources import Source
 from docqa.finance.periods import Period
+from docqa.plan.measures import gross_of
 from docqa.finance.tables import Cell, Column, Row, StatementTable
 from docqa.types import StatementKind
 
@@ -37,7 +38,9 @@ def test_an_amount_asked_before_a_deduction_is_not_the_line_net_of_it():
                  StatementKind.INCOME)
     gross = _table("5. Revenue", "Sales of petroleum", 39821, 122)
     source = Source("EPI_2022.pdf", "e", [net, gross], {})
-    got = RowMeasure("sales petroleum deducting royalties").evaluate([source], Period(2020))
+    asked = gross_of("What were EPI's sales of petroleum before deducting royalties in 2020?")
+    assert [g.deducted for g in asked] == ["royalties"]
+    got = RowMeasure("sales petroleum deducting royalties", gross_of=asked).evaluate([source], Period(2020))
     assert got is not None and got.value == 39821
     assert "before royalties" in got.label
     assert RowMeasure("sales petroleum net royalties").evaluate([source], Period(2020)).value == 30932

@@ -25,7 +25,7 @@ from docqa.plan.format import (asked_currency, asks_amount, asks_figure, counted
 from docqa.plan.intent import classify
 from docqa.plan.judgement import band_asked, bottom_line_asked, compared, judgement, moves, parse_threshold, sign_asked
 from docqa.plan.model import QuestionPlan, Statistic
-from docqa.plan.measures import read_measures
+from docqa.plan.measures import gross_of, read_measures
 from docqa.plan.names import OwnerCheck, WordCheck
 from docqa.plan.parts import split_parts
 from docqa.plan.scope import scope_asked
@@ -139,7 +139,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         core=without_provisos(asked), expansions=tuple(load_lexicon().expansion_terms(measures)),
         boilerplate=asks_about_boilerplate(asked), statistic=Statistic(*routed) if routed else None,
         verdict=asks_verdict(asked), why=asks_why(asked), judgement=judged, sign=sign_asked(asked),
-        loss_named=any(_LOSS.search(m.text) for m in measures),
+        gross_of=gross_of(asked), loss_named=any(_LOSS.search(m.text) for m in measures),
         bottom_line=bottom_line_asked(asked), threshold=parse_threshold(asked), sides=compared(asked),
         band=band_asked(asked), moves=moves(asked), amount=asks_amount(asked, measures), counted=counted_noun(asked), kinds=kinds_asked(asked),
         asks_figure=asks_figure(asked), part_of_whole=part_of_whole(asked),

@@ -133,6 +133,34 @@ _HEAD_NOUNS = frozenset(stems(
     "obligation obligations commitment commitments guarantee guarantees hedge hedges"))
 
 
+@dataclass(frozen=True)
+class GrossOf:
+    """"sales of petroleum before deducting royalties": the amount before what a "net of royalties"
+    line has taken off. ``text`` is the question's words for it, to be left out of the line's words;
+    ``deducted`` is what the amount is before ("royalties")."""
+
+    text: str
+    deducted: str
+
+    def left_out_of(self, words: str) -> str:
+        """``words`` (the question's line words, maybe without its "before") without this."""
+        for form in (self.text, self.text.split(None, 1)[-1]):
+            at = words.lower().find(form.lower())
+            if at >= 0:
+                return " ".join(f"{words[:at]} {words[at + len(form):]}".split())
+        return words
+
+
+# "before deducting royalties", "gross of fees", "excluding royalties", "without royalties"
+_GROSS_OF = re.compile(r"\b(?:(?:before\s+)?(?:deducting|deduction(?:\s+of)?)|gross\s+of|excluding|without)\s+"
+                       r"(?:the\s+)?([a-z][\w-]+)", re.I)
+
+
+def gross_of(question: str) -> tuple[GrossOf, ...]:
+    """What the question asks an amount before ("before deducting royalties"), each as its words."""
+    return tuple(GrossOf(m.group(0), m.group(1)) for m in _GROSS_OF.finditer(question))
+
+
 def head_noun_after(question: str, m: MetricMatch) -> str | None:
     """The noun after the line item that makes it another measure ("impairments" of "goodwill
     impairments"), if there is one."""

@@ -18,7 +18,7 @@ from docqa.plan.composition import Composition
 from docqa.plan.judgement import STABLE_BAND, Compared, Threshold
 from docqa.plan.lines import LineAsked
 from docqa.plan.topic import Topic_
-from docqa.plan.measures import MeasureReading
+from docqa.plan.measures import GrossOf, MeasureReading
 from docqa.plan.periods import AskedPeriods
 from docqa.types import DocType, SearchFilters, StatementKind
 
@@ -90,6 +90,7 @@ class QuestionPlan:
     why: bool = False                              # "what drove ...", "why ..."
     judgement: str | None = None                   # what a yes/no about a figure asks: "up", "positive" ...
     sign: bool = False                             # "did X report a net loss": a line's sign
+    gross_of: tuple[GrossOf, ...] = ()             # "before deducting royalties": the amount before what is taken off
     loss_named: bool = False                       # "did the net loss shrink": the measure is named as a loss
     bottom_line: bool = False                      # "was X profitable": the bottom line's sign, no line named
     threshold: Threshold | None = None             # "more than 10%", "below $5 billion"

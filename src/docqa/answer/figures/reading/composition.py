@@ -63,15 +63,15 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
             m = next((x for x in matches if x.kind == "metric" and x.key == measure.metric.key), None)
             if m is not None and m.span[1] <= len(main) and qualifiers(main, m, company_words):
                 # The words around the line item qualify it: the total is a neighbour, not the answer.
-                kept.append(RowMeasure(subject, asked=subject, kinds=plan.kinds))
+                kept.append(RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of))
                 continue
-            chosen: Measure = (Either(measure, RowMeasure(subject, asked=subject, kinds=plan.kinds,
+            chosen: Measure = (Either(measure, RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of,
                                                           stands_for=measure.metric)) if subject else measure)
             if m is not None and not _a_printed_form(measure.metric, m.text):
                 # "Boeing's cost of services": words the lexicon takes for the item (its COGS) may
                 # name a row of their own, printed beside the item's other parts ("Cost of
                 # products"); a row printed as the words are is what was asked.
-                chosen = PrintedAsAsked(RowMeasure(m.text, asked=m.text, kinds=plan.kinds,
+                chosen = PrintedAsAsked(RowMeasure(m.text, asked=m.text, kinds=plan.kinds, gross_of=plan.gross_of,
                                                    stands_for=measure.metric, exact=True), chosen)
             kept.append(chosen)
         else:
@@ -83,15 +83,15 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
         for span, head in plan.reading.heads:
             if span in by_span:
                 phrase = f"{by_span[span].text} {head}"
-                kept.append(RowMeasure(phrase, asked=phrase, kinds=plan.kinds))
-        kept.append(RowMeasure(subject, asked=subject, kinds=plan.kinds))
+                kept.append(RowMeasure(phrase, asked=phrase, kinds=plan.kinds, gross_of=plan.gross_of))
+        kept.append(RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of))
     if named:
         # A ratio is asked: one of its inputs is not an answer to it.
         inputs = {i for f in named for i in (*f.formula.inputs, *re.findall(r"[a-z_]+", f.formula.compose))}
         kept = [k for k in kept if not (_metric_key(k) in inputs or (isinstance(k, RowMeasure) and first))]
     asked.measures = first + kept
     if not asked.measures and subject and plan.asks_figure and names_no_line_item(matches):
-        asked.measures = [RowMeasure(subject, asked=subject, kinds=plan.kinds)]
+        asked.measures = [RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of)]
 
 
 def _a_printed_form(metric: Metric, words: str) -> bool:

@@ -12,6 +12,7 @@ from docqa.answer.figures.reading.sources import all_tables
 from docqa.finance.lexicon import Metric
 from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows, measure_words_missing, words_beyond_label
 from docqa.finance.tables import Row, StatementTable
+from docqa.plan.measures import GrossOf
 from docqa.finance.text import clean_label, expense_amount, holds, narrower_total, reads_as_expense, stems
 from docqa.types import StatementKind
 
@@ -51,6 +52,7 @@ class RowMeasure(Measure):
     stands_for: Metric | None = None
     exact: bool = False            # only a row printed as the words are (EXACT_SCORE)
     within: tuple | None = None    # only rows of this table: (document id, page, bbox)
+    gross_of: tuple[GrossOf, ...] = ()  # "before deducting royalties": never a row net of them
 
     @property
     def label(self) -> str:  # type: ignore[override]
@@ -60,9 +62,11 @@ class RowMeasure(Measure):
     def evaluate(self, sources, period):
         vetoes = [v for v in (stems(e) for e in self.stands_for.exclude) if v] if self.stands_for else []
         min_score = EXACT_SCORE if self.exact else STAND_IN_SCORE if self.stands_for else MIN_SCORE
-        gross_asked = _gross_of(self.phrase)
+        gross_asked = frozenset(w for g in self.gross_of for w in stems(g.deducted))
         # what is asked without what it is asked before ("sales of petroleum | before deducting royalties")
-        phrase = " ".join(_GROSS_OF.sub(" ", self.phrase).split()) if gross_asked else self.phrase
+        phrase = self.phrase
+        for gross in self.gross_of:
+            phrase = gross.left_out_of(phrase)
         for source in sources:
             tables = all_tables(source)
             if self.within is not None:
@@ -101,7 +105,7 @@ class RowMeasure(Measure):
                     continue  # "Safety and Graphics" in the net sales column: not its operating income
                 metric = printed_metric(row, table)
                 beyond = " ".join(filter(None, (words_beyond_label(phrase, row),
-                                                 *(f"before {m.group(1)}" for m in _GROSS_OF.finditer(self.phrase)))))
+                                                 *(f"before {g.deducted}" for g in self.gross_of))))
                 if beyond and beyond.lower() not in metric.label.lower():
                     metric = metric.model_copy(update={"label": f"{metric.label} ({beyond})"})
                 outflow = table.statement in (StatementKind.CASH_FLOW, StatementKind.BALANCE) and row.kind == "currency"
@@ -121,16 +125,8 @@ class RowMeasure(Measure):
         return None
 
 
-# "before deducting royalties", "gross of fees", "excluding royalties": the amount before what a
-# "net of royalties" / "after royalties" / "less royalties" line has taken off.
-# (The phrase is the question's words without its scaffolding: "before deducting" may read "deducting".)
-_GROSS_OF = re.compile(r"\b(?:(?:before\s+)?(?:deducting|deduction(?:\s+of)?)|gross\s+of|excluding|without)\s+"
-                       r"(?:the\s+)?([a-z][\w-]+)", re.I)
+# A row that has taken off what was asked before: "net of royalties" / "after royalties" / "less royalties".
 _NET_OF = re.compile(r"\bnet\s+of\b|\bafter\b|\bless\b", re.I)
-
-
-def _gross_of(phrase: str) -> frozenset[str]:
-    return frozenset(s for m in _GROSS_OF.finditer(phrase) for s in stems(m.group(1)))
 
 
 _CHANGE = re.compile(r"\bchange\b|\bgrowth\b|%|\bpercent", re.I)

@@ -21,6 +21,7 @@ from docqa.finance import compose as C
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.rowlookup import STOP, has_word, normalized
 from docqa.finance.text import stems
+from docqa.plan.measures import GrossOf
 
 _DIVISION = re.compile(r"^\s*([a-z][\w\s&'-]*?)\s*/\s*([a-z][\w\s&'-]*?)\s*$", re.I)
 
@@ -140,7 +141,8 @@ class BySpelling(Measure):
 
 
 def scoped_measures(measures: list[Measure], scope: tuple[str, ...], subject: str,
-                    kinds: frozenset[str], company_words: frozenset[str]) -> list[Measure]:
+                    kinds: frozenset[str], company_words: frozenset[str],
+                    gross_of: tuple[GrossOf, ...] = ()) -> list[Measure]:
     """The measures asked, each read from the part of the company named; a named ratio of two
     lines is recomputed from the lines that name it."""
     if not scope_words(scope):
@@ -156,7 +158,7 @@ def scoped_measures(measures: list[Measure], scope: tuple[str, ...], subject: st
     if subject and not any(isinstance(m, Scoped) and isinstance(m.inner, RowMeasure) for m in out):
         phrase = subject
         out.append(Scoped(BySpelling(subject, lambda name: RowMeasure(phrase.replace(first, name), asked=phrase,
-                                                                      kinds=kinds), scope), scope, label))
+                                                                      kinds=kinds, gross_of=gross_of), scope), scope, label))
     return out
 
 
