@@ -174,6 +174,27 @@ def _dated(found: list[Found], years, amounts: bool = False) -> list[Found]:
             or (amounts and _AMOUNT.search(f.sentence))]
 
 
+_MONTHS = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
+# What follows the event's verb: a few words, then the day it happened ("sold on January 1, 2022").
+_ITS_DATE = re.compile(rf"^\W*(?:[\w$.,%-]+\s+){{0,3}}?(?:on|in|during|effective)\s+(?:{_MONTHS}\s+(?:\d{{1,2}},?\s+)?)?"
+                       r"(?P<year>(?:19|20)\d\d)\b")
+
+
+def _done_in_another_year(sentence: str, topic: Topic_, years: list[int]) -> bool:
+    """"... New York subsidiary, which was sold on January 1, 2022" asked of 2021: the date the
+    event's own verb carries is another year's, whatever other years the sentence names."""
+    verb = next((slot for slot in topic.slots if slot.label == topic.verb), None)
+    if verb is None or not years:
+        return False
+    forms = {p[0] for p in verb.phrases if len(p) == 1}
+    for word in re.finditer(r"[A-Za-z]+", sentence):
+        if _stem(word.group().lower()) in forms:
+            dated = _ITS_DATE.match(sentence[word.end():])
+            if dated and int(dated.group("year")) not in years:
+                return True
+    return False
+
+
 def _other_years(sentence: str, years: list[int]) -> bool:
     """The sentence names years, none of them one asked about."""
     named = {int(y) for y in _YEAR.findall(sentence)}
@@ -300,7 +321,8 @@ class DisclosureAnswerer(ReadsFilings):
             # "dividends paid (3,369)"), not an infinitive in a list of what the company may do
             # ("opportunities to ... pay dividends"), nor a sentence dated only in other years
             # (Netflix's 2015 stock dividend, asked of 2017), nor an agreement addressed to "you".
-            kept = [f for f in said if f.stated and not _other_years(f.sentence, plan.years) and not _ADDRESSED.search(f.sentence)]
+            kept = [f for f in said if f.stated and not _other_years(f.sentence, plan.years) and not _ADDRESSED.search(f.sentence)
+                    and not _done_in_another_year(f.sentence, topic, plan.years)]
             supposed_too = [f for f in said if f not in kept]
             said = kept
         elif topic.state and topic.topics:

@@ -101,7 +101,7 @@ class Lexicon(BaseModel):
     words: tuple[tuple[str, ...], ...] = ()  # interchangeable words in row labels ("sales", "revenue")
     _index: _PhraseIndex | None = PrivateAttr(default=None)
     # Planning one question asks match() three times (expansion terms, statements, figure or not).
-    _last_match: tuple[str, tuple[MetricMatch, ...]] | None = PrivateAttr(default=None)
+    _last_match: tuple[tuple[str, bool], tuple[MetricMatch, ...]] | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _check_references(self) -> Lexicon:
@@ -150,14 +150,16 @@ class Lexicon(BaseModel):
         raise KeyError(f"unknown formula {key!r}; known: {', '.join(f.key for f in self.formulas)}")
 
     # ---------------------------------------------------------------- question analysis
-    def match(self, question: str) -> list[MetricMatch]:
+    def match(self, question: str, every: bool = False) -> list[MetricMatch]:
         """Metrics and formulas the question names, longest phrase first, spans never overlapping.
 
-        Each entry is reported once, at its longest mention. When one phrase names both a metric
-        and a formula ("effective tax rate"), both are returned with the same span.
+        Each entry is reported once, at its longest mention (``every``: at each mention, as
+        "Sam's Club operating income and Walmart's consolidated operating income" asks two).
+        When one phrase names both a metric and a formula ("effective tax rate"), both are
+        returned with the same span.
         """
         last = self._last_match
-        if last is not None and last[0] == question:
+        if last is not None and last[0] == (question, every):
             return list(last[1])
         toks = [t for t in tokens(question) if t.stem not in _FILLERS]
         index = self._phrase_index()
@@ -176,7 +178,7 @@ class Lexicon(BaseModel):
             span = set(range(c[0], c[1]))
             if span & taken and not any(c[:2] == o[:2] for o in chosen):
                 continue
-            if any(c[2:4] == o[2:4] for o in chosen):
+            if not every and any(c[2:4] == o[2:4] for o in chosen):
                 taken |= span  # named again ("DPO ... DPO is defined as"): its words are used up
                 continue
             taken |= span
@@ -185,7 +187,7 @@ class Lexicon(BaseModel):
         for start, end, kind, key, phrase in chosen:
             a, b = toks[start].start, toks[end - 1].end
             out.append(MetricMatch(key=key, kind=kind, phrase=phrase, text=question[a:b], span=(a, b)))  # type: ignore[arg-type]
-        self._last_match = (question, tuple(out))
+        self._last_match = ((question, every), tuple(out))
         return out
 
     def metrics_for(self, matches: Sequence[MetricMatch]) -> list[Metric]:

@@ -125,6 +125,22 @@ def asks_figure(question: str) -> bool:
     return _ASKS_FIGURE.match(question) is not None
 
 
+# A search-box lookup: a noun phrase with a period and no word that opens a question or a request.
+_OPENS = re.compile(r"^\W*(?:what|how|why|when|where|who|whom|whose|which|is|are|was|were|does|do|did|has|have|had|"
+                    r"can|could|will|would|should|may|might|describe|summari[sz]e|discuss|explain|outline|tell|"
+                    r"compare|list|give|provide|show|please|identify|name)\b", re.I)
+_A_PERIOD = re.compile(r"(?<![\w-])(?:(?:19|20)\d{2}|FY\s?\d{2}(?:\d{2})?|Q[1-4])(?![\w-])", re.I)
+_ASKING = re.compile(r"\b(?:what|how|which|why|who|whether)\b", re.I)
+_A_VERB = re.compile(r"\b(?:did|does|do|is|are|was|were|has|have|had|will|would|could|should)\b", re.I)
+
+
+def looks_up_a_figure(question: str) -> bool:
+    """"Card Member rewards expense in 2022 versus 2021 at Amex", "Kraft Heinz Segment Adjusted EBITDA
+    for 2019": a line and a period typed as a lookup ask its figure as plainly as "what was" does."""
+    return (_OPENS.match(question) is None and _A_PERIOD.search(question) is not None
+            and _A_VERB.search(question) is None and _ASKING.search(question) is None)
+
+
 def part_of_whole(question: str) -> bool:
     """"What percentage of FY2023 buybacks occurred in Q4": a part of a whole is asked."""
     return _PART_OF_WHOLE.search(question) is not None

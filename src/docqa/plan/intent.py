@@ -54,7 +54,7 @@ def classify(plan: "QuestionPlan") -> "Intent":
         return Intent.STATISTIC
     if plan.parts:
         return Intent.PARTS
-    question = plan.question
+    question = plan.asked
     # "Did X pay dividends in 2022?" names a statement line: its printed figure answers first
     # ("a goodwill impairment" is an event that a goodwill balance does not answer).
     on_a_line = plan.sign or (plan.judgement == "exists" and topic_is_a_line(question))

@@ -7,8 +7,10 @@ from dataclasses import dataclass
 
 from docqa.plan.intent import YES_NO
 
-UP = re.compile(r"\b(improv\w*|increas\w*|grow\w*|grew|rise|rising|rose|higher|expand\w*|accelerat\w*)\b", re.I)
-DOWN = re.compile(r"\b(declin\w*|decreas\w*|drop\w*|fall\w*|fell|lower|shrink\w*|contract\w*|deteriorat\w*)\b", re.I)
+UP = re.compile(r"\b(improv\w*|increas\w*|grow\w*|grew|rise|rises|risen|rising|rose|higher|expand\w*|accelerat\w*|"
+                r"(?:go|goes|went|gone)\s+up|climb\w*|jump\w*)\b", re.I)
+DOWN = re.compile(r"\b(declin\w*|decreas\w*|drop\w*|fall\w*|fell|lower|shrink\w*|shrank|shrunk|contract\w*|deteriorat\w*|"
+                  r"(?:go|goes|went|gone)\s+down|slid|slump\w*)\b", re.I)
 _SIGN = re.compile(r"\b(positive|negative)\b", re.I)
 _LOSS_ASKED = re.compile(
     r"\b(?:report|record|incur|post|suffer|ha(?:ve|d|s)|make|made|generat|show|turn)\w*\s+(?:an?\s+|any\s+)?"

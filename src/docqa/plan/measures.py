@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from docqa.finance.formulas import SUBJECT_FORMULAS
 from docqa.finance.lexicon import MetricMatch
 from docqa.finance.text import stems
-from docqa.plan.intent import asks_why
+from docqa.plan.intent import asks_verdict, asks_why
 
 _OPERATORS = (
     (re.compile(r"^(?:less|minus|-|\u2013|\u2212|subtract(?:ing)?|after\s+deducting)$", re.I), "-"),
@@ -30,7 +30,10 @@ _CHANGE = re.compile(
     r"|\bhow\s+much\s+(?:did|has|have|was|were)\b.{0,80}?\b(?P<verb>(?:increase|decrease|grow|decline|change|rise|fall|drop)\w*)\b"
     r"|\b(?P<by>by\s+how\s+(?:much|many\s+(?:percentage\s+|basis\s+)?points))\b"
     r"|\bhow\s+many\s+(?:percentage\s+|basis\s+)?points\s+(?:did|has|have|was|were)\b.{0,120}?\b(?P<points>(?:change|increase|decrease|grow|decline|rise|fall|drop|move|expand|contract)\w*)\b"
-    r"|^\s*how\s+(?:does|did|do)\b.{0,120}?\b(?P<compare>compare[sd]?)\s+(?:to|with|against)\b",
+    r"|^\s*how\s+(?:does|did|do)\b.{0,120}?\b(?P<compare>compare[sd]?)\s+(?:to|with|against)\b"
+    # "net sales in 2019 versus 2018": the two years side by side, and how far apart
+    r"|(?<![\w-])(?:FY\s?|fiscal\s+)?(?:19|20)\d{2}\s+(?P<versus>versus|vs\.?|compared\s+(?:with|to))\s+(?:the\s+)?"
+    r"(?:prior\s+year|(?:FY\s?|fiscal\s+)?(?:19|20)\d{2}\b)",
     re.I,
 )
 _GROWTH = re.compile(
@@ -99,7 +102,9 @@ def _over_time(question: str, asked: list[MetricMatch], matches: list[MetricMatc
     changes = [c for c in _CHANGE.finditer(question) if not any(a <= c.start() < b for a, b in definitions)]
     # Only the words that say "change" count for the overlap test: in "how much has the tax rate
     # changed" the metric sits between them, in "net change in cash" the words are the metric.
-    said = [(c.start(g), c.end(g)) for c in changes[:1] for g in ("noun", "verb", "by", "compare", "points") if c.group(g)]
+    # ("Did gross margin improve in 2023 compared with 2022" asks a verdict of the change, read by its judgement.)
+    said = [(c.start(g), c.end(g)) for c in changes[:1] for g in ("noun", "verb", "by", "compare", "points", "versus")
+            if c.group(g) and not (g == "versus" and asks_verdict(question))]
     grows = _GROWTH.search(question)
     if over:
         return over[0].key

@@ -19,10 +19,13 @@ from __future__ import annotations
 import re
 
 from docqa.finance.lexicon import MetricMatch, load_lexicon
-from docqa.plan.format import asks_figure
+from docqa.plan.format import asks_figure, looks_up_a_figure
 from docqa.plan.measures import head_noun_after
 
-_JOIN = re.compile(r"\s*(?:,\s*(?:and\s+|as\s+well\s+as\s+)?|and\s+|as\s+well\s+as\s+|&\s*)(?:(?:the|its|their)\s+)?", re.I)
+# "A and B", "A, B", "A as well as / along with / together with / plus B": B is asked beside A (a sum
+# the question states is a composition, read before parts are: "EBITDA plus D&A").
+_ALONG = r"(?:as\s+well\s+as|along\s+with|together\s+with|alongside|plus)\s+"
+_JOIN = re.compile(rf"\s*(?:,\s*(?:and\s+|{_ALONG})?|and\s+|{_ALONG}|&\s*)(?:(?:the|its|their)\s+)?", re.I)
 MAX_PARTS = 6
 
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
@@ -40,7 +43,7 @@ _ITEM_RE = re.compile(rf"(?P<pre>(?:{_MONTH}\s+\d{{1,2}},?\s*)|{_QUARTER_PRE}?(?
 _SPAN_BEFORE = re.compile(r"\b(?:between|from|through|to|vs\.?|versus)\s+(?:(?:fiscal|calendar)\s+(?:years?\s+)?|years?\s+)?$",
                           re.I)
 # The members of a list taken together: one figure of all of them, not one of each.
-_TOGETHER = re.compile(r"\b(?:combined|together|in\s+total|in\s+aggregate|aggregate|cumulative(?:ly)?|sum|"
+_TOGETHER = re.compile(r"\b(?:combined|together(?!\s+with)|in\s+total|in\s+aggregate|aggregate|cumulative(?:ly)?|sum|"
                        r"summed|altogether|average|mean|over\s+(?:the|those|these)\b|across\b)", re.I)
 _NAME = r"[A-Z][A-Za-z.&'’-]*(?:\s+[A-Z][A-Za-z.&'’-]*)*"
 _GROUPS = re.compile(rf"(?<![\w'’])(?P<names>{_NAME}(?:{_LIST_JOIN}{_NAME})+)\s+"
@@ -60,20 +63,107 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     clauses = _by_clause(question, measures)
     if clauses:
         return clauses  # each clause is planned again when asked, and split further if it lists more
-    parts = _by_measure(question, measures) or _by_phrase(question, measures) or (question,)
-    if not measures and not counts:
-        return parts if len(parts) > 1 else ()
+    # each mention, not each measure: "Sam's Club operating income and Walmart's consolidated operating income"
+    mentions = tuple(load_lexicon().match(question, every=True)) if measures else ()
+    parts = (_by_measure(question, mentions) or _by_sides(question, mentions) or _by_phrase(question, mentions)
+             or (question,))
+    if not measures and not counts and not _HOW_MUCH.match(question) and not looks_up_a_figure(question):
+        return _each(parts) if len(parts) > 1 else ()
     if not over_time:
         parts = tuple(p for part in parts for p in (_by_year(part) or (part,)))
     parts = tuple(p for part in parts for p in (_by_group(part) or (part,)))
     if len(parts) < 2 or len(parts) > MAX_PARTS:
         return ()
-    return parts
+    return _each(parts)
+
+
+# "How much did X spend on product development in 2019 and in 2018": a figure, named or not.
+_HOW_MUCH = re.compile(r"^\W*how\s+(?:much|many)\b", re.I)
+# Words that hand the list out ("..., respectively", "each"): a part asks one member, so they go.
+_DISTRIBUTIVE = re.compile(r",?\s+respectively\b|\s+each(?=\s+(?:report|record|post|generate|earn|have|had|make|made)\w*\b)"
+                           r"|\bboth\s+", re.I)
+
+
+def _each(parts: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(" ".join(_DISTRIBUTIVE.sub(" ", part).split()).replace(" ?", "?").replace(" .", ".")
+                 for part in parts)
+
+
+# Where one side of a question ends and the next begins: "? And", "; also", ", as well as",
+# "together with", " and ". Each side names its own figure; the second takes the first's frame.
+_SIDE = re.compile(r"\s*[;?]\s*(?:and\s+(?:also\s+)?|also\s+|plus\s+)?(?=\S)|\s+[-\u2013\u2014]+\s+(?:and\s+)?(?=\S)"
+                   rf"|,?\s+(?:and\s+also\s+|{_ALONG}|in\s+addition\s+to\s+)|,\s*also\s+|,?\s+and\s+", re.I)
+_LEAD = re.compile(r"^\W*(?:(?:what|how\s+much|how\s+many)\s+(?:was|were|is|are|did|does|do|has|have)\s+(?:the\s+)?|"
+                   r"(?:please\s+)?(?:give\s+me|provide|list|show(?:\s+me)?|report|tell\s+me)\s+(?:the\s+)?)", re.I)
+_OWNER_FIRST = re.compile(r"^(?:[A-Z][\w.&-]*\s+){0,4}[A-Z][\w.&-]*['\u2019]s?\s")
+# A side that asks how the figures relate is one question about both ("... and how does it compare with net income?").
+_ONE_ASKED = re.compile(r"\b(?:compar\w*|why|how\s+(?:does|did|do|has|have)|explain\w*|driv\w+|reasons?|relative|"
+                        r"versus|vs\.?|than|using|numerator|denominator|divided)\b", re.I)
+_BARE_YEAR = re.compile(r"\b(?:FY\s?)?(?:19|20)\d{2}\b", re.I)
+
+
+def _by_sides(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, ...]:
+    """"AWS operating income for 2019 together with Amazon's consolidated operating income", "What
+    was Biopharma's 2021 revenue? And Pfizer's total revenues?", "Fresh Foods net sales; also total
+    net sales for Costco": two figures of one measure (or two), each side naming its own. A side
+    takes what the other states and it does not: the frame ("What was"), the owner, the period."""
+    if len(measures) < 2 or _ONE_ASKED.search(question):
+        return ()
+    cuts = [c for c in _SIDE.finditer(question) if c.end() < len(question.rstrip(" ?."))
+            and not any(m.span[0] < c.start() < m.span[1] or m.span[0] < c.end() - 1 < m.span[1] for m in measures)
+            and any(m.span[1] <= c.start() for m in measures) and any(m.span[0] >= c.end() for m in measures)]
+    if len(cuts) != 1:
+        return ()
+    cut = cuts[0]
+    left, right = question[:cut.start()].rstrip(" ,"), question[cut.end():].strip()
+    if re.match(r"\s*[;?]", cut.group()) and not (cut.group().strip(" ;?") or right.rstrip().endswith("?")
+                                                   or _WH.match(right)):
+        return ()  # what follows a question is a definition or an instruction, not a second question
+    if re.fullmatch(r",?\s+and\s+", cut.group()) and "," in question[first_mention(measures):cut.start()]:
+        return ()  # "A, B, and C": a list, read item by item (``_by_measure``, ``_by_phrase``)
+    end = "?" if question.rstrip()[-1:] == "?" else ""
+    right = right.rstrip(" ?.")
+    rest = re.sub(r"^(?:its|their)\s+", "", right, flags=re.I)
+    first = min(m.span[0] for m in measures)
+    prep = re.match(r"^(for|in|of|from|at|to|on)\s+", rest, re.I)
+    said = list(re.finditer(rf"\s{prep.group(1)}\s", left, re.I)) if prep else []
+    if said:  # "What did Nike report for apparel revenues and | for footwear revenues": the first's words
+        frame, rest = left[:said[-1].end()], rest[prep.end():]
+    elif _OWNER_FIRST.match(rest) or re.match(r"^(?:the\s+)?(?:total|consolidated)\b", rest, re.I):
+        lead = _LEAD.match(left)
+        frame = lead.group(0) if lead else ""   # the right side names whose (or that it is the whole company's)
+    else:
+        frames = list(_FRAME_END.finditer(question[:first]))
+        frame = question[:frames[-1].end()] if frames else (_LEAD.match(left).group(0) if _LEAD.match(left) else "")
+        rest = re.sub(r"^(?:the)\s+", "", rest, flags=re.I)
+    second = f"{frame}{rest}"
+    left_period, right_period = _period_of(left), _period_of(right)
+    tail = _TAIL.search(right[max(m.span[1] for m in measures) - cut.end():]) if right_period else None
+    if left_period is None and right_period is not None:
+        left = f"{left}{tail.group(0)}" if tail else f"{left} {right_period}"
+    if right_period is None and left_period is not None:
+        second = f"{second} {left_period}"
+    return (f"{left}{end}", f"{second[:1].upper()}{second[1:]}{end}")
+
+
+def first_mention(measures: tuple[MetricMatch, ...]) -> int:
+    return min(m.span[0] for m in measures)
+
+
+def _period_of(text: str) -> str | None:
+    """The period a side states, as words to add to another side ("in 2021", "for fiscal 2020")."""
+    found = _PERIOD.search(text)
+    if found:
+        words = found.group(0)
+        return words if re.match(r"(?:in|for|during|at|as\s+of)\b", words, re.I) else f"in {words}"
+    bare = _BARE_YEAR.search(text)
+    return f"in {bare.group(0)}" if bare else None
 
 
 # ", and what was ...", " and its total revenues": a second question about the same company.
 _CLAUSE = re.compile(r",?\s+and\s+(?=(?:what|how\s+much|how\s+many|its|their|the)\b)", re.I)
 _WH = re.compile(r"^(?:what|how\s+much|how\s+many)\b", re.I)
+_ELLIPTIC = re.compile(r"^(?:what|how\s+much|how\s+many)\s+(for|of|on|in|about)\s+", re.I)
 _FRAME_END = re.compile(r"(?:['’]s?|\b(?:its|their|the))\s+", re.I)
 _SAME_YEAR = re.compile(r"\b(?:that|the\s+same)\s+(?:year|period|quarter)\b", re.I)
 _PERIOD = re.compile(r"\b(?:in|for|during|at|as\s+of)\s+(?:the\s+)?(?:end\s+of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?"
@@ -98,7 +188,11 @@ def _by_clause(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
     if not (before or asks_figure(first)) or not (after or _WH.match(second)):
         return ()  # one figure asked, with a clause about something else
     end = question.rstrip()[-1:] if question.rstrip()[-1:] in "?." else "?"
-    first = first.rstrip(" ,?.")
+    first = first.rstrip(" ,?.;:-\u2013\u2014")
+    elliptic = _ELLIPTIC.match(second)
+    if elliptic and (said := list(re.finditer(rf"\s{elliptic.group(1)}\s", first, re.I))):
+        # "What did Costco report for net sales, and what for membership fees": the first's words
+        second = first[:said[-1].end()] + second[elliptic.end():]
     tail = second[max(m.span[1] for m in after):].rstrip(" ?.") if after and not _WH.match(second) else ""
     if tail and not _PERIOD.search(first) and _TAIL.match(tail):
         # "the cash and the long-term debt | of Boeing at year-end 2022": what follows the last
@@ -124,6 +218,9 @@ def _by_clause(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
             return ()
         rest = re.sub(r"^(?:its|their|the)\s+", "", second, flags=re.I)
         second = question[:frames[-1].end()] + rest
+        if not _PERIOD.search(rest) and (period := _PERIOD.search(first)) and period.start() >= frames[-1].end():
+            # "Walmart's total current tax provision for fiscal 2020, and the provision ...": that year's too
+            second = f"{second.rstrip(' ?.')} {period.group(0)}{end}"
     return (first, second.rstrip(" ,") if second.rstrip()[-1:] in "?." else second.rstrip(" ,") + end)
 
 
@@ -137,18 +234,29 @@ def _by_measure(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, 
         if m.span[0] < last.span[1]:
             continue  # overlapping readings of the same words
         between = question[last.span[1]:m.span[0]]
+        unnamed = _UNNAMED_ITEM.fullmatch(between)
         if _JOIN.fullmatch(between):
             runs[-1].append(m)
+        elif unnamed and not _NOT_A_FIGURE.search(unnamed.group("item")) and not _NOT_IN_A_LIST.search(between):
+            # "cost of services, cost of wireless equipment, and D&A": an item the lexicon does not name
+            at = last.span[1] + unnamed.start("item")
+            runs[-1] += [MetricMatch(key="", kind="metric", phrase="", text=unnamed.group("item"),
+                                     span=(at, at + len(unnamed.group("item")))), m]
         else:
             runs.append([m])
     listed = max(runs, key=len)
-    if not 2 <= len(listed) <= MAX_PARTS or len({m.key for m in listed}) < len(listed):
-        return ()
+    if not 2 <= len(listed) <= MAX_PARTS or len({m.text.lower() for m in listed}) < len(listed):
+        return ()  # (one measure twice in other words is two lines: "cost of services, cost of wireless equipment")
     if len(runs) > 1:
         return ()  # another measure is asked beside the list ("EBITDA margin using operating income and D&A")
     start, end = listed[0].span[0], _end_with_head(question, listed[-1])
     head, tail = question[:start], question[end:]
     return tuple(f"{head}{question[m.span[0]:_end_with_head(question, m)]}{tail}" for m in listed)
+
+
+# One unnamed item between two named ones, in a list set off by commas.
+_UNNAMED_ITEM = re.compile(r"\s*,\s*(?:the\s+)?(?P<item>[a-z][\w&'-]*(?:\s+[a-z][\w&'-]*){0,5})\s*,\s*(?:and\s+)?(?:the\s+)?",
+                           re.I)
 
 
 # Where the list of asked things begins: after the owner ("X's", "its") or after "did X <verb>"
@@ -170,7 +278,7 @@ _NOT_IN_A_LIST = re.compile(r"[()?;]|\b(?:using|numerator|denominator|divided|be
                             r"per|i\.e|e\.g|according|dated)\b", re.I)
 _TAILS = frozenset({"other", "others", "equivalents", "similar", "related", "affiliates", "affiliate", "subsidiaries",
                     "subsidiary", "parent"})   # "accrued expenses and other", "MiTAC and its affiliates": one thing
-_PLACE = re.compile(r"(?:in|for|at|from|of)\s", re.I)
+_PLACE = re.compile(r"(?:in|for|at|from|of|to)\s", re.I)
 _MODIFIER = re.compile(r"(?:[a-z]+-[a-z-]+|[a-z]+(?:al|ic|ed|ive|ent|ant|ary|ous|ern|ign)|gross|net|total|basic|"
                        r"diluted|short|long)", re.I)
 
@@ -181,12 +289,20 @@ def _by_phrase(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
     in Hong Kong"): each its own question in the question's frame. A measure's own "and"
     ("research and development", "cash and cash equivalents") joins nothing; a lone modifier
     before "and" shares the next item's noun ("external and internal R&D expenses")."""
-    if _GROUPS.search(question) or not asks_figure(question):
+    if _GROUPS.search(question) or not (asks_figure(question) or looks_up_a_figure(question)):
         return ()  # "the Domestic and International segments": the parts are segments (``_by_group``)
     did = _DID_VERB.search(question)
     anchors = sorted([m.end() for m in _OWNED.finditer(question)] + ([did.end()] if did else []))
-    if not anchors:
-        return ()
+    # The latest anchor that starts a list ("In its 2019 10-K, what net sales did Amazon attribute |
+    # to Germany and to Japan"), else an earlier one ("X's A and its B": the second "its" is B's own).
+    for k in range(len(anchors) - 1, -1, -1):
+        parts = _listed_after(question, measures, anchors[k:])
+        if parts:
+            return parts
+    return ()
+
+
+def _listed_after(question: str, measures: tuple[MetricMatch, ...], anchors: list[int]) -> tuple[str, ...]:
     ended = _PERIOD_AFTER.search(question, anchors[0])
     end = ended.start() if ended else len(question)
     protected = [m.span for m in measures if m.span[0] < end and m.span[1] > anchors[0]]
@@ -263,7 +379,7 @@ def _by_group(question: str) -> tuple[str, ...]:
     segment") is left whole, as the noun is not plural."""
     found = list(_GROUPS.finditer(question))
     if len(found) != 1:
-        return ()
+        return _by_named(question)
     match = found[0]
     names = [n.strip() for n in re.split(_LIST_JOIN, match.group("names")) if n.strip()]
     start = match.start()
@@ -279,3 +395,31 @@ def _by_group(question: str) -> tuple[str, ...]:
     if tail[:1] in ("'", "’"):
         tail = tail[:1] + "s" + tail[1:]  # "the segments' revenues": the segment's
     return tuple(f"{head}{name} {singular}{tail}" for name in names)
+
+
+# Names handed out one by one without a plural noun: "both Canadian Operations and Other International
+# Operations operating income", "Segment Adjusted EBITDA for 2019 — Canada and EMEA?". ("Safety and
+# Industrial operating income" is one name: without "both" or the list set apart, "and" may be a name's.)
+_BOTH = re.compile(rf"\b(?i:both)\s+(?:the\s+)?(?P<names>{_NAME}(?:{_LIST_JOIN}(?:the\s+)?{_NAME})+)(?=\s+[a-z(])")
+_SET_APART = re.compile(rf"\s*(?:[:\u2013\u2014]|\s-)\s*(?P<names>{_NAME}(?:{_LIST_JOIN}{_NAME})+)\s*(?P<end>[?.]?)\s*$")
+
+
+_THE = re.compile(r"^the\s+", re.I)
+
+
+def _by_named(question: str) -> tuple[str, ...]:
+    both = _BOTH.search(question)
+    if both:
+        # the names end where a measure begins ("Western Europe | EBIT")
+        end = min([m.span[0] for m in load_lexicon().match(question, every=True)
+                   if both.start("names") < m.span[0] < both.end("names")], default=both.end("names"))
+        names = [_THE.sub("", n.strip()) for n in re.split(_LIST_JOIN, question[both.start("names"):end]) if n.strip()]
+        head, tail = question[:both.start()], question[end:].lstrip()
+        tail = f" {tail}" if tail else ""
+        return tuple(f"{head}{n}{tail}" for n in names) if len(names) > 1 else ()
+    apart = _SET_APART.search(question)
+    if apart and apart.start() > 0:
+        names = [n.strip() for n in re.split(_LIST_JOIN, apart.group("names")) if n.strip()]
+        head = question[:apart.start()].rstrip(" ,")
+        return tuple(f"{head} in {n}{apart.group('end')}" for n in names) if len(set(names)) == len(names) > 1 else ()
+    return ()

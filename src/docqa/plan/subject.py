@@ -124,3 +124,16 @@ def _unheld_companies(question: str, names: _Held, detected: list[str],
             continue  # "Block's (formerly known as Square)": one company by two names
         out.append(phrase.text)
     return out, (closest(out[0], set(names.canonical.values())) if out else [])
+
+
+_ATTRIBUTABLE = re.compile(r"\b((?:attributable|available)\s+to\s+)([A-Z0-9][\w.&'’-]*(?:\s+[A-Z][\w.&'’-]*)*)")
+
+
+def owner_as_the_company(question: str, companies: tuple[str, ...] | list[str]) -> str:
+    """"net income attributable to Verizon": attributable to the company asked, as the lexicon and
+    the statements word it ("attributable to the company", "... to Verizon Communications Inc.")."""
+    words = {w.lower().strip(".,") for c in companies for w in c.split()}
+
+    def own(m: re.Match) -> str:
+        return f"{m.group(1)}the company" if m.group(2).split()[0].lower().strip("'’s") in words else m.group(0)
+    return _ATTRIBUTABLE.sub(own, question) if companies else question

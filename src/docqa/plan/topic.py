@@ -201,6 +201,19 @@ def deal_topic(question: str, company_words: set[str] | None = None) -> Topic_ |
 _DEAL_STEMS = frozenset(_stem(w) for verb, forms in DEAL_VERBS.items() for w in (verb, *forms) if " " not in w)
 
 
+_COMPLETING = frozenset({"close", "complete", "finalize", "finalise", "consummate"})
+
+
+@lru_cache(maxsize=1024)
+def _deal_family(stem: str) -> tuple[str, ...]:
+    """"sale": the words a filing states a sale in ("sold", "divested", ...), as stems."""
+    for verb, forms in DEAL_VERBS.items():
+        words = [w for w in (verb, *forms) if " " not in w]
+        if verb not in _COMPLETING and any(_stem(w) == stem for w in words):
+            return tuple(dict.fromkeys(_stem(w) for w in words if _stem(w) != stem))
+    return ()
+
+
 @lru_cache(maxsize=4096)
 def _alike(stem: str) -> tuple[str, ...]:
     if stem in _DEAL_STEMS:
@@ -308,10 +321,13 @@ def _topic(raw: str, base: str, company_words: set[str] | None) -> Topic_ | None
             continue
         if any(slot.phrases == ((s,),) for slot in slots):
             continue
-        alike = _alike(s)   # the synonym table's words for it ("minority" / "noncontrolling")
+        alike = _alike(s) or _deal_family(s)   # the synonym table's words ("minority" / "noncontrolling"; "sale" / "sold")
         slots.append(Slot(word, ((s,), *((a,) for a in alike)), (word, *alike)))
     if base in _ACTION_VERBS or base in DEAL_VERBS:  # "approve the say-on-pay vote": the sentence must say it was approved
         forms = (base, *_VERB_FORMS_OF.get(base, ()), *DEAL_VERBS.get(base, ()))
+        if base in _COMPLETING:
+            # "close the sale of X": "we sold X" states that the sale closed
+            forms += tuple(f for j, t in enumerate(topic_stems) if not used[j] for f in _deal_family(t))
         slots.append(Slot(base, tuple(dict.fromkeys((_stem(f),) for f in forms)), forms))
     if not slots:
         return None

@@ -41,3 +41,24 @@ _BOILERPLATE = re.compile(r"forward[\s-]looking\s+statements?|safe\s+harbor|caut
 def asks_about_boilerplate(question: str) -> bool:
     """"What do the forward-looking statements cover?": the boilerplate is what is asked."""
     return _BOILERPLATE.search(question) is not None
+
+
+# "Corning FY22: did net income go up vs 2021?", "Nike fiscal 2023 — was gross margin above 40%?",
+# "During 2022, did Lockheed raise its dividend?": a label before the question proper.
+_LABEL_FIRST = re.compile(
+    r"^\s*(?P<label>(?:[^?:;\u2013\u2014]{2,80}?\s*(?::|\s[\u2013\u2014-]+))|"
+    r"(?:during|in|for|over|as\s+of|at|from)\s[^?,:;]{2,60},)\s*"
+    r"(?P<asked>(?:is|are|was|were|does|do|did|has|have|had|can|will)\b[^?]*)(?P<end>\??)\s*$", re.I)
+
+
+def question_first(question: str) -> str:
+    """A yes/no question proper first and its label after it ("did net income go up vs 2021, Corning
+    FY22?"), so that what reads how a question opens reads its own first word. (A figure's
+    question reads a label before "what" already: "In FY2022, what ...".)"""
+    found = _LABEL_FIRST.match(question)
+    if found is None:
+        return question
+    label = found.group("label").strip().rstrip(":,-\u2013\u2014 ")
+    label = label[:1].lower() + label[1:] if re.match(r"(?:During|In|For|Over|As|At|From)\b", label) else label
+    asked = found.group("asked").strip()
+    return f"{asked[:1].upper()}{asked[1:]}, {label}{found.group('end') or '?'}"

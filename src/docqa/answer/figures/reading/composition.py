@@ -61,9 +61,11 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
     for measure in asked.measures:
         if isinstance(measure, MetricMeasure):
             m = next((x for x in matches if x.kind == "metric" and x.key == measure.metric.key), None)
+            # An amount's line ("condiments and sauces net sales") is read in a table of amounts, not of shares.
+            kinds = plan.kinds | {"amount"} if measure.metric.kind == "currency" and not plan.kinds else plan.kinds
             if m is not None and m.span[1] <= len(main) and qualifiers(main, m, company_words):
                 # The words around the line item qualify it: the total is a neighbour, not the answer.
-                kept.append(RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of))
+                kept.append(RowMeasure(subject, asked=subject, kinds=kinds, gross_of=plan.gross_of))
                 continue
             chosen: Measure = (Either(measure, RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of,
                                                           stands_for=measure.metric)) if subject else measure)

@@ -1,0 +1,92 @@
+"""Several figures asked in the words analysts use: joined by "along with" or "together with", one
+measure twice for two owners, a second question after "?" or ";", names handed out by "both" or set
+apart after a dash, years of a line the lexicon does not name. Each part keeps the frame, owner and
+period the other states; a comparison of two years stays one question."""
+
+from __future__ import annotations
+
+import pytest
+
+from docqa.plan import Intent, build_plan
+from docqa.plan.topic import deal_topic
+from docqa.plan.wording import question_first
+
+
+@pytest.mark.parametrize("question, parts", [
+    ("Boeing 2018 diluted EPS together with net earnings",
+     ("Boeing 2018 diluted EPS", "Boeing 2018 net earnings")),
+    ("Netflix's streaming revenues for 2017 as well as Netflix's consolidated revenues",
+     ("Netflix's streaming revenues for 2017", "Netflix's consolidated revenues for 2017")),
+    ("What was Digital Media's revenue in fiscal 2016? And Adobe's total revenue?",
+     ("What was Digital Media's revenue in fiscal 2016?", "What was Adobe's total revenue in fiscal 2016?")),
+    ("Greater China revenues; also total revenues for Nike, fiscal 2019",
+     ("Greater China revenues for Nike, fiscal 2019", "Total revenues for Nike, fiscal 2019")),
+    ("What did Nike report for footwear revenues, and what for apparel revenues, in fiscal 2019?",
+     ("What did Nike report for footwear revenues in fiscal 2019?",
+      "What did Nike report for apparel revenues, in fiscal 2019?")),
+    ("How much did Netflix spend on content in 2017 and in 2016?",
+     ("How much did Netflix spend on content in 2017?", "How much did Netflix spend on content in 2016?")),
+    ("Both North America and Western Europe EBIT for fiscal 2018 at Nike",
+     ("North America EBIT for fiscal 2018 at Nike", "Western Europe EBIT for fiscal 2018 at Nike")),
+    ("Kraft Heinz net sales for 2019 \u2014 United States and Canada?",
+     ("Kraft Heinz net sales for 2019 in United States?", "Kraft Heinz net sales for 2019 in Canada?")),
+    ("What did Boeing sell to China and to Europe in 2018?",
+     ("What did Boeing sell to China in 2018?", "What did Boeing sell to Europe in 2018?")),
+])
+def test_the_parts_asked_in_everyday_wordings(question, parts):
+    plan = build_plan(question, [])
+    assert plan.parts == parts
+    assert plan.intent is Intent.PARTS
+
+
+@pytest.mark.parametrize("question", [
+    "Boeing revenues in 2018 versus 2017",                       # a change: both years and the difference
+    "What was 3M's revenue in 2018 and how does it compare with net income?",
+    "What was Adobe's operating cash flow ratio in FY2017? Operating cash flow ratio is defined as cash from "
+    "operations / total current liabilities.",                   # a definition after the question
+    "What was 3M's Safety and Industrial operating income in 2022?",   # one name that holds "and"
+])
+def test_one_question_stays_one(question):
+    assert build_plan(question, []).parts == ()
+
+
+def test_two_years_set_against_each_other_ask_the_change():
+    assert build_plan("kraft heinz net sales in 2019 versus 2018", []).reading.over_time == "change"
+    # a verdict on the change reads its direction instead
+    plan = build_plan("Did Nike's gross margin improve in fiscal 2023 compared with fiscal 2022?", [])
+    assert plan.reading.over_time is None and plan.judgement == "up"
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("Corning FY22: did net income go up vs 2021?", "Did net income go up vs 2021, Corning FY22?"),
+    ("Nike fiscal 2023 \u2014 was gross margin above 40%?", "Was gross margin above 40%, Nike fiscal 2023?"),
+    ("During 2022, did Lockheed Martin raise its dividend?", "Did Lockheed Martin raise its dividend, during 2022?"),
+    ("In FY2022, what was Nike's revenue?", "In FY2022, what was Nike's revenue?"),
+])
+def test_a_label_before_a_yes_no_question_goes_after_it(question, asked):
+    assert question_first(question) == asked
+
+
+def test_a_verdict_asked_after_a_label_is_read_as_one():
+    plan = build_plan("Corning FY22: did net income go up vs 2021?", [])
+    assert plan.intent is Intent.YES_NO and plan.judgement == "up" and 2022 in plan.years
+
+
+def test_income_attributable_to_the_company_named_is_the_companys_own():
+    from docqa.plan.subject import owner_as_the_company
+
+    assert owner_as_the_company("net income attributable to Verizon for 2022", ["Verizon Communications Inc."]) == \
+        "net income attributable to the company for 2022"
+    assert owner_as_the_company("net income attributable to 3M", ["3M Company"]) == "net income attributable to the company"
+    # another owner's share is not the company's
+    assert owner_as_the_company("net income attributable to Noncontrolling interests", ["3M Company"]) == \
+        "net income attributable to Noncontrolling interests"
+
+
+def test_closing_a_sale_is_stated_by_the_sale_itself():
+    topic = deal_topic("Did PepsiCo close the sale of its juice brands in 2022?", frozenset({"pepsico"}))
+    assert topic is not None
+    verb = next(slot for slot in topic.slots if slot.label == "close")
+    assert ("sold",) in verb.phrases and ("divest",) in verb.phrases
+    sale = next(slot for slot in topic.slots if slot.label == "sale")
+    assert ("sold",) in sale.phrases
