@@ -90,3 +90,17 @@ def test_closing_a_sale_is_stated_by_the_sale_itself():
     assert ("sold",) in verb.phrases and ("divest",) in verb.phrases
     sale = next(slot for slot in topic.slots if slot.label == "sale")
     assert ("sold",) in sale.phrases
+
+
+@pytest.mark.parametrize("question, asked", [
+    ("Is it true that Square acquired Credit Karma Tax in 2020?", "Did Square acquire Credit Karma Tax in 2020?"),
+    ("Is it true that Nike's revenue was above $40 billion in fiscal 2019?",
+     "Was Nike's revenue above $40 billion in fiscal 2019?"),
+    ("Can you confirm whether Boeing sold its stake in 2018?", "Did Boeing sell its stake in 2018?"),
+    ("Is it true that the board closed the plant in 2019?", "Did the board close the plant in 2019?"),
+    ("Is Nike's revenue above $40 billion?", "Is Nike's revenue above $40 billion?"),
+])
+def test_a_statement_put_for_confirmation_is_asked_directly(question, asked):
+    from docqa.plan.topic import asked_directly
+
+    assert asked_directly(question) == asked

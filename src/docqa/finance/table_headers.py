@@ -40,6 +40,8 @@ def is_year_line(line: Line, page_width: float) -> bool:
     for k, w in enumerate(words):
         if w.text.isalpha() or not any(map(str.isdigit, w.text)):
             continue  # no test below holds for a word without a digit: skip them (ingest runs this on every row)
+        if _FOOTNOTED_WORD.fullmatch(w.text):
+            continue  # "Other(1)": a heading word with its footnote's mark, no figure
         t = w.text.strip("()")
         if is_year(t) or (is_short_period(t) and any(ch.isdigit() for ch in t)) or is_numeric_date(w.text) \
                 or _footnoted_on(t, words):
@@ -59,6 +61,8 @@ def is_year_line(line: Line, page_width: float) -> bool:
     return len(with_period) >= 2 or with_period[0][0].bbox[0] >= 0.45 * page_width
 
 
+_LEAD_IN = re.compile(r"\b(?:as\s+follows|(?:was|were|are|is)\s+(?:\w+\s+){0,3}?(?:below|follows))\s*:?\s*$")
+_FOOTNOTED_WORD = re.compile(r"[A-Za-z][A-Za-z.,'&-]*(?:\(\d{1,2}\)|\*{1,3})")
 _YEAR_SPAN = re.compile(r"(?:19|20)\d\d\s*[-–—/]\s*(?:(?:19|20)?\d\d)")
 _FOOTNOTED_YEAR = re.compile(r"((?:19|20)\d\d)\d{1,2}")
 
@@ -94,6 +98,8 @@ def _is_header_part(line: Line, page_width: float) -> bool:
            for w in words):
         return False
     text = line.text.lower()
+    if _LEAD_IN.search(text):
+        return False  # "Goodwill by reportable segment ... for fiscal 2022 and 2021 was as follows:": a sentence
     if _HEADER_WORDS.search(text) or any(is_month(w.text) for w in words):
         return True
     groups = word_groups(words, line_height(line))

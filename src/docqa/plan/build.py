@@ -46,7 +46,7 @@ from docqa.plan.periods import (
 from docqa.plan.intent import asks_verdict, asks_why
 from docqa.plan.statistic import stats_question
 from docqa.plan.subject import _detect_companies, _respelt, _unheld_companies, owner_as_the_company
-from docqa.plan.topic import _STATE_Q, _stem, _words, deal_topic, disclosure_question, parse_state, parse_topic
+from docqa.plan.topic import asked_directly, _STATE_Q, _stem, _words, deal_topic, disclosure_question, parse_state, parse_topic
 from docqa.plan.wording import asks_about_boilerplate, content_text, question_first, without_provisos
 from docqa.text import query_tokens, tokens
 from docqa.types import Document, SearchFilters
@@ -183,7 +183,7 @@ def _with_subject(plan: QuestionPlan, documents: list[Document], explicit: Searc
         # "ending January 1, 2023" fiscal 2022: the date says which year, not the digits alone.
         years = tuple(sorted({y for y in years if str(y) != plan.period_end[:4]} | {fiscal_year_of(plan.period_end)}))
     return replace(plan, companies=tuple(companies), unheld=tuple(unheld), closest=tuple(closest), years=years,
-                   rewritten=owner_as_the_company(_respelt(question_first(question), held if pool is documents
+                   rewritten=owner_as_the_company(_respelt(asked_directly(question_first(question)), held if pool is documents
                                                            else _held(pool), is_word), companies))
 
 

@@ -352,3 +352,45 @@ def topic_is_a_line(question: str) -> bool:
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", topic.text) if w.lower() not in _TOPIC_FILLER]
     covered = {w.lower() for m in load_lexicon().match(topic.text) for w in re.findall(r"[A-Za-z]+", m.text)}
     return bool(words) and all(w in covered for w in words)
+
+
+_KNOWN_VERBS = frozenset((*_MENTION_VERBS, *_EVENT_VERBS, *_ACTION_VERBS, *DEAL_VERBS,
+                          "raise", "increase", "decrease", "reduce", "grow", "rise", "fall", "sell", "buy", "spend",
+                          "hire", "lose", "win", "exceed", "enter", "sign", "open", "close", "acquire", "merge"))
+_PAST = {"sold": "sell", "bought": "buy", "grew": "grow", "rose": "rise", "fell": "fall", "spent": "spend",
+         "won": "win", "lost": "lose", "made": "make", "took": "take", "paid": "pay", "began": "begin",
+         "held": "hold", "led": "lead", "met": "meet", "drew": "draw", "underwent": "undergo", "undertook": "undertake"}
+_TRUE_THAT = re.compile(r"^\W*(?:is\s+it\s+(?:true|the\s+case|correct|accurate)\s+(?:to\s+say\s+)?that|true\s+or\s+false\s*[:,-]?"
+                        r"|(?:can\s+you\s+)?(?:confirm|verify)\s+(?:whether|if|that))\s+(?P<said>.+?)\s*\??\s*$", re.I)
+_AUX_SAID = re.compile(r"\b(was|were|is|are|has|have|had|did|does|do)\b", re.I)
+
+
+def _base(word: str) -> str | None:
+    """"closed" -> "close", "acquired" -> "acquire", "sold" -> "sell": a past tense's verb, when known."""
+    w = word.lower()
+    if w in _PAST:
+        return _PAST[w]
+    if not w.endswith("ed"):
+        return None
+    for base in (w[:-1], w[:-2], w[:-3], w[:-3] + "y"):
+        if base in _KNOWN_VERBS:
+            return base
+    return None
+
+
+def asked_directly(question: str) -> str:
+    """"Is it true that Square acquired Credit Karma Tax in 2020?" is "Did Square acquire Credit Karma
+    Tax in 2020?"; "... that its revenue was above $5 billion" is "Was its revenue above $5 billion?"."""
+    found = _TRUE_THAT.match(question)
+    if found is None:
+        return question
+    said = found.group("said")
+    words = list(re.finditer(r"[A-Za-z]+", said))
+    for k, word in enumerate(words[:10]):
+        if _AUX_SAID.fullmatch(word.group()) and k > 0:
+            rest = " ".join((said[:word.start()] + said[word.end():]).split())
+            return f"{word.group().capitalize()} {rest}?"
+        base = _base(word.group()) if k > 0 else None
+        if base:
+            return f"Did {said[:word.start()]}{base}{said[word.end():]}?"
+    return question

@@ -1,0 +1,47 @@
+"""Two tables one after the other on a page: the second's line of years starts a table of its own,
+even when a heading word carries its footnote's mark ("Other(1)"), and the sentence that leads into
+it ("... was as follows:") is its title, not a header over every column."""
+
+from __future__ import annotations
+
+from docqa.finance.statements import read_tables
+from tests.finance.conftest import line, page
+
+
+def _num(text: str, right: float) -> tuple[str, float]:
+    return text, right - 4.4 * len(text)
+
+
+def _two_tables():
+    # After Adobe's 2022 10-K, p. 75: property and equipment by geographic area, then goodwill by segment.
+    return page(
+        line(60, ("(in millions)", 20), _num("2022", 470), _num("2021", 540)),
+        line(72, ("United States", 30), ("$", 420), _num("1,690", 470), ("$", 500), _num("1,480", 540)),
+        line(84, ("EMEA", 30), _num("69", 470), _num("63", 540)),
+        line(96, ("APAC", 30), _num("148", 470), _num("129", 540)),
+        line(108, ("Property and equipment, net", 20), ("$", 420), _num("1,908", 470), ("$", 500), _num("1,673", 540)),
+        line(140, ("Goodwill by reportable segment and activity for fiscal 2022 and 2021 was as follows:", 20)),
+        line(156, ("(in millions)", 20), _num("2020", 300), _num("Acquisitions", 360), _num("Other(1)", 410),
+             _num("2021", 450), _num("Acquisitions", 505), _num("Other(1)", 545), _num("2022", 580)),
+        line(168, ("Digital Media", 20), _num("2,868", 300), _num("865", 360), _num("(2)", 410), _num("3,731", 450),
+             _num("161", 505), _num("(3)", 545), _num("3,889", 580)),
+        line(180, ("Digital Experience", 20), _num("7,476", 300), _num("1,095", 360), _num("(32)", 410),
+             _num("8,539", 450), _num("—", 505), _num("(39)", 545), _num("8,500", 580)),
+        line(192, ("Goodwill", 20), _num("10,742", 300), _num("1,960", 360), _num("(34)", 410), _num("12,668", 450),
+             _num("161", 505), _num("(42)", 545), _num("12,787", 580)),
+    )
+
+
+def test_a_line_of_years_with_footnoted_headings_starts_the_next_table():
+    tables = read_tables(_two_tables())
+    assert len(tables) == 2
+    geography, goodwill = tables
+    assert [r.label for r in geography.rows][-1] == "Property and equipment, net"
+    assert [c.fiscal_year for c in geography.columns] == [2022, 2021]
+    assert [r.label for r in goodwill.rows] == ["Digital Media", "Digital Experience", "Goodwill"]
+    # each column is headed by its own words, not by the sentence above
+    assert [c.header for c in goodwill.columns][:3] == ["2020", "Acquisitions", "Other(1)"]
+    assert [c.fiscal_year for c in goodwill.columns if c.fiscal_year] == [2020, 2021, 2022]
+    assert "was as follows" in goodwill.title
+    experience = goodwill.rows[1]
+    assert experience.cells[-1].value == 8500
