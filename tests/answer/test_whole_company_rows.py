@@ -60,3 +60,38 @@ def test_a_legal_form_after_the_companys_name_is_no_word_of_the_line_item():
     words = frozenset({"epi"})
     assert leaf_text("What non-current assets did EPI Holdings have in Canada", words) == "non-current assets Canada"
     assert "holdings" in leaf_text("What were the total holdings of bitcoin", words).lower()
+
+
+def test_a_noun_asked_of_a_line_item_is_no_word_of_its_balance():
+    from docqa.answer.figures.reading.line_item_words import qualifiers
+    from docqa.finance.lexicon import load_lexicon
+
+    def words(question: str, key: str) -> list[str]:
+        m = next(m for m in load_lexicon().match(question) if m.key == key)
+        return qualifiers(question, m, frozenset())
+
+    # Swiss Water 2022: "an impairment of plant and equipment" is the impairment, not the PP&E balance
+    assert words("How large an impairment of plant and equipment did Swiss Water record in 2022?", "ppe_net") == ["impairment"]
+    # ... while the words that only measure a line ask the line
+    assert words("What was the amount of revenue in 2022?", "revenue") == []
+    assert words("What was the balance of total assets at year end?", "total_assets") == []
+
+
+def test_a_roll_forwards_balance_is_read_at_the_year_asked_in_the_segments_column():
+    # Amcor's 2023 10-K, note 10: goodwill by reportable segment, segments across, balances by date down.
+    header = ("Flexibles Segment", "Rigid Packaging Segment", "Total")
+    columns = tuple(Column(index=k, header=h, fiscal_year=2023, period="year", months=12, x0=k, x1=k + 1)
+                    for k, h in enumerate(header))
+
+    def row(label: str, *values: float, y: float) -> Row:
+        return Row(label=label, cells=tuple(Cell(value=v, raw=f"{v:,.0f}", column=k, bbox=BOX) for k, v in enumerate(values)),
+                   bbox=(0.0, y, 1.0, y + 0.01), indent=0)
+
+    table = StatementTable(page=72, title="Note 10 - Goodwill and Other Intangible Assets", statement=None,
+                           unit="millions", columns=columns, bbox=BOX,
+                           rows=(row("Balance as of June 30, 2022", 4307, 978, 5285, y=0.1),
+                                 row("Acquisitions and acquisition adjustments", 98, 0, 98, y=0.2),
+                                 row("Balance as of June 30, 2023", 4391, 975, 5366, y=0.3)))
+    source = Source("AMCOR_2023_10K.pdf", "a", [table], {})
+    got = RowMeasure("goodwill Rigid Packaging segment").evaluate([source], Period(2023))
+    assert got is not None and got.value == 975   # not the opening balance (978), printed first

@@ -139,6 +139,12 @@ def phrase_words(phrase: str) -> tuple[list[str], list[str]]:
 
 
 HEAD_FACTOR = 0.96     # the label's head ("Treasury stock" of "Treasury stock, shares at cost: ...")
+# A roll-forward's balance line: what the table is about, at a date ("Balance at December 31, 2022",
+# "Net balance", "Ending balance").
+_BALANCE = re.compile(r"^\s*(?:(?:net|ending|closing|opening|beginning)\s+)?balances?\b(?:\s*,)?(?:\s+(?:as\s+of|at|on)\b.*)?$",
+                      re.I)
+_BALANCE_WORDS = frozenset(stems("balance balances net ending closing opening beginning as of at on january february march "
+                                  "april may june july august september october november december"))
 _HEAD = re.compile(r",|\(|:|;| \u2014 | - ")
 
 
@@ -160,9 +166,15 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
     if not label:
         return 0.0
     label_set = set(label)
+    title = set(normalized(stems(table.title or "")))
+    if _BALANCE.match(label_text) and any(_has(title, w) for w in hard):
+        # "Balance as of June 30, 2023" in "Goodwill ... by reportable segment": the balance of what the
+        # table is about, the title's words its own (and its day no word of a line item)
+        label_set |= title
+        label = [s for s in label if s not in _BALANCE_WORDS]
     if not any(_has(label_set, w) for w in hard + [w for w in soft if w in MEASURE_SOFT]):
         return 0.0  # the label itself must name something asked ("King", "Goodwill", "Operating income")
-    context = set(normalized(stems(row.section or ""))) | set(normalized(stems(table.title or "")))
+    context = set(normalized(stems(row.section or ""))) | title
     context |= _header_words(table)  # a segment's name may head the column ("2019 King")
     found = 0.0
     for w in hard:

@@ -106,6 +106,9 @@ def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str]) -> list
                 or w.lower() in _PREPOSITIONS):
             break  # a preposition ends the words that modify the item ("put into research and development")
         words.append(w)
+    of = _NOUN_OF.search(main[:m.span[0]])
+    if of and not words and not set(stems(of.group(1))) & (SCAFFOLD | _QUESTION_WORDS | _OF_FILLERS | company_words):
+        words.append(of.group(1))  # "an impairment of plant and equipment": the impairment, not the balance
     after = _SEGMENT_AFTER.match(main[m.span[1]:])
     if after:
         words += [w for w in re.findall(r"[\w&-]+", after.group(0)) if w[:1].isupper() or w.lower() == "segment"]
@@ -113,6 +116,13 @@ def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str]) -> list
             and s not in _QUESTION_WORDS and s not in SCAFFOLD]
 
 
+# "<noun> of <line item>": the noun is what is asked of the item ("impairment of goodwill", "sale of the
+# business"), unless it only measures it ("the amount of", "the balance of", "the share of").
+_NOUN_OF = re.compile(r"\b([a-z][a-z-]{3,})\s+(?:of|on)\s+(?:the\s+|its\s+|their\s+)?$", re.I)
+_OF_FILLERS = frozenset(stems("amount amounts value values level levels total totals balance balances size figure figures "
+                              "number sum sums portion part share percentage percent proportion ratio growth change "
+                              "changes increase decrease rate half each all both any most some terms basis net gross "
+                              "components component breakdown composition details detail type types kind kinds"))
 _PREPOSITIONS = frozenset("into onto upon toward towards with within about across through via".split())
 
 

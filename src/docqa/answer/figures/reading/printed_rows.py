@@ -82,6 +82,8 @@ class RowMeasure(Measure):
                 matches = sorted(matches, key=lambda m: bool(_BY_PART.search(m.table.title)))
             for match in matches:
                 table, row = match.table, match.row
+                if period.quarter is None and _dated_elsewhere(row, period.fiscal_year):
+                    continue  # "Balance as of June 30, 2022" is not the balance at the end of fiscal 2023
                 label, heading = stems(row.label), stems(row.section or "")
                 if any(holds(label, v) or holds(heading, v) for v in vetoes):
                     continue  # "Interest cost" under "Change in Projected Benefit Obligation:" is no interest expense
@@ -127,6 +129,23 @@ class RowMeasure(Measure):
 
 # A row that has taken off what was asked before: "net of royalties" / "after royalties" / "less royalties".
 _NET_OF = re.compile(r"\bnet\s+of\b|\bafter\b|\bless\b", re.I)
+
+
+_BALANCE_HEADING = re.compile(r"^\s*balances?\s+(?:as\s+of|at)\b", re.I)   # "Balance as of December 31, 2021": its rows' day
+_ROW_DATE = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2}),?\s+((?:19|20)\d\d)\b", re.I)
+
+
+def _dated_elsewhere(row: Row, fiscal_year: int) -> bool:
+    """A row whose label states a day of another fiscal year (a roll-forward's opening balance). A
+    day in the first week of January closes the year before (J&J's fiscal 2022 ended January 1, 2023)."""
+    found = _ROW_DATE.search(row.label) or (_ROW_DATE.search(row.section) if row.section and _BALANCE_HEADING.match(row.section)
+                                            else None)
+    if found is None:
+        return False
+    year = int(found.group(3))
+    if found.group(1).lower() == "jan" and int(found.group(2)) <= 7:
+        year -= 1
+    return year != fiscal_year
 
 
 _CHANGE = re.compile(r"\bchange\b|\bgrowth\b|%|\bpercent", re.I)
