@@ -104,3 +104,13 @@ def test_a_statement_put_for_confirmation_is_asked_directly(question, asked):
     from docqa.plan.topic import asked_directly
 
     assert asked_directly(question) == asked
+
+
+def test_an_event_of_a_stated_amount_must_be_stated_with_it():
+    # A line's figure says a dividend was paid, not that it was raised to $0.28 a share in 2022.
+    plan = build_plan("Did Corning raise its quarterly dividend to $0.28 a share during 2022?", [])
+    assert plan.intent is Intent.EVENT and plan.judgement is None
+    topic = deal_topic(plan.asked, frozenset({"corning"}))
+    assert any(slot.label == "$0.28" and slot.phrases == (("0", "28"),) for slot in topic.slots)
+    # without an amount, the line's figure still settles it
+    assert build_plan("Did 3M pay dividends in 2018?", []).judgement == "exists"

@@ -24,7 +24,7 @@ from docqa.plan.format import (asked_currency, asks_amount, asks_figure, looks_u
                                requested_format)
 from docqa.plan.intent import classify
 from docqa.plan.judgement import band_asked, bottom_line_asked, compared, judgement, moves, parse_threshold, sign_asked
-from docqa.plan.model import QuestionPlan, Statistic
+from docqa.plan.model import Intent, QuestionPlan, Statistic
 from docqa.plan.measures import gross_of, read_measures
 from docqa.plan.names import OwnerCheck, WordCheck
 from docqa.plan.parts import split_parts
@@ -46,7 +46,7 @@ from docqa.plan.periods import (
 from docqa.plan.intent import asks_verdict, asks_why
 from docqa.plan.statistic import stats_question
 from docqa.plan.subject import _detect_companies, _respelt, _unheld_companies, owner_as_the_company
-from docqa.plan.topic import asked_directly, _STATE_Q, _stem, _words, deal_topic, disclosure_question, parse_state, parse_topic
+from docqa.plan.topic import STATED_AMOUNT, asked_directly, _STATE_Q, _stem, _words, deal_topic, disclosure_question, parse_state, parse_topic
 from docqa.plan.wording import asks_about_boilerplate, content_text, question_first, without_provisos
 from docqa.text import query_tokens, tokens
 from docqa.types import Document, SearchFilters
@@ -113,7 +113,7 @@ def _with_topic(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
     words = {_stem(w) for d in own for n in company_names(d) for w in n.split()}
     words |= {_stem(w) for d in own for w in _words(d.meta.company or "")}
     topic = parse_topic(asked, words)
-    if topic is None and (not plan.measures or plan.judgement == "exists"):
+    if topic is None and (not plan.measures or plan.judgement == "exists" or plan.intent is Intent.EVENT):
         # "did X sell Y": what X did, in the filing's words (when a line item is named, its printed
         # figure decides first: "did Verizon buy back shares" reads the repurchases line, then this)
         topic = deal_topic(asked, words)
@@ -129,7 +129,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
     routed = stats_question(asked)
     measures = tuple(m for m in load_lexicon().match(asked) if not _VARIANT_BEFORE.search(asked[:m.span[0]]))
     composition, judged, pick = compose(asked, measures), judgement(asked), which_is_most(asked)
-    if judged is None and _DID.match(asked) and any(m.kind == "metric" for m in measures):
+    if judged is None and _DID.match(asked) and any(m.kind == "metric" for m in measures) and not STATED_AMOUNT.search(asked):
         # "Did 3M repurchase shares in 2018?": the line item's figure for the period settles it
         judged = "exists"
     reading = read_measures(asked, measures)

@@ -35,7 +35,8 @@ DEAL_VERBS = {
     "repay": ("repaid", "repayment", "repayments", "prepaid", "prepayment", "extinguished", "retired", "payoff",
               "paid off", "paid in full"),
     "repurchase": ("repurchased", "repurchases", "buyback", "buybacks", "bought back"),
-    "raise": ("raised", "raising", "proceeds", "issued", "placement", "placing", "subscription"),
+    "raise": ("raised", "raising", "proceeds", "issued", "placement", "placing", "subscription", "increase",
+              "increased", "increases"),
     "borrow": ("borrowed", "borrowings", "drew", "drawn", "draw"),
     "close": ("closed", "closing", "completed", "completion"),
     "meet": ("met", "achieved", "achieve", "achieving", "reached"),
@@ -267,6 +268,11 @@ def parse_state(question: str, company_words: set[str] | None = None) -> Topic_ 
     return topic
 
 
+# An amount a question states of an event ("to $0.28 a share", "$170 million of bitcoin"), not a year.
+STATED_AMOUNT = re.compile(r"[$€£]\s?\d[\d,]*(?:\.\d+)?(?:\s*(?:million|billion|thousand|bn|m)\b)?"
+                           r"|\b\d[\d,]*(?:\.\d+)?\s*(?:million|billion|thousand)\b|\b\d+(?:\.\d+)?\s*%", re.I)
+
+
 def _topic(raw: str, base: str, company_words: set[str] | None) -> Topic_ | None:
     raw = _SCOPE_TAIL.sub("", raw).strip(" ,;:")
     if not raw:
@@ -323,6 +329,11 @@ def _topic(raw: str, base: str, company_words: set[str] | None) -> Topic_ | None
             continue
         alike = _alike(s) or _deal_family(s)   # the synonym table's words ("minority" / "noncontrolling"; "sale" / "sold")
         slots.append(Slot(word, ((s,), *((a,) for a in alike)), (word, *alike)))
+    for amount in STATED_AMOUNT.finditer(raw):
+        # "raise its quarterly dividend to $0.28 a share": the sentence must state that amount
+        phrase = tuple(s for s in _stems(amount.group(0)) if s not in _STOP)
+        if phrase:
+            slots.append(Slot(amount.group(0), (phrase,), (amount.group(0),)))
     if base in _ACTION_VERBS or base in DEAL_VERBS:  # "approve the say-on-pay vote": the sentence must say it was approved
         forms = (base, *_VERB_FORMS_OF.get(base, ()), *DEAL_VERBS.get(base, ()))
         if base in _COMPLETING:
