@@ -45,3 +45,17 @@ def test_a_line_of_years_with_footnoted_headings_starts_the_next_table():
     assert "was as follows" in goodwill.title
     experience = goodwill.rows[1]
     assert experience.cells[-1].value == 8500
+
+
+def test_a_name_stacked_over_one_middle_column_heads_that_column_only():
+    # Amcor's 2023 10-K, note 10: "Rigid Packaging" printed over "Segment" in the middle of three columns.
+    tables = read_tables(page(
+        line(60, ("Rigid Packaging", 445)),
+        line(72, ("($ in millions)", 20), ("Flexibles Segment", 362), ("Segment", 460), ("Total", 548)),
+        line(86, ("Balance as of June 30, 2023", 20), _num("4,391", 410), _num("975", 490), _num("5,366", 570)),
+        line(98, ("Acquisitions", 20), _num("98", 410), _num("—", 490), _num("98", 570)),
+        line(110, ("Disposals", 20), _num("(30)", 410), _num("—", 490), _num("(30)", 570)),
+        line(122, ("Foreign currency translation", 20), _num("16", 410), _num("(3)", 490), _num("13", 570)),
+        line(134, ("Balance as of June 30, 2024", 20), _num("4,475", 410), _num("972", 490), _num("5,447", 570)),
+    ))
+    assert [c.header for c in tables[0].columns] == ["Flexibles Segment", "Rigid Packaging Segment", "Total"]

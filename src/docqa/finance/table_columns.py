@@ -204,6 +204,10 @@ def _place(groups: list[tuple[float, float, str]], cols: list[FigureColumn],
         reaches = [sum(1 for col in cols if x0 < col.x1 and x1 > min(col.reach, col.x0)) for x0, x1, _ in groups]
         err_span = sum(abs(c - sum(b.centre for b in blk) / len(blk)) for c, blk in zip(centres, blocks))
         err_near = sum(abs(cols[j].centre - c) for c, (j, _) in zip(centres, nearest))
-        if all(r >= 2 for r in reaches) or err_span <= err_near + 2 * k:
+        # ("Rigid Packaging" over "Segment" in the middle of "Flexibles Segment | Segment | Total" reaches
+        # one column only: a stacked name of that column, though centred over the block)
+        stacked = n % 2 == 1 and all(r == 1 and x1 - x0 < spacing_of(cols) and not years_in(text.split())
+                                     for r, (x0, x1, text) in zip(reaches, groups))
+        if not stacked and (all(r >= 2 for r in reaches) or err_span <= err_near + 2 * k):
             return [(j * width + i, g[2]) for j, g in enumerate(groups) for i in range(width)]
     return nearest

@@ -119,7 +119,7 @@ def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str]) -> list
 # "<noun> of <line item>": the noun is what is asked of the item ("impairment of goodwill", "sale of the
 # business"), unless it only measures it ("the amount of", "the balance of", "the share of").
 _NOUN_OF = re.compile(r"\b([a-z][a-z-]{3,})\s+(?:of|on)\s+(?:the\s+|its\s+|their\s+)?$", re.I)
-_OF_FILLERS = frozenset(stems("amount amounts value values level levels total totals balance balances size figure figures "
+_OF_FILLERS = frozenset(stems("amount amounts quantity magnitude extent value values level levels total totals balance balances size figure figures "
                               "number sum sums portion part share percentage percent proportion ratio growth change "
                               "changes increase decrease rate half each all both any most some terms basis net gross "
                               "components component breakdown composition details detail type types kind kinds"))
