@@ -95,3 +95,13 @@ def test_a_roll_forwards_balance_is_read_at_the_year_asked_in_the_segments_colum
     source = Source("AMCOR_2023_10K.pdf", "a", [table], {})
     got = RowMeasure("goodwill Rigid Packaging segment").evaluate([source], Period(2023))
     assert got is not None and got.value == 975   # not the opening balance (978), printed first
+
+
+def test_the_verb_a_did_question_asks_with_is_no_word_of_the_line():
+    from docqa.answer.figures.reading.line_item_words import leaf_text
+
+    assert leaf_text("How much operating income did 3M's Safety and Industrial segment make in 2022?",
+                     frozenset({"3m"})) == "operating income Safety and Industrial segment"
+    assert leaf_text("What net sales did Amazon attribute to Germany for 2019?", frozenset({"amazon"})) == "net sales Germany"
+    # an object after the verb is the line's own word
+    assert "shares" in leaf_text("How much did the company spend repurchasing shares in fiscal 2018?")

@@ -118,8 +118,11 @@ def column_headers(header_lines: list[Line], cols: list[FigureColumn]) -> tuple[
         in_order = len(left_dated) == 1 and len(cols) >= 2 and len(right) == right_dated == len(cols) - 1
         placed.append((_first_period_over_labels(left_dated[0], right) if in_order else None, right))
     runs = _period_runs([right for fixed, right in placed if fixed is None and len(right) == len(cols)])
+    # a header of names, no periods ("Flexibles Segment | Segment | Total"): a name stacked over one
+    # column is that column's ("Second Quarter" over "2023 | 2022 | % Change" heads them all)
+    names_only = not any(years_in(w.text for w in line.words) for line in header_lines)
     for fixed, right in placed:
-        for k, text in fixed or _place(right, cols, runs):
+        for k, text in fixed or _place(right, cols, runs, names_only):
             parts[k].append(text)
     return [" ".join(p) for p in parts], " ".join(stub), names
 
@@ -180,7 +183,7 @@ def _repeated_dates(group: list[Word]) -> list[list[Word]]:
 
 
 def _place(groups: list[tuple[float, float, str]], cols: list[FigureColumn],
-           runs: list[range] = ()) -> list[tuple[int, str]]:
+           runs: list[range] = (), names_only: bool = False) -> list[tuple[int, str]]:
     """Which column(s) each header group belongs to.
 
     One group per column: in order. One group over each run of periods, each within its run: each
@@ -206,8 +209,8 @@ def _place(groups: list[tuple[float, float, str]], cols: list[FigureColumn],
         err_near = sum(abs(cols[j].centre - c) for c, (j, _) in zip(centres, nearest))
         # ("Rigid Packaging" over "Segment" in the middle of "Flexibles Segment | Segment | Total" reaches
         # one column only: a stacked name of that column, though centred over the block)
-        stacked = n % 2 == 1 and all(r == 1 and x1 - x0 < spacing_of(cols) and not years_in(text.split())
-                                     for r, (x0, x1, text) in zip(reaches, groups))
+        stacked = names_only and n % 2 == 1 and all(r == 1 and x1 - x0 < spacing_of(cols)
+                                                    for r, (x0, x1, text) in zip(reaches, groups))
         if not stacked and (all(r >= 2 for r in reaches) or err_span <= err_near + 2 * k):
             return [(j * width + i, g[2]) for j, g in enumerate(groups) for i in range(width)]
     return nearest

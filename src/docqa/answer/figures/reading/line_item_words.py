@@ -24,7 +24,9 @@ SCAFFOLD = frozenset(stems(
 
 
 def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
-    """The line item's words: without the company's name, periods, dates, and scaffolding."""
+    """The line item's words: without the company's name, periods, dates, scaffolding, and the verb
+    a "did X ... <verb>" question asks with ("did 3M's Safety and Industrial segment make in 2022")."""
+    text = _DID_VERB.sub(lambda m: m.group(0)[:m.start("verb") - m.start()], text)
     text = re.sub(r"\b[\w.&-]+(?:\s+[A-Z][\w.&-]*){0,3}(?:['\u2019]s\b|(?<=s)['\u2019](?!\w))",
                   lambda m: "" if _is_company(m.group(0), company_words) else m.group(0), text)
     text = re.sub(r"\b(?:19|20)\d\d\b|\b\d{1,2},|\b\d{1,2}(?=\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
@@ -45,6 +47,11 @@ def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
     return " ".join(out)
 
 
+# "did <subject> <verb> | in 2022": the last lower-case word before the period, a preposition or the end.
+# (The subject ends in a name or a part's noun: "did the company spend repurchasing shares" has no such verb.)
+_DID_VERB = re.compile(r"\b(?:did|does|do|has|have|had)\s+(?:\S+\s+){0,6}?(?:\S*[A-Z]\S*|segments?|business(?:es)?|"
+                       r"divisions?|units?)\s(?P<verb>[a-z]+)"
+                       r"(?=\s+(?:in|during|for|at|on|by|over|as\s+of|through|from|under|within|to)\b|\s*[?.!]?\s*$)")
 _LEGAL_FORM = frozenset(stems("inc incorporated corporation corp company co ltd limited plc group holdings holding llc sa ag nv"))
 
 
