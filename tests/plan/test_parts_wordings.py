@@ -114,3 +114,12 @@ def test_an_event_of_a_stated_amount_must_be_stated_with_it():
     assert any(slot.label == "$0.28" and slot.phrases == (("0", "28"),) for slot in topic.slots)
     # without an amount, the line's figure still settles it
     assert build_plan("Did 3M pay dividends in 2018?", []).judgement == "exists"
+
+
+def test_a_state_asked_as_of_a_day_needs_no_word_of_the_day():
+    from docqa.plan.topic import parse_state
+
+    topic = parse_state("Were there any amounts outstanding under Netflix's revolving credit facility as of "
+                        "December 31, 2017?", {"netflix"})
+    labels = [slot.label for slot in topic.slots]
+    assert "december" not in labels and "there" not in labels and "under" not in labels

@@ -73,14 +73,15 @@ _SCOPE_TAIL = re.compile(
     r"\s+(?:(?:in|within|during|for|at|from|according\s+to|as\s+of|over|throughout|since|on|by)\s+"
     r"(?:(?:its|their|the|his|her|this|that|a|an|fiscal|fy|calendar|q[1-4]|first|second|third|fourth|"
     r"latest|most|recent|last|annual|quarterly|full|company'?s?|[\w.&'’-]+'s|[\w.&-]+’s)\s+){0,4}"
-    r"(?:(?:fy|fiscal\s*)?'?\d{2,4}\b|10-?[kq]\b|8-?k\b|annual\s+(?:report|meeting|filing)|quarterly\s+report|"
+    r"(?:(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+)?(?:fy|fiscal\s*)?'?\d{2,4}\b|"
+    r"10-?[kq]\b|8-?k\b|annual\s+(?:report|meeting|filing)|quarterly\s+report|"
     r"filing|report|year|quarter|proxy|form|meeting|period|q[1-4]\b|fiscal\b)).*$",
     re.I,
 )
 
 _STOP = frozenset(
     "a an the any its their his her our of to in on for at by with and or as from over about into this that these "
-    "those such some other is was were be been being are it there which who whom whose what how s".split())
+    "those such some other is was were be been being are it there which who whom whose what how s under".split())
 # Words that grade or frame the topic but are not what must be printed ("any material legal battles").
 _QUALIFIERS = frozenset(
     "material materially important significant major key ongoing notable substantial substantially large entire whole full "
@@ -112,6 +113,9 @@ def _stem(word: str) -> str:
     if w.endswith("e") and len(w) > 4:
         w = w[:-1]
     return w
+
+
+_STOP = _STOP | frozenset(_stem(w) for w in _STOP)   # as the words' stems are compared ("there" -> "ther")
 
 
 def _words(text: str) -> list[str]:
