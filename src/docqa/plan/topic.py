@@ -182,7 +182,7 @@ def parse_topic(question: str, company_words: set[str] | None = None) -> Topic_ 
 
 
 # "Did Walmart buy out ...", "Did Starvest sell ...": a named company, then what it did.
-_DID_Q = re.compile(r"^\s*(?:[Dd]id|[Hh]as|[Hh]ave|[Hh]ad)\s+(?P<subject>(?:[A-Z&][\w.&’'-]*\s+){1,5})"
+_DID_Q = re.compile(r"^\s*(?:[Dd]id|[Hh]as|[Hh]ave|[Hh]ad)\s+(?P<subject>(?:[A-Za-z&][\w.&’'-]*\s+){1,5}?)"
                     r"(?P<verb>[a-z]+)\s+(?P<topic>[^?]+?)\s*[?.!]*\s*$")
 _NOT_A_VERB = frozenset("have has had be been being any ever also the a an its their total net gross".split())
 
@@ -195,6 +195,9 @@ def deal_topic(question: str, company_words: set[str] | None = None) -> Topic_ |
     m = _DID_Q.match(first)
     if m is None or m.group("verb") in _NOT_A_VERB or m.group("subject").rstrip().endswith(("'s", "’s", "'", "’")):
         return None
+    subject = m.group("subject").split()
+    if not all(w[:1].isupper() or w[:1] == "&" or (company_words and _stem(w.lower()) in company_words) for w in subject):
+        return None  # "did revenue grow": no company did it ("did corning raise ...": the company, typed lower case)
     verb = _IRREGULAR.get(m.group("verb"), m.group("verb"))
     topic_text, verb = _particle(m.group("topic"), verb)
     topic = _topic(topic_text, verb, company_words)

@@ -23,10 +23,12 @@ SCAFFOLD = frozenset(stems(
     "spend spent spending pay paid paying it own"))
 
 
-def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
+def leaf_text(text: str, company_words: frozenset[str] = frozenset(), verb: bool = False) -> str:
     """The line item's words: without the company's name, periods, dates, scaffolding, and the verb
-    a "did X ... <verb>" question asks with ("did 3M's Safety and Industrial segment make in 2022")."""
-    text = _DID_VERB.sub(lambda m: m.group(0)[:m.start("verb") - m.start()], text)
+    a "did X ... <verb>" question asks with ("did 3M's Safety and Industrial segment make in 2022"),
+    which a table's row never prints (``verb``: kept, for a sentence that may: "employed 295,000")."""
+    if not verb:
+        text = _DID_VERB.sub(lambda m: m.group(0)[:m.start("verb") - m.start()], text)
     text = re.sub(r"\b[\w.&-]+(?:\s+[A-Z][\w.&-]*){0,3}(?:['\u2019]s\b|(?<=s)['\u2019](?!\w))",
                   lambda m: "" if _is_company(m.group(0), company_words) else m.group(0), text)
     text = re.sub(r"\b(?:19|20)\d\d\b|\b\d{1,2},|\b\d{1,2}(?=\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
