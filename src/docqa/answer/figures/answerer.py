@@ -154,8 +154,11 @@ class FiguresAnswerer:
         if plan.scope and plan.composition is None and "share_of" not in plan.kinds:
             # (A share of the company's total names the part in its own words: "AWS as a share of net sales".)
             # "Operating margin of the Domestic segment": the segment's lines, never the company's total.
+            # (an amount's line of the part is read in a table of amounts, not of its share: "33.9 %")
+            amounts = not plan.kinds and any(lexicon.metric(k).kind == "currency" for k in plan.metric_keys)
             asked.measures = scoped_measures(asked.measures, plan.scope, leaf_text(plan.main_clause, company_words),
-                                             plan.kinds, company_words, plan.gross_of)
+                                             frozenset({"amount"}) if amounts else plan.kinds, company_words,
+                                             plan.gross_of)
         if not asked.measures and bottom_line and judged in ("positive", "negative"):
             asked.measures = [MetricMeasure(lexicon.metric("net_income"))]  # profitable: the bottom line
         if not asked.measures and not (judged or pick is not None or line is not None):

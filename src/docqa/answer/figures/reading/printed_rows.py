@@ -118,7 +118,8 @@ class RowMeasure(Measure):
                 else:
                     value = cell.value
                 found = Located.at(source, metric, value, cell, row, table, period)
-                kind = read_kind(row.kind)
+                # a cell printed with "%" is a percentage, whatever its row's other cells are ("33.9 %")
+                kind = "percent" if "%" in (cell.raw or "") else read_kind(row.kind)
                 if not kind_answers(self.kinds, Evaluated("", value, kind, [], "", "", False, period)):
                     continue
                 if "count" in self.kinds and kind == "currency":
