@@ -90,36 +90,3 @@ def test_closing_a_sale_is_stated_by_the_sale_itself():
     assert ("sold",) in verb.phrases and ("divest",) in verb.phrases
     sale = next(slot for slot in topic.slots if slot.label == "sale")
     assert ("sold",) in sale.phrases
-
-
-@pytest.mark.parametrize("question, asked", [
-    ("Is it true that Square acquired Credit Karma Tax in 2020?", "Did Square acquire Credit Karma Tax in 2020?"),
-    ("Is it true that Nike's revenue was above $40 billion in fiscal 2019?",
-     "Was Nike's revenue above $40 billion in fiscal 2019?"),
-    ("Can you confirm whether Boeing sold its stake in 2018?", "Did Boeing sell its stake in 2018?"),
-    ("Is it true that the board closed the plant in 2019?", "Did the board close the plant in 2019?"),
-    ("Is Nike's revenue above $40 billion?", "Is Nike's revenue above $40 billion?"),
-])
-def test_a_statement_put_for_confirmation_is_asked_directly(question, asked):
-    from docqa.plan.topic import asked_directly
-
-    assert asked_directly(question) == asked
-
-
-def test_an_event_of_a_stated_amount_must_be_stated_with_it():
-    # A line's figure says a dividend was paid, not that it was raised to $0.28 a share in 2022.
-    plan = build_plan("Did Corning raise its quarterly dividend to $0.28 a share during 2022?", [])
-    assert plan.intent is Intent.EVENT and plan.judgement is None
-    topic = deal_topic(plan.asked, frozenset({"corning"}))
-    assert any(slot.label == "$0.28" and slot.phrases == (("0", "28"),) for slot in topic.slots)
-    # without an amount, the line's figure still settles it
-    assert build_plan("Did 3M pay dividends in 2018?", []).judgement == "exists"
-
-
-def test_a_state_asked_as_of_a_day_needs_no_word_of_the_day():
-    from docqa.plan.topic import parse_state
-
-    topic = parse_state("Were there any amounts outstanding under Netflix's revolving credit facility as of "
-                        "December 31, 2017?", {"netflix"})
-    labels = [slot.label for slot in topic.slots]
-    assert "december" not in labels and "there" not in labels and "under" not in labels

@@ -20,11 +20,11 @@ from docqa.plan.filing_types import detect_doc_types
 from docqa.plan.lines import line_asked
 from docqa.plan.lists import asked_noun
 from docqa.plan.ranking import asks_which, listed_activities, which_is_most
-from docqa.plan.format import (asked_currency, asks_amount, asks_figure, looks_up_a_figure, counted_noun, kinds_asked, part_of_whole,
-                               requested_format)
+from docqa.plan.format import (asked_currency, asks_amount, asks_figure, counted_noun, kinds_asked, looks_up_a_figure,
+                               part_of_whole, requested_format)
 from docqa.plan.intent import classify
 from docqa.plan.judgement import band_asked, bottom_line_asked, compared, judgement, moves, parse_threshold, sign_asked
-from docqa.plan.model import Intent, QuestionPlan, Statistic
+from docqa.plan.model import QuestionPlan, Statistic
 from docqa.plan.measures import gross_of, read_measures
 from docqa.plan.names import OwnerCheck, WordCheck
 from docqa.plan.parts import split_parts
@@ -46,7 +46,7 @@ from docqa.plan.periods import (
 from docqa.plan.intent import asks_verdict, asks_why
 from docqa.plan.statistic import stats_question
 from docqa.plan.subject import _detect_companies, _respelt, _unheld_companies, owner_as_the_company
-from docqa.plan.topic import STATED_AMOUNT, asked_directly, _STATE_Q, _stem, _words, deal_topic, disclosure_question, parse_state, parse_topic
+from docqa.plan.topic import _STATE_Q, _stem, _words, deal_topic, disclosure_question, parse_state, parse_topic
 from docqa.plan.wording import asks_about_boilerplate, content_text, question_first, without_provisos
 from docqa.text import query_tokens, tokens
 from docqa.types import Document, SearchFilters
@@ -113,7 +113,7 @@ def _with_topic(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
     words = {_stem(w) for d in own for n in company_names(d) for w in n.split()}
     words |= {_stem(w) for d in own for w in _words(d.meta.company or "")}
     topic = parse_topic(asked, words)
-    if topic is None and (not plan.measures or plan.judgement == "exists" or plan.intent is Intent.EVENT):
+    if topic is None and (not plan.measures or plan.judgement == "exists"):
         # "did X sell Y": what X did, in the filing's words (when a line item is named, its printed
         # figure decides first: "did Verizon buy back shares" reads the repurchases line, then this)
         topic = deal_topic(asked, words)
@@ -129,7 +129,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
     routed = stats_question(asked)
     measures = tuple(m for m in load_lexicon().match(asked) if not _VARIANT_BEFORE.search(asked[:m.span[0]]))
     composition, judged, pick = compose(asked, measures), judgement(asked), which_is_most(asked)
-    if judged is None and _DID.match(asked) and any(m.kind == "metric" for m in measures) and not STATED_AMOUNT.search(asked):
+    if judged is None and _DID.match(asked) and any(m.kind == "metric" for m in measures):
         # "Did 3M repurchase shares in 2018?": the line item's figure for the period settles it
         judged = "exists"
     reading = read_measures(asked, measures)
@@ -142,7 +142,8 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         gross_of=gross_of(asked), loss_named=any(_LOSS.search(m.text) for m in measures),
         bottom_line=bottom_line_asked(asked), threshold=parse_threshold(asked), sides=compared(asked),
         band=band_asked(asked), moves=moves(asked), amount=asks_amount(asked, measures), counted=counted_noun(asked), kinds=kinds_asked(asked),
-        asks_figure=asks_figure(asked) or (looks_up_a_figure(asked) and not asks_why(asked)), part_of_whole=part_of_whole(asked),
+        asks_figure=asks_figure(asked) or (looks_up_a_figure(asked) and not asks_why(asked)),
+        part_of_whole=part_of_whole(asked),
         format=requested_format(asked), currency=asked_currency(asked), pick=pick,
         listed=tuple(listed_activities(asked)), which=asks_which(asked, list(measures)), line=line_asked(asked),
         fact=asked_fact(asked), list_noun=_noun(asked_noun(asked)), composition=composition,
@@ -183,7 +184,7 @@ def _with_subject(plan: QuestionPlan, documents: list[Document], explicit: Searc
         # "ending January 1, 2023" fiscal 2022: the date says which year, not the digits alone.
         years = tuple(sorted({y for y in years if str(y) != plan.period_end[:4]} | {fiscal_year_of(plan.period_end)}))
     return replace(plan, companies=tuple(companies), unheld=tuple(unheld), closest=tuple(closest), years=years,
-                   rewritten=owner_as_the_company(_respelt(asked_directly(question_first(question)), held if pool is documents
+                   rewritten=owner_as_the_company(_respelt(question_first(question), held if pool is documents
                                                            else _held(pool), is_word), companies))
 
 

@@ -48,7 +48,7 @@ def classify(plan: "QuestionPlan") -> "Intent":
     """The plan's intent, from its slots: a count, an event the filing reports, a verdict on a
     figure, an explanation, a figure, or the lines that answer."""
     from docqa.plan.model import Intent
-    from docqa.plan.topic import STATED_AMOUNT, asks_deal, asks_event, topic_is_a_line
+    from docqa.plan.topic import asks_deal, asks_event, topic_is_a_line
 
     if plan.statistic is not None:
         return Intent.STATISTIC
@@ -68,9 +68,8 @@ def classify(plan: "QuestionPlan") -> "Intent":
         return Intent.YES_NO
     if plan.why:
         return Intent.WHY
-    if plan.measures and not (plan.verdict and plan.judgement is None and STATED_AMOUNT.search(question)
-                              and asks_deal(question)):
-        return Intent.VALUE  # ("did X raise its dividend to $0.28 a share": an event of that amount, stated or not)
+    if plan.measures:
+        return Intent.VALUE
     if plan.verdict and asks_deal(question):
         return Intent.EVENT  # "did X sell Y": the filing states it happened, or it says nothing of it
     if plan.section_items and not plan.verdict and _OPEN.match(question):
