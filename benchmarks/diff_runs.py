@@ -22,12 +22,12 @@ def load(path: str) -> dict[str, dict]:
 
 def main(a_path: str, b_path: str) -> int:
     a, b = load(a_path), load(b_path)
-    changed = 0
+    changed = alone = 0
     for qid in sorted(set(a) | set(b)):
         ra, rb = a.get(qid), b.get(qid)
         if ra is None or rb is None:
             print(f"{qid}: only in {'B' if ra is None else 'A'}")
-            changed += 1
+            alone += 1
             continue
         if all(ra.get(f) == rb.get(f) for f in FIELDS) and ra.get("answer") == rb.get("answer"):
             continue
@@ -37,7 +37,7 @@ def main(a_path: str, b_path: str) -> int:
             print(f"  {label}: correct={r.get('correct')} found={r.get('found')} {r.get('verification')} "
                   f"[{r.get('answerer')}] {str(r.get('answer'))[:300]}")
     same = len(set(a) & set(b)) - changed
-    print(f"{changed} changed, {same} the same, of {len(set(a) | set(b))} questions")
+    print(f"{changed} changed, {same} the same, {alone} in one run only, of {len(set(a) | set(b))} questions")
     return 0
 
 
