@@ -59,3 +59,20 @@ def test_a_name_stacked_over_one_middle_column_heads_that_column_only():
         line(134, ("Balance as of June 30, 2024", 20), _num("4,475", 410), _num("972", 490), _num("5,447", 570)),
     ))
     assert [c.header for c in tables[0].columns] == ["Flexibles Segment", "Rigid Packaging Segment", "Total"]
+
+
+def test_a_heading_printed_on_its_first_rows_line_heads_the_block_its_total_names():
+    # Best Buy's FY2023 10-K, geographic information: "Property and equipment, net  U.S.  2,243", "Canada 107".
+    (table,) = read_tables(page(
+        line(60, ("($ in millions)", 20), _num("2023", 470), _num("2022", 540)),
+        line(72, ("Revenue from external customers", 20)),
+        line(84, ("U.S.", 30), _num("42,794", 470), _num("47,830", 540)),
+        line(96, ("Canada", 30), _num("3,504", 470), _num("3,911", 540)),
+        line(108, ("Total revenue from external customers", 20), _num("46,298", 470), _num("51,761", 540)),
+        line(120, ("Property and equipment, net U.S.", 20), _num("2,243", 470), _num("2,128", 540)),
+        line(132, ("Canada", 30), _num("107", 470), _num("120", 540)),
+        line(144, ("Total property and equipment, net", 20), _num("2,352", 470), _num("2,250", 540)),
+    ))
+    canada = [r for r in table.rows if r.label == "Canada"]
+    assert [r.section for r in canada] == ["Revenue from external customers", "Property and equipment, net"]
+    assert any(r.label == "U.S." and r.section == "Property and equipment, net" for r in table.rows)

@@ -176,6 +176,10 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
         return 0.0  # the label itself must name something asked ("King", "Goodwill", "Operating income")
     context = set(normalized(stems(row.section or ""))) | title
     context |= _header_words(table)  # a segment's name may head the column ("2019 King")
+    if not table.title:
+        # An untitled table says what it holds in its totals ("Total International revenue"): the
+        # "Appliances" row under "International:" is international appliances revenue.
+        context |= _words_of_totals(tuple(r.label for r in table.rows if _TOTAL.match(r.label)))
     found = 0.0
     for w in hard:
         if _has(label_set, w):
@@ -200,6 +204,17 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
     elif label and label[0] == "total" and "total" not in soft:
         score -= TOTAL_BONUS / 2
     return round(score, 4)
+
+
+_TOTAL = re.compile(r"^\s*total\b", re.I)
+
+
+@lru_cache(maxsize=4096)
+def _words_of_totals(labels: tuple[str, ...]) -> frozenset[str]:
+    """The words every total prints ("revenue" of "Total Domestic revenue" and "Total International
+    revenue"): what the table holds, not which part."""
+    words = [frozenset(w for w in normalized(stems(label)) if not w.isdigit() and w != "total") for label in labels]
+    return frozenset.intersection(*words) if words else frozenset()
 
 
 def _header_words(table: StatementTable) -> frozenset[str]:

@@ -28,7 +28,7 @@ from docqa.finance.statement_kinds import detect_statement, detect_unit, stateme
 from docqa.finance.table_columns import column_headers, find_columns
 from docqa.finance.table_headers import HeaderBlock, footnoted_year, header_blocks, is_year_line, years_in
 from docqa.finance.table_lines import TableLine, split_line
-from docqa.finance.table_rows import name_unlabeled_totals, read_rows
+from docqa.finance.table_rows import headed_by_their_total, name_unlabeled_totals, read_rows
 from docqa.finance.tables import Column, StatementTable, Unit, not_period_words
 from docqa.types import Page, StatementKind, enclosing
 
@@ -123,7 +123,7 @@ def _read_region(page: Page, lines: list[TableLine], block: HeaderBlock | None, 
             stub = " ".join(x for x in (stub, more) if x)
             header_lines = header_lines + named
     title = " / ".join(t for t in [*title_lines, *(n for n in names if n not in " ".join(title_lines))] if t.strip())
-    rows = read_rows(lines, lo, hi, cols)
+    rows = headed_by_their_total(read_rows(lines, lo, hi, cols))
     if not rows:
         return None
     statement = (detect_statement(title) or statement_from_labels([r.label for r in rows])

@@ -206,3 +206,34 @@ def _row_kind(label: str, section: str | None, cells: tuple[Cell, ...]) -> RowKi
     if sum("%" in c.raw for c in cells) * 2 > len(cells):
         return "percent"  # a "% change" column beside the amounts does not make the row a percentage
     return "currency"
+
+
+_TOTAL_OF = re.compile(r"^\s*total\s+(?P<what>.+?)\s*$", re.I)
+
+
+def headed_by_their_total(rows: list[Row]) -> list[Row]:
+    """A block printed with its heading on its first row's line ("Property and equipment, net  U.S.
+    2,243", then "Canada 107", "Total property and equipment, net 2,352"): the heading is the block's
+    section, its first label what follows it; the total's words say where the heading ends."""
+    out = list(rows)
+    start = 0
+    for k, row in enumerate(rows):
+        total = _TOTAL_OF.match(row.label)
+        if total is None:
+            continue
+        block = [j for j in range(start, k) if not out[j].section]
+        start = k + 1
+        if not block or block[0] != k - len(block):
+            continue  # rows under a heading already, or not one run up to the total
+        heading = total.group("what")
+        first = out[block[0]]
+        if not first.label.lower().startswith(heading.lower()) or len(first.label) <= len(heading) + 1:
+            continue
+        rest = first.label[len(heading):].strip(" ,:")
+        if not rest:
+            continue
+        heading = first.label[:len(heading)]   # as the block prints it
+        out[block[0]] = first.model_copy(update={"label": rest, "section": heading})
+        for j in block[1:]:
+            out[j] = out[j].model_copy(update={"section": heading})
+    return out
