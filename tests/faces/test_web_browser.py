@@ -405,6 +405,7 @@ def test_on_a_phone_the_answer_comes_into_view_and_nothing_overflows_sideways(br
         assert title["width"] > 0.6 * width - 60 and title["height"] < 80, (width, title)
         page.click("#scope-summary")
         expect(page.locator("#scope-picker .scope-body")).to_be_visible()
+        _settled(page, width)  # the picker's rows are laid out after it opens (slowly on a busy machine)
         scroll_width, wide = page.evaluate(NO_SIDEWAYS, width)
         assert scroll_width <= width and wide == [], ("scope picker open", width, scroll_width, wide)
         page.keyboard.press("Escape")
