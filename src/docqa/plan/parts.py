@@ -119,12 +119,12 @@ def _by_sides(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, ..
     if re.match(r"\s*[;?]", cut.group()) and not (cut.group().strip(" ;?") or right.rstrip().endswith("?")
                                                    or _WH.match(right)):
         return ()  # what follows a question is a definition or an instruction, not a second question
-    if re.fullmatch(r",?\s+and\s+", cut.group()) and "," in question[first_mention(measures):cut.start()]:
+    first = min(m.span[0] for m in measures)
+    if re.fullmatch(r",?\s+and\s+", cut.group()) and "," in question[first:cut.start()]:
         return ()  # "A, B, and C": a list, read item by item (``_by_measure``, ``_by_phrase``)
     end = "?" if question.rstrip()[-1:] == "?" else ""
     right = right.rstrip(" ?.")
     rest = re.sub(r"^(?:its|their)\s+", "", right, flags=re.I)
-    first = min(m.span[0] for m in measures)
     prep = re.match(r"^(for|in|of|from|at|to|on)\s+", rest, re.I)
     said = list(re.finditer(rf"\s{prep.group(1)}\s", left, re.I)) if prep else []
     if said:  # "What did Nike report for apparel revenues and | for footwear revenues": the first's words
@@ -144,10 +144,6 @@ def _by_sides(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, ..
     if right_period is None and left_period is not None:
         second = f"{second} {left_period}"
     return (f"{left}{end}", f"{second[:1].upper()}{second[1:]}{end}")
-
-
-def first_mention(measures: tuple[MetricMatch, ...]) -> int:
-    return min(m.span[0] for m in measures)
 
 
 def _period_of(text: str) -> str | None:
