@@ -206,23 +206,24 @@ _COMPLETING = frozenset({"close", "complete", "finalize", "finalise", "consummat
 
 @lru_cache(maxsize=1024)
 def _deal_family(stem: str) -> tuple[str, ...]:
-    """"sale": the words a filing states a sale in ("sold", "divested", ...), as stems."""
+    """"sale": the words a filing states a sale in ("sold", "divested", ...)."""
     for verb, forms in DEAL_VERBS.items():
         words = [w for w in (verb, *forms) if " " not in w]
         if verb not in _COMPLETING and any(_stem(w) == stem for w in words):
-            return tuple(dict.fromkeys(_stem(w) for w in words if _stem(w) != stem))
+            return tuple(dict.fromkeys(w for w in words if _stem(w) != stem))
     return ()
 
 
 @lru_cache(maxsize=4096)
 def _alike(stem: str) -> tuple[str, ...]:
+    """The synonym table's words for a word ("minority": "noncontrolling", "non-controlling")."""
     if stem in _DEAL_STEMS:
         return ()  # "sale" is no "revenue" where a deal is asked
     out: list[str] = []
     for group in load_lexicon().words:
         singles = [w for w in group if " " not in w]
         if any(_stem(w) == stem for w in singles):
-            out += [_stem(w) for w in singles if _stem(w) != stem]
+            out += [w for w in singles if _stem(w) != stem]
     return tuple(dict.fromkeys(out))
 
 
@@ -322,7 +323,7 @@ def _topic(raw: str, base: str, company_words: set[str] | None) -> Topic_ | None
         if any(slot.phrases == ((s,),) for slot in slots):
             continue
         alike = _alike(s) or _deal_family(s)   # the synonym table's words ("minority" / "noncontrolling"; "sale" / "sold")
-        slots.append(Slot(word, ((s,), *((a,) for a in alike)), (word, *alike)))
+        slots.append(Slot(word, tuple(dict.fromkeys(((s,), *((_stem(a),) for a in alike)))), (word, *alike)))
     if base in _ACTION_VERBS or base in DEAL_VERBS:  # "approve the say-on-pay vote": the sentence must say it was approved
         forms = (base, *_VERB_FORMS_OF.get(base, ()), *DEAL_VERBS.get(base, ()))
         if base in _COMPLETING:
