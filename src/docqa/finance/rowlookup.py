@@ -179,7 +179,7 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
     if not table.title:
         # An untitled table says what it holds in its totals ("Total International revenue"): the
         # "Appliances" row under "International:" is international appliances revenue.
-        context |= _words_of_totals(tuple(r.label for r in table.rows if _TOTAL.match(r.label)))
+        context |= _total_words(table)
     found = 0.0
     for w in hard:
         if _has(label_set, w):
@@ -207,6 +207,19 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
 
 
 _TOTAL = re.compile(r"^\s*total\b", re.I)
+
+
+def _total_words(table: StatementTable) -> frozenset[str]:
+    # read once per table, not once per row scored (find_rows scores every row of every table)
+    cached = _TOTALS.get(id(table))
+    if cached is None or cached[0] is not table:
+        if len(_TOTALS) > 4096:
+            _TOTALS.clear()
+        cached = _TOTALS[id(table)] = (table, _words_of_totals(tuple(r.label for r in table.rows if _TOTAL.match(r.label))))
+    return cached[1]
+
+
+_TOTALS: dict[int, tuple[StatementTable, frozenset[str]]] = {}
 
 
 @lru_cache(maxsize=4096)
