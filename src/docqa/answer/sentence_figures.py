@@ -56,7 +56,7 @@ class SentenceFigureAnswerer:
         if not _asks_one_stated_figure(plan):
             return None
         company = frozenset(w for c in plan.companies for w in stems(c))
-        subject = leaf_text(plan.main_clause, company, verb=True)
+        subject = leaf_text(plan.main_clause, company)
         hard, _ = phrase_words(subject)
         hard = [w for w in hard if w not in company]
         if not hard:

@@ -25,7 +25,7 @@ from docqa.plan.format import (asked_currency, asks_amount, asks_figure, counted
 from docqa.plan.intent import classify
 from docqa.plan.judgement import band_asked, bottom_line_asked, compared, judgement, moves, parse_threshold, sign_asked
 from docqa.plan.model import QuestionPlan, Statistic
-from docqa.plan.measures import gross_of, read_measures
+from docqa.plan.measures import gross_of, nouns_of, read_measures, without_asked_verb
 from docqa.plan.names import OwnerCheck, WordCheck
 from docqa.plan.parts import split_parts
 from docqa.plan.scope import scope_asked
@@ -149,7 +149,8 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         fact=asked_fact(asked), list_noun=_noun(asked_noun(asked)), composition=composition,
         parts=split_parts(asked, measures, one_question or bool(routed) or asks_why(asked),
                           over_time=reading.over_time is not None, counts=counted_noun(asked) is not None),
-        convention=convention(asked), defined_inputs=tuple(defined_inputs(asked)), main_clause=main_clause(asked))
+        convention=convention(asked), defined_inputs=tuple(defined_inputs(asked)), main_clause=main_clause(asked),
+        line_clause=without_asked_verb(main_clause(asked)), nouns_of=nouns_of(main_clause(asked), measures))
 
 
 # "Adjusted EBITDA", "non-GAAP operating income", "organic sales": the company's own variant of the

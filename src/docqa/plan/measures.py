@@ -187,3 +187,29 @@ def _qualified(question: str, m: MetricMatch) -> bool:
     """"Revenue from the sale of physical stores", "revenue of the Americas segment": a part of
     the line item, which the total does not answer."""
     return bool(_QUALIFIER.match(question[m.span[1]:]))
+
+
+# "did <subject> <verb> | in 2022": the last lower-case word before the period, a preposition or the end,
+# after a subject that ends in a name or a part's noun ("did the company spend repurchasing shares" has none).
+_DID_VERB = re.compile(r"\b(?:did|does|do|has|have|had)\s+(?:\S+\s+){0,6}?(?:\S*[A-Z]\S*|segments?|business(?:es)?|"
+                       r"divisions?|units?)\s(?P<verb>[a-z]+)"
+                       r"(?=\s+(?:in|during|for|at|on|by|over|as\s+of|through|from|under|within|to)\b|\s*[?.!]?\s*$)")
+
+
+def without_asked_verb(clause: str) -> str:
+    """The clause without the verb a "did X ... <verb>" question asks with ("did 3M's Safety and
+    Industrial segment make in 2022"): a table's row never prints it (a sentence may: "employed")."""
+    return _DID_VERB.sub(lambda m: m.group(0)[:m.start("verb") - m.start()], clause)
+
+
+# "<noun> of <line item>": the noun may be what is asked of the item ("an impairment of plant and equipment").
+_NOUN_OF = re.compile(r"\b([a-z][a-z-]{3,})\s+(?:of|on)\s+(?:the\s+|its\s+|their\s+)?$", re.I)
+
+
+def nouns_of(clause: str, measures: tuple[MetricMatch, ...]) -> tuple[tuple[tuple[int, int], str], ...]:
+    """Each line item's noun right before "of" ("impairment" of "plant and equipment"), by its span."""
+    out = []
+    for m in measures:
+        if m.kind == "metric" and m.span[1] <= len(clause) and (found := _NOUN_OF.search(clause[:m.span[0]])):
+            out.append((m.span, found.group(1)))
+    return tuple(out)

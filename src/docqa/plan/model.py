@@ -114,6 +114,8 @@ class QuestionPlan:
     convention: str | None = None                  # "average" | "year_end": the balances asked
     defined_inputs: tuple[str, ...] = ()           # "ROA using net income and total assets": the inputs named
     main_clause: str = ""                          # the question without its format instructions and definition
+    line_clause: str = ""                          # ... and without the verb "did X's segment make" asks with
+    nouns_of: tuple[tuple[tuple[int, int], str], ...] = ()  # "an impairment of | plant and equipment": span, noun
     parts: tuple[str, ...] = ()                    # "revenue and operating income": one question per measure
     scope: tuple[str, ...] = ()                    # "the Electronics and Energy segment", "in Russia": a part of the company
     inherited: tuple[str, ...] = ()                # of "company", "period", "metric", "scope"

@@ -156,7 +156,8 @@ class FiguresAnswerer:
             # "Operating margin of the Domestic segment": the segment's lines, never the company's total.
             # (an amount's line of the part is read in a table of amounts, not of its share: "33.9 %")
             amounts = not plan.kinds and any(lexicon.metric(k).kind == "currency" for k in plan.metric_keys)
-            asked.measures = scoped_measures(asked.measures, plan.scope, leaf_text(plan.main_clause, company_words),
+            line_words = leaf_text(plan.line_clause or plan.main_clause, company_words)
+            asked.measures = scoped_measures(asked.measures, plan.scope, line_words,
                                              frozenset({"amount"}) if amounts else plan.kinds, company_words,
                                              plan.gross_of)
         if not asked.measures and bottom_line and judged in ("positive", "negative"):

@@ -23,12 +23,8 @@ SCAFFOLD = frozenset(stems(
     "spend spent spending pay paid paying it own"))
 
 
-def leaf_text(text: str, company_words: frozenset[str] = frozenset(), verb: bool = False) -> str:
-    """The line item's words: without the company's name, periods, dates, scaffolding, and the verb
-    a "did X ... <verb>" question asks with ("did 3M's Safety and Industrial segment make in 2022"),
-    which a table's row never prints (``verb``: kept, for a sentence that may: "employed 295,000")."""
-    if not verb:
-        text = _DID_VERB.sub(lambda m: m.group(0)[:m.start("verb") - m.start()], text)
+def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
+    """The line item's words: without the company's name, periods, dates, and scaffolding."""
     text = re.sub(r"\b[\w.&-]+(?:\s+[A-Z][\w.&-]*){0,3}(?:['\u2019]s\b|(?<=s)['\u2019](?!\w))",
                   lambda m: "" if _is_company(m.group(0), company_words) else m.group(0), text)
     text = re.sub(r"\b(?:19|20)\d\d\b|\b\d{1,2},|\b\d{1,2}(?=\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
@@ -49,11 +45,6 @@ def leaf_text(text: str, company_words: frozenset[str] = frozenset(), verb: bool
     return " ".join(out)
 
 
-# "did <subject> <verb> | in 2022": the last lower-case word before the period, a preposition or the end.
-# (The subject ends in a name or a part's noun: "did the company spend repurchasing shares" has no such verb.)
-_DID_VERB = re.compile(r"\b(?:did|does|do|has|have|had)\s+(?:\S+\s+){0,6}?(?:\S*[A-Z]\S*|segments?|business(?:es)?|"
-                       r"divisions?|units?)\s(?P<verb>[a-z]+)"
-                       r"(?=\s+(?:in|during|for|at|on|by|over|as\s+of|through|from|under|within|to)\b|\s*[?.!]?\s*$)")
 _LEGAL_FORM = frozenset(stems("inc incorporated corporation corp company co ltd limited plc group holdings holding llc sa ag nv"))
 
 
@@ -101,7 +92,7 @@ def company_name_words(store: Store, sources: list[Source], plan: QuestionPlan) 
 _SEGMENT_AFTER = re.compile(r"^[^,;:?]{0,60}?\b(?:segment|division|region|geograph\w*|brand|business\s+unit|reportable)\b", re.I)
 
 
-def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str]) -> list[str]:
+def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str], noun_of: str | None = None) -> list[str]:
     """Words that narrow the line item named at ``m``: premodifiers ("King segment net revenues",
     "short-term unearned revenue") and a segment named after it ("net sales did the Aeronautics
     segment bring in"). Generic words and the company's name do not narrow it."""
@@ -115,9 +106,8 @@ def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str]) -> list
                 or w.lower() in _PREPOSITIONS):
             break  # a preposition ends the words that modify the item ("put into research and development")
         words.append(w)
-    of = _NOUN_OF.search(main[:m.span[0]])
-    if of and not words and not set(stems(of.group(1))) & (SCAFFOLD | _QUESTION_WORDS | _OF_FILLERS | company_words):
-        words.append(of.group(1))  # "an impairment of plant and equipment": the impairment, not the balance
+    if noun_of and not words and not set(stems(noun_of)) & (SCAFFOLD | _QUESTION_WORDS | _OF_FILLERS | company_words):
+        words.append(noun_of)  # "an impairment of plant and equipment" (the plan's): the impairment, not the balance
     after = _SEGMENT_AFTER.match(main[m.span[1]:])
     if after:
         words += [w for w in re.findall(r"[\w&-]+", after.group(0)) if w[:1].isupper() or w.lower() == "segment"]
@@ -125,9 +115,8 @@ def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str]) -> list
             and s not in _QUESTION_WORDS and s not in SCAFFOLD]
 
 
-# "<noun> of <line item>": the noun is what is asked of the item ("impairment of goodwill", "sale of the
-# business"), unless it only measures it ("the amount of", "the balance of", "the share of").
-_NOUN_OF = re.compile(r"\b([a-z][a-z-]{3,})\s+(?:of|on)\s+(?:the\s+|its\s+|their\s+)?$", re.I)
+# "<noun> of <line item>" asks the noun of the item ("impairment of goodwill", "sale of the business"),
+# unless the noun only measures it ("the amount of", "the balance of", "the share of").
 _OF_FILLERS = frozenset(stems("amount amounts quantity magnitude extent value values level levels total totals balance balances size figure figures "
                               "number sum sums portion part share percentage percent proportion ratio growth change "
                               "changes increase decrease rate half each all both any most some terms basis net gross "
