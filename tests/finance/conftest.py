@@ -53,5 +53,10 @@ def line(y: float, *cells: tuple[str, float], size: float = 8.0) -> Line:
     return Line(text="".join(parts), bbox=bbox, words=tuple(words))
 
 
+def num(text: str, right: float) -> tuple[str, float]:
+    """A figure right-aligned at ``right`` (filings right-align figures)."""
+    return text, right - 4.4 * len(text) - (2.0 * text.count(" "))
+
+
 def page(*lines: Line, number: int = 1) -> Page:
     return Page(number=number, width=612, height=792, lines=tuple(lines))

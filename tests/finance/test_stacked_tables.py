@@ -5,30 +5,26 @@ it ("... was as follows:") is its title, not a header over every column."""
 from __future__ import annotations
 
 from docqa.finance.statements import read_tables
-from tests.finance.conftest import line, page
-
-
-def _num(text: str, right: float) -> tuple[str, float]:
-    return text, right - 4.4 * len(text)
+from tests.finance.conftest import line, num, page
 
 
 def _two_tables():
     # After Adobe's 2022 10-K, p. 75: property and equipment by geographic area, then goodwill by segment.
     return page(
-        line(60, ("(in millions)", 20), _num("2022", 470), _num("2021", 540)),
-        line(72, ("United States", 30), ("$", 420), _num("1,690", 470), ("$", 500), _num("1,480", 540)),
-        line(84, ("EMEA", 30), _num("69", 470), _num("63", 540)),
-        line(96, ("APAC", 30), _num("148", 470), _num("129", 540)),
-        line(108, ("Property and equipment, net", 20), ("$", 420), _num("1,908", 470), ("$", 500), _num("1,673", 540)),
+        line(60, ("(in millions)", 20), num("2022", 470), num("2021", 540)),
+        line(72, ("United States", 30), ("$", 420), num("1,690", 470), ("$", 500), num("1,480", 540)),
+        line(84, ("EMEA", 30), num("69", 470), num("63", 540)),
+        line(96, ("APAC", 30), num("148", 470), num("129", 540)),
+        line(108, ("Property and equipment, net", 20), ("$", 420), num("1,908", 470), ("$", 500), num("1,673", 540)),
         line(140, ("Goodwill by reportable segment and activity for fiscal 2022 and 2021 was as follows:", 20)),
-        line(156, ("(in millions)", 20), _num("2020", 300), _num("Acquisitions", 360), _num("Other(1)", 410),
-             _num("2021", 450), _num("Acquisitions", 505), _num("Other(1)", 545), _num("2022", 580)),
-        line(168, ("Digital Media", 20), _num("2,868", 300), _num("865", 360), _num("(2)", 410), _num("3,731", 450),
-             _num("161", 505), _num("(3)", 545), _num("3,889", 580)),
-        line(180, ("Digital Experience", 20), _num("7,476", 300), _num("1,095", 360), _num("(32)", 410),
-             _num("8,539", 450), _num("—", 505), _num("(39)", 545), _num("8,500", 580)),
-        line(192, ("Goodwill", 20), _num("10,742", 300), _num("1,960", 360), _num("(34)", 410), _num("12,668", 450),
-             _num("161", 505), _num("(42)", 545), _num("12,787", 580)),
+        line(156, ("(in millions)", 20), num("2020", 300), num("Acquisitions", 360), num("Other(1)", 410),
+             num("2021", 450), num("Acquisitions", 505), num("Other(1)", 545), num("2022", 580)),
+        line(168, ("Digital Media", 20), num("2,868", 300), num("865", 360), num("(2)", 410), num("3,731", 450),
+             num("161", 505), num("(3)", 545), num("3,889", 580)),
+        line(180, ("Digital Experience", 20), num("7,476", 300), num("1,095", 360), num("(32)", 410),
+             num("8,539", 450), num("—", 505), num("(39)", 545), num("8,500", 580)),
+        line(192, ("Goodwill", 20), num("10,742", 300), num("1,960", 360), num("(34)", 410), num("12,668", 450),
+             num("161", 505), num("(42)", 545), num("12,787", 580)),
     )
 
 
@@ -52,11 +48,11 @@ def test_a_name_stacked_over_one_middle_column_heads_that_column_only():
     tables = read_tables(page(
         line(60, ("Rigid Packaging", 445)),
         line(72, ("($ in millions)", 20), ("Flexibles Segment", 362), ("Segment", 460), ("Total", 548)),
-        line(86, ("Balance as of June 30, 2023", 20), _num("4,391", 410), _num("975", 490), _num("5,366", 570)),
-        line(98, ("Acquisitions", 20), _num("98", 410), _num("—", 490), _num("98", 570)),
-        line(110, ("Disposals", 20), _num("(30)", 410), _num("—", 490), _num("(30)", 570)),
-        line(122, ("Foreign currency translation", 20), _num("16", 410), _num("(3)", 490), _num("13", 570)),
-        line(134, ("Balance as of June 30, 2024", 20), _num("4,475", 410), _num("972", 490), _num("5,447", 570)),
+        line(86, ("Balance as of June 30, 2023", 20), num("4,391", 410), num("975", 490), num("5,366", 570)),
+        line(98, ("Acquisitions", 20), num("98", 410), num("—", 490), num("98", 570)),
+        line(110, ("Disposals", 20), num("(30)", 410), num("—", 490), num("(30)", 570)),
+        line(122, ("Foreign currency translation", 20), num("16", 410), num("(3)", 490), num("13", 570)),
+        line(134, ("Balance as of June 30, 2024", 20), num("4,475", 410), num("972", 490), num("5,447", 570)),
     ))
     assert [c.header for c in tables[0].columns] == ["Flexibles Segment", "Rigid Packaging Segment", "Total"]
 
@@ -64,14 +60,14 @@ def test_a_name_stacked_over_one_middle_column_heads_that_column_only():
 def test_a_heading_printed_on_its_first_rows_line_heads_the_block_its_total_names():
     # Best Buy's FY2023 10-K, geographic information: "Property and equipment, net  U.S.  2,243", "Canada 107".
     (table,) = read_tables(page(
-        line(60, ("($ in millions)", 20), _num("2023", 470), _num("2022", 540)),
+        line(60, ("($ in millions)", 20), num("2023", 470), num("2022", 540)),
         line(72, ("Revenue from external customers", 20)),
-        line(84, ("U.S.", 30), _num("42,794", 470), _num("47,830", 540)),
-        line(96, ("Canada", 30), _num("3,504", 470), _num("3,911", 540)),
-        line(108, ("Total revenue from external customers", 20), _num("46,298", 470), _num("51,761", 540)),
-        line(120, ("Property and equipment, net U.S.", 20), _num("2,243", 470), _num("2,128", 540)),
-        line(132, ("Canada", 30), _num("107", 470), _num("120", 540)),
-        line(144, ("Total property and equipment, net", 20), _num("2,352", 470), _num("2,250", 540)),
+        line(84, ("U.S.", 30), num("42,794", 470), num("47,830", 540)),
+        line(96, ("Canada", 30), num("3,504", 470), num("3,911", 540)),
+        line(108, ("Total revenue from external customers", 20), num("46,298", 470), num("51,761", 540)),
+        line(120, ("Property and equipment, net U.S.", 20), num("2,243", 470), num("2,128", 540)),
+        line(132, ("Canada", 30), num("107", 470), num("120", 540)),
+        line(144, ("Total property and equipment, net", 20), num("2,352", 470), num("2,250", 540)),
     ))
     canada = [r for r in table.rows if r.label == "Canada"]
     assert [r.section for r in canada] == ["Revenue from external customers", "Property and equipment, net"]

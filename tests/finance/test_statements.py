@@ -8,12 +8,7 @@ from docqa.finance.statements import find_line_items, read_tables
 from docqa.finance.tables import StatementTable
 from docqa.types import StatementKind
 
-from .conftest import filing_page, line, page, sample_page
-
-
-def num(text: str, right: float) -> tuple[str, float]:
-    """A figure right-aligned at ``right`` (filings right-align figures)."""
-    return text, right - 4.4 * len(text) - (2.0 * text.count(" "))
+from .conftest import filing_page, line, num, page, sample_page
 
 
 def value(tables: list[StatementTable], metric: str, year: int) -> float | None:
