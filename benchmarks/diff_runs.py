@@ -1,9 +1,12 @@
 """Two answer runs side by side: every question whose answer, verdict, answerer or score changed.
 
     python benchmarks/diff_runs.py RUN_A/answers.jsonl RUN_B/answers.jsonl
+    python benchmarks/diff_runs.py RUN_A/answers.jsonl RUN_B/answers.jsonl --moves Q.jsonl [Q.jsonl ...]
 
 Prints one block per changed question (id, question, then A and B) and a count at the end, so that a
-change of the code can be read answer by answer, not only as a score.
+change of the code can be read answer by answer, not only as a score. With ``--moves`` it prints, per
+question file, only how many answers moved between right (R), found but wrong (W) and not found (N):
+the counts a held-out file may be read for without reading its answers.
 """
 
 from __future__ import annotations
@@ -41,5 +44,25 @@ def main(a_path: str, b_path: str) -> int:
     return 0
 
 
+def _outcome(r: dict) -> str:
+    return "R" if r.get("correct") == 1 else "W" if r.get("found") else "N"
+
+
+def moves(a_path: str, b_path: str, files: list[str]) -> int:
+    a, b = load(a_path), load(b_path)
+    for file in files:
+        ids = [json.loads(line)["id"] for line in Path(file).read_text().splitlines() if line.strip()]
+        counts: dict[str, int] = {}
+        for qid in ids:
+            if qid in a and qid in b and a[qid].get("correct") is not None and _outcome(a[qid]) != _outcome(b[qid]):
+                key = f"{_outcome(a[qid])}->{_outcome(b[qid])}"
+                counts[key] = counts.get(key, 0) + 1
+        print(f"{file}: " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "no answer moved"))
+    return 0
+
+
 if __name__ == "__main__":
+    if "--moves" in sys.argv:
+        at = sys.argv.index("--moves")
+        sys.exit(moves(sys.argv[1], sys.argv[2], sys.argv[at + 1:]))
     sys.exit(main(*sys.argv[1:3]))
