@@ -187,7 +187,7 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
         elif _has(context, w):
             found += CONTEXT_FACTOR
     recall = found / len(hard)
-    if recall < MIN_RECALL * CONTEXT_FACTOR ** len(hard) and recall < MIN_RECALL:
+    if recall < MIN_RECALL * CONTEXT_FACTOR:  # a word asked that nothing around the row prints
         return 0.0
     asked = set(hard) | set(soft)
     extra = [s for s in label if s not in LABEL_NEUTRAL and not any(_has({s}, w) for w in asked)
@@ -269,14 +269,21 @@ def words_beyond_label(phrase: str, row: Row) -> str:
     kept = [i for i, w in enumerate(words)
             if (st := normalized(stems(w))) and all(x not in STOP and (x not in SOFT or x in MEASURE_SOFT)
                                                     and not _has(label, x) for x in st)]
-    if not kept:
-        return ""
-    end = kept[0] + 1
-    while end < len(words) and end in kept:
-        end += 1
-    if end < len(words) and set(stems(words[end])) <= _GROUP_NOUNS:
-        end += 1
-    return " ".join(words[kept[0]:end]).strip(" ,;:")
+    runs: list[str] = []
+    i = 0
+    while i < len(words):
+        if i not in kept:
+            i += 1
+            continue
+        end = i + 1
+        while end < len(words) and end in kept:
+            end += 1
+        if end < len(words) and set(stems(words[end])) <= _GROUP_NOUNS:
+            end += 1
+        # every run the label lacks: "Balance as of June 30, 2023" is "Rigid Packaging segment goodwill"
+        runs.append(" ".join(words[i:end]).strip(" ,;:"))
+        i = end
+    return " ".join(r for r in runs if r)
 
 
 def measure_words_missing(phrase: str, row: Row, table: StatementTable, column: int | None) -> bool:

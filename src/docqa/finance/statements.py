@@ -26,9 +26,9 @@ from docqa.finance.lineitems import LineItemMatch, find_line_items
 from docqa.finance.periods import parse_period
 from docqa.finance.statement_kinds import detect_statement, detect_unit, statement_from_labels
 from docqa.finance.table_columns import column_headers, find_columns
-from docqa.finance.table_headers import HeaderBlock, footnoted_year, header_blocks, is_year_line, years_in
-from docqa.finance.table_lines import TableLine, split_line
-from docqa.finance.table_rows import headed_by_their_total, name_unlabeled_totals, read_rows
+from docqa.finance.table_headers import A_LEAD_IN, HeaderBlock, footnoted_year, header_blocks, is_year_line, word_groups, years_in
+from docqa.finance.table_lines import TableLine, line_height, split_line
+from docqa.finance.table_rows import headed_by_their_total, name_unlabeled_totals, named_by_their_total, read_rows
 from docqa.finance.tables import Column, StatementTable, Unit, not_period_words
 from docqa.types import Page, StatementKind, enclosing
 
@@ -91,12 +91,24 @@ def _last_data(lines: list[TableLine], lo: int, hi: int) -> int:
 def _is_title(ln: TableLine) -> bool:
     """Headings are short and are not sentences: prose that mentions "the balance sheet" is no title."""
     text = ln.line.text.strip().rstrip("\u201d\"')")
-    return (not ln.is_data and 0 < len(text.split()) <= 14 and not text.endswith(".")
+    return (not ln.is_data and (0 < len(text.split()) <= 14 or bool(A_LEAD_IN.search(text))) and not text.endswith(".")
             and not text[:1].islower())
 
 
 def _title_lines(lines: list[TableLine], lo: int, hi: int) -> list[str]:
-    return [ln.line.text for ln in lines[max(lo, hi - MAX_TITLE_LINES):hi] if _is_title(ln)]
+    return [title for ln in lines[max(lo, hi - MAX_TITLE_LINES):hi] if (title := _title_of(ln))]
+
+
+def _title_of(ln: TableLine) -> str | None:
+    """A heading; or the sentence that ends a paragraph's last line and introduces the table ("...
+    prevailing throughout the period. Net sales attributed to countries ... are as follows (in millions):")."""
+    if _is_title(ln):
+        return ln.line.text
+    text = ln.line.text.strip()
+    if ln.is_data or not text.endswith(":"):
+        return None
+    last = re.split(r"(?<=[.;])\s+(?=[A-Z])", text)[-1]
+    return last if last[:1].isupper() and A_LEAD_IN.search(last) else None
 
 
 def _top_lines(lines: list[TableLine], hi: int) -> list[str]:
@@ -118,12 +130,21 @@ def _read_region(page: Page, lines: list[TableLine], block: HeaderBlock | None, 
         # names ("Pharmacy Services | Retail/LTC | ... | Consolidated Totals") and dates its row
         # blocks ("2018:", "Fiscal 2015"). The lines right above the first row name the columns.
         named = _lines_over_columns(lines, data[0][0], lo)
+        # "The following table presents the 2022 activity in goodwill by segment:" names the table
+        lead_ins = [ln for ln in named if A_LEAD_IN.search(ln.text.strip())]
+        named = named[named.index(lead_ins[-1]) + 1:] if lead_ins else named
+        if lead_ins:
+            title_lines = title_lines + [lead_ins[-1].text]
         if named:
             headers, more, _ = column_headers(named, cols)
             stub = " ".join(x for x in (stub, more) if x)
             header_lines = header_lines + named
+            # lines of several names head the columns, not the rows ("2018:" right above them does)
+            over = [k for k, ln in enumerate(named) if len(word_groups(ln.words, line_height(ln))) >= 2]
+            if over:
+                lo = max(lo, data[0][0] - len(named) + over[-1] + 1)
     title = " / ".join(t for t in [*title_lines, *(n for n in names if n not in " ".join(title_lines))] if t.strip())
-    rows = headed_by_their_total(read_rows(lines, lo, hi, cols))
+    rows = named_by_their_total(headed_by_their_total(read_rows(lines, lo, hi, cols)))
     if not rows:
         return None
     statement = (detect_statement(title) or statement_from_labels([r.label for r in rows])

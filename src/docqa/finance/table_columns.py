@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from docqa.finance.cells import is_numeric_date, is_year
+from docqa.finance.cells import is_dash, is_numeric_date, is_year
 from docqa.finance.statement_kinds import names_unit
 from docqa.finance.table_headers import footnoted_year, word_groups, years_in
 from docqa.finance.table_lines import RawCell, TableLine, line_height
@@ -28,9 +28,21 @@ class FigureColumn:
 
 
 def find_columns(data: list[tuple[int, TableLine]]) -> list[FigureColumn]:
-    points = sorted(
-        (c.bbox[2], c.bbox[0], c.words[0].bbox[0], idx) for idx, ln in data for c in ln.cells if c.numeric
-    )
+    columns = _clusters(sorted((c.bbox[2], c.bbox[0], c.words[0].bbox[0], idx)
+                               for idx, ln in data for c in ln.cells if c.numeric), len(data))
+    # A part with nothing to report prints a dash on every line ("International Developmental
+    # Licensed Markets & Corporate  —"): still a column, so that its neighbours' headings stay theirs.
+    dashes = _clusters(sorted((c.bbox[2], c.bbox[0], c.words[0].bbox[0], idx)
+                              for idx, ln in data for c in ln.cells if is_dash(c.raw.lstrip("$€£¥ "))), len(data))
+    for dash in dashes:
+        if (len(columns) >= 2 and len(dash.lines) >= max(3, 0.75 * len(data))
+                and not any(dash.x0 < c.x1 + 3 and c.x0 - 3 < dash.x1 for c in columns)
+                and columns[0].x0 < dash.x0 < columns[-1].x1):
+            columns.append(dash)
+    return sorted(columns, key=lambda c: c.x0)
+
+
+def _clusters(points: list[tuple[float, float, float, int]], lines: int) -> list[FigureColumn]:
     clusters: list[FigureColumn] = []
     last_x1 = None
     for x1, x0, reach, idx in points:
@@ -41,7 +53,7 @@ def find_columns(data: list[tuple[int, TableLine]]) -> list[FigureColumn]:
         else:
             clusters.append(FigureColumn(x0, x1, {idx}, reach))
         last_x1 = x1
-    support = 2 if len(data) >= 3 else 1
+    support = 2 if lines >= 3 else 1
     kept = [c for c in clusters if len(c.lines) >= support]
     # Figures of one column can straddle two right-edge clusters when some are centred:
     # merge clusters whose spans overlap.
@@ -121,8 +133,12 @@ def column_headers(header_lines: list[Line], cols: list[FigureColumn]) -> tuple[
     # a header of names, no periods ("Flexibles Segment | Segment | Total"): a name stacked over one
     # column is that column's ("Second Quarter" over "2023 | 2022 | % Change" heads them all)
     names_only = not any(years_in(w.text for w in line.words) for line in header_lines)
-    for fixed, right in placed:
-        for k, text in fixed or _place(right, cols, runs, names_only):
+    for i, (fixed, right) in enumerate(placed):
+        # ... as is a word stacked over a line of one name per column ("Rigid" over "Flexibles |
+        # Packaging | Total", under "Year Ended June 30, 2023")
+        over_names = (i + 1 < len(placed) and len(placed[i + 1][1]) == len(cols)
+                      and not years_in(w.text for w in header_lines[i + 1].words))
+        for k, text in fixed or _place(right, cols, runs, names_only or over_names):
             parts[k].append(text)
     return [" ".join(p) for p in parts], " ".join(stub), names
 

@@ -62,6 +62,8 @@ def is_year_line(line: Line, page_width: float) -> bool:
 
 
 _LEAD_IN = re.compile(r"\b(?:as\s+follows|(?:was|were|are|is)\s+(?:\w+\s+){0,3}?(?:below|follows))\s*:?\s*$")
+# "Long-Lived Assets (6)": a footnote's mark after a heading, no figure.
+_FOOTNOTE_MARK = re.compile(r"\(\d{1,2}\)|\[\d{1,2}\]")
 _FOOTNOTED_WORD = re.compile(r"[A-Za-z][A-Za-z.,'&-]*(?:\(\d{1,2}\)|\*{1,3})")
 _YEAR_SPAN = re.compile(r"(?:19|20)\d\d\s*[-–—/]\s*(?:(?:19|20)?\d\d)")
 _FOOTNOTED_YEAR = re.compile(r"((?:19|20)\d\d)\d{1,2}")
@@ -94,7 +96,7 @@ def _is_header_part(line: Line, page_width: float) -> bool:
     if not words or len(words) > 20:
         return False
     if any(any(ch.isdigit() for ch in w.text) and not (is_year(w.text) or is_day(w.text) or is_short_period(w.text)
-                                                       or _UNIT_WORD.fullmatch(w.text))
+                                                       or _UNIT_WORD.fullmatch(w.text) or _FOOTNOTE_MARK.fullmatch(w.text))
            for w in words):
         return False
     text = line.text.lower()
@@ -116,7 +118,7 @@ def header_blocks(lines: list[TableLine], page_width: float) -> list[HeaderBlock
     blocks: list[HeaderBlock] = []
     i = 0
     while i < len(lines):
-        if not lines[i].year_line:
+        if not lines[i].year_line and not _names_after_lead_in(lines, i, page_width):
             i += 1
             continue
         start = i
@@ -127,14 +129,13 @@ def header_blocks(lines: list[TableLine], page_width: float) -> list[HeaderBlock
             start -= 1
         end = i
         while end + 1 < len(lines) and not lines[end + 1].is_data and _close(lines[end].line, lines[end + 1].line):
-            nxt = lines[end + 1].line
-            groups = word_groups(nxt.words, line_height(nxt))
-            if lines[end + 1].year_line or (
-                _is_header_part(nxt, page_width)
-                and (len(groups) >= 2 or _HEADER_WORDS.search(nxt.text.lower()))
-                and groups[0][0].bbox[0] >= 0.3 * page_width
-            ):
+            if lines[end + 1].year_line or _heads_columns(lines[end + 1].line, page_width):
                 end += 1
+            elif (end + 2 < len(lines) and not lines[end + 2].is_data and _close(lines[end + 1].line, lines[end + 2].line)
+                  and _over_columns(lines[end + 1].line, page_width) and _heads_columns(lines[end + 2].line, page_width)):
+                # "Rigid" stacked over "Packaging" of "($ in millions)  Flexibles  Packaging  Total": the
+                # first word of a two-line column name, one line above the others
+                end += 2
             else:
                 break
         if blocks and start == blocks[-1].end + 1:
@@ -144,6 +145,42 @@ def header_blocks(lines: list[TableLine], page_width: float) -> list[HeaderBlock
         blocks.append(HeaderBlock(start, end))
         i = end + 1
     return blocks
+
+
+def _names_after_lead_in(lines: list[TableLine], i: int, page_width: float) -> bool:
+    """"Goodwill ... as allocated by segment of business, was as follows:" over "(Dollars in Millions)
+    Consumer Health  Pharmaceutical  MedTech  Total" and figures: a new table's header, though it
+    prints no period (the table above's rows end there)."""
+    return (0 < i < len(lines) - 1 and not lines[i].is_data and lines[i + 1].is_data
+            and not lines[i - 1].is_data and bool(A_LEAD_IN.search(lines[i - 1].line.text.strip()))
+            and _heads_columns(lines[i].line, page_width)
+            and len(word_groups(lines[i].line.words, line_height(lines[i].line))) >= 3)
+
+
+# A sentence that introduces the table below it.
+A_LEAD_IN = re.compile(r"^[A-Z](?:\S+\s+){5,}\S*:$|\b(?:following\s+table|table\s+below|as\s+follows)\b", re.I)
+
+
+def _heads_columns(line: Line, page_width: float) -> bool:
+    """A line of column headings under the first: names over the figures, after a unit's stub at most
+    ("($ in millions)  Flexibles  Packaging  Total")."""
+    groups = word_groups(line.words, line_height(line))
+    if not _is_header_part(line, page_width):
+        return False
+    over = groups[1:] if len(groups) >= 3 and _UNIT_STUB.fullmatch(" ".join(w.text for w in groups[0])) else groups
+    return ((len(over) >= 2 or bool(_HEADER_WORDS.search(line.text.lower())))
+            and over[0][0].bbox[0] >= 0.3 * page_width)
+
+
+def _over_columns(line: Line, page_width: float) -> bool:
+    """Words over the figures only, none at the row labels' place."""
+    groups = word_groups(line.words, line_height(line))
+    return bool(groups) and len(line.words) <= 4 and all(g[0].bbox[0] >= 0.3 * page_width for g in groups) \
+        and not any(ch.isdigit() for w in line.words for ch in w.text)
+
+
+# "($ in millions)", "(Dollars in Millions)", "In millions": the stub over the row labels
+_UNIT_STUB = re.compile(r"\(?\s*(?:[$€£]\s*)?(?:dollars\s+)?in\s+(?:millions|thousands|billions)(?:\s*of\s+\w+)?\s*\)?", re.I)
 
 
 def _close(upper: Line, lower: Line) -> bool:

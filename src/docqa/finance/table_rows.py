@@ -211,6 +211,31 @@ def _row_kind(label: str, section: str | None, cells: tuple[Cell, ...]) -> RowKi
 _TOTAL_OF = re.compile(r"^\s*total\s+(?P<what>.+?)\s*$", re.I)
 
 
+def named_by_their_total(rows: list[Row]) -> list[Row]:
+    """Blocks that repeat the same parts ("U.S.", "International Operated Markets", ...), each closed
+    by its total ("Total revenues", "Total operating income") and printed under no heading: each
+    block's rows are parts of what its total names, which becomes their heading."""
+    blocks: list[tuple[list[int], str]] = []
+    start = 0
+    for k, row in enumerate(rows):
+        total = _TOTAL_OF.match(row.label)
+        if total is None:
+            continue
+        block = list(range(start, k))
+        start = k + 1
+        if block and not any(rows[j].section for j in block):
+            blocks.append((block, total.group("what")))
+    labels = [frozenset(rows[j].label.strip().lower() for j in block) for block, _ in blocks]
+    out = list(rows)
+    for (block, what), own in zip(blocks, labels):
+        if len(own) < 2 or sum(own == other for other in labels) < 2:
+            continue  # one block only, or not the same parts again: no sign the total heads it
+        heading = what[:1].upper() + what[1:]
+        for j in block:
+            out[j] = out[j].model_copy(update={"section": heading})
+    return out
+
+
 def headed_by_their_total(rows: list[Row]) -> list[Row]:
     """A block printed with its heading on its first row's line ("Property and equipment, net  U.S.
     2,243", then "Canada 107", "Total property and equipment, net 2,352"): the heading is the block's

@@ -25,7 +25,7 @@ from docqa.plan.format import (asked_currency, asks_amount, asks_figure, counted
 from docqa.plan.intent import classify
 from docqa.plan.judgement import band_asked, bottom_line_asked, compared, judgement, moves, parse_threshold, sign_asked
 from docqa.plan.model import QuestionPlan, Statistic
-from docqa.plan.measures import gross_of, nouns_of, read_measures, without_asked_verb
+from docqa.plan.measures import gross_of, linking_words, nouns_of, read_measures, without_asked_verb
 from docqa.plan.names import OwnerCheck, WordCheck
 from docqa.plan.parts import split_parts
 from docqa.plan.scope import scope_asked
@@ -45,7 +45,7 @@ from docqa.plan.periods import (
 )
 from docqa.plan.intent import asks_verdict, asks_why
 from docqa.plan.statistic import stats_question
-from docqa.plan.subject import _detect_companies, _respelt, _unheld_companies, owner_as_the_company
+from docqa.plan.subject import _mentions, _respelt, _unheld_companies, owner_as_the_company
 from docqa.plan.topic import _STATE_Q, _stem, _words, deal_topic, disclosure_question, parse_state, parse_topic
 from docqa.plan.wording import asks_about_boilerplate, content_text, question_first, without_provisos
 from docqa.text import query_tokens, tokens
@@ -93,7 +93,11 @@ def _with_scope(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
     """The part of the company asked about: capitalised names that are not the company's own."""
     canonical = _held(documents).canonical
     own = [d for d in documents if canonical.get(d.id) in plan.companies]
-    names = {n for d in own for n in company_names(d)} | {normalize_name(c) for c in plan.companies}
+    # the names the question gives it: every alias the filings print ("Kraft Canada Inc") would make
+    # "in Canada" the company's own words
+    asked = f" {normalize_name(plan.asked)} "
+    names = {normalize_name(c) for c in (*plan.companies, *plan.named_as)}
+    names |= {n for d in own for n in company_names(d) if not plan.named_as or f" {n} " in asked}
     tickers = {d.meta.ticker.lower() for d in own if d.meta.ticker}
     words = frozenset(re.sub(r"[^a-z0-9]", "", w) for n in names for w in n.split()) | tickers
     words |= {re.sub(r"[^a-z0-9]", "", n) for n in names}  # "Coca-Cola", "PG&E", "J&J" run together
@@ -150,7 +154,8 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         parts=split_parts(asked, measures, one_question or bool(routed) or asks_why(asked),
                           over_time=reading.over_time is not None, counts=counted_noun(asked) is not None),
         convention=convention(asked), defined_inputs=tuple(defined_inputs(asked)), main_clause=main_clause(asked),
-        line_clause=without_asked_verb(main_clause(asked)), nouns_of=nouns_of(main_clause(asked), measures))
+        line_clause=without_asked_verb(main_clause(asked)), nouns_of=nouns_of(main_clause(asked), measures),
+        linking=linking_words(main_clause(asked), measures))
 
 
 # "Adjusted EBITDA", "non-GAAP operating income", "organic sales": the company's own variant of the
@@ -171,10 +176,11 @@ def _with_subject(plan: QuestionPlan, documents: list[Document], explicit: Searc
     question = plan.question
     pool = _pool(documents, explicit, years=False)
     held = _held(documents)  # worked out once per set of documents, and kept while they stay the same
+    named_as: tuple[str, ...] = ()
     if explicit.companies:
         companies = sorted({held.canonical[d.id] for d in pool if d.id in held.canonical})
     else:
-        companies = _detect_companies(question, held if pool is documents else _held(pool), is_word, owner)
+        companies, named_as = _mentions(question, held if pool is documents else _held(pool), is_word, owner)
     unheld: list[str] = []
     closest: list[str] = []
     if not explicit.document_ids and not explicit.companies:
@@ -184,7 +190,7 @@ def _with_subject(plan: QuestionPlan, documents: list[Document], explicit: Searc
         # "the fiscal year ending January 31, 2020" is fiscal 2020 by the filer's calendar, and
         # "ending January 1, 2023" fiscal 2022: the date says which year, not the digits alone.
         years = tuple(sorted({y for y in years if str(y) != plan.period_end[:4]} | {fiscal_year_of(plan.period_end)}))
-    return replace(plan, companies=tuple(companies), unheld=tuple(unheld), closest=tuple(closest), years=years,
+    return replace(plan, companies=tuple(companies), named_as=named_as, unheld=tuple(unheld), closest=tuple(closest), years=years,
                    rewritten=owner_as_the_company(_respelt(question_first(question), held if pool is documents
                                                            else _held(pool), is_word), companies))
 

@@ -11,6 +11,7 @@ from docqa.finance.formulas import SUBJECT_FORMULAS
 from docqa.finance.lexicon import MetricMatch
 from docqa.finance.text import stems
 from docqa.plan.intent import asks_verdict, asks_why
+from docqa.text import STOPWORDS
 
 _OPERATORS = (
     (re.compile(r"^(?:less|minus|-|\u2013|\u2212|subtract(?:ing)?|after\s+deducting)$", re.I), "-"),
@@ -92,7 +93,8 @@ def read_measures(question: str, matches: tuple[MetricMatch, ...] | list[MetricM
               and (head := head_noun_after(question, m))]
     return MeasureReading(asked=tuple(asked), over_time=_over_time(question, asked, list(matches), definitions),
                           joined=tuple(joined), heads=tuple(headed),
-                          qualified=frozenset([m.span for m in matches if m.kind == "metric" and _qualified(question, m)]
+                          qualified=frozenset([m.span for m in matches if m.kind == "metric"
+                                               and (_qualified(question, m) or _labels_a_table(question, m, matches))]
                                               + [span for span, _ in headed]))
 
 
@@ -189,6 +191,28 @@ def _qualified(question: str, m: MetricMatch) -> bool:
     return bool(_QUALIFIER.match(question[m.span[1]:]))
 
 
+# "AES inventory breakdown: what was the fuel and other raw materials balance ...": a label before the
+# question proper names the table, the question the row, a part of what the label names.
+_TOPIC_LABEL = re.compile(r"^(?P<label>[^?:;\u2013\u2014]{2,80}?)\s*(?::|\s[\u2013\u2014-]+\s)\s*(?P<asked>\S.*)$")
+_FRAME = STOPWORDS | frozenset((
+    "much many the value amount figure total balance level end ending ended close closing start beginning year years "
+    "fiscal fy quarter month months period date reported report recorded show print list tell me can could "
+    "january february march april may june july august september october november december jan feb mar apr jun "
+    "jul aug sep sept oct nov dec as of at million millions billion thousand dollars usd").split())
+
+
+def _labels_a_table(question: str, m: MetricMatch, matches) -> bool:
+    """The line item sits in a label before the question proper, and the question names a line of
+    its own that no other line item of the lexicon reads."""
+    found = _TOPIC_LABEL.match(question)
+    if found is None or m.span[1] > found.end("label"):
+        return False
+    if any(o.kind == "metric" and o.span[0] >= found.start("asked") for o in matches):
+        return False
+    words = [w for w in re.findall(r"[a-z][a-z&'-]*", found.group("asked").lower()) if w not in _FRAME]
+    return bool(words)
+
+
 # "did <subject> <verb> | in 2022": the last lower-case word before the period, a preposition or the end,
 # after a subject that ends in a name or a part's noun ("did the company spend repurchasing shares" has none).
 _DID_VERB = re.compile(r"\b(?:did|does|do|has|have|had)\s+(?:\S+\s+){0,6}?(?:\S*[A-Z]\S*|segments?|business(?:es)?|"
@@ -200,6 +224,20 @@ def without_asked_verb(clause: str) -> str:
     """The clause without the verb a "did X ... <verb>" question asks with ("did 3M's Safety and
     Industrial segment make in 2022"): a table's row never prints it (a sentence may: "employed")."""
     return _DID_VERB.sub(lambda m: m.group(0)[:m.start("verb") - m.start()], clause)
+
+
+# "goodwill sat in", "property and equipment, net located in": one word between a line item and the
+# preposition that places it is the clause's verb, unless the filing prints it in a label ("payable to").
+_LINKING = re.compile(r"^\s*,?\s*([a-z]+)\s+(?:in|into|to|at|within|under|across|by|for|from|on|inside|among)\b")
+
+
+def linking_words(clause: str, measures: tuple[MetricMatch, ...]) -> tuple[str, ...]:
+    """The word after each line item that ties it to a place ("sat" of "goodwill sat in the segment")."""
+    out = []
+    for m in measures:
+        if m.kind == "metric" and m.span[1] <= len(clause) and (found := _LINKING.match(clause[m.span[1]:])):
+            out.append(found.group(1))
+    return tuple(dict.fromkeys(out))
 
 
 # "<noun> of <line item>": the noun may be what is asked of the item ("an impairment of plant and equipment").

@@ -54,6 +54,7 @@ class QuestionPlan:
     rewritten: str = ""                            # misspelt company names spelt as the filings spell them
     # subject
     companies: tuple[str, ...] = ()                # held companies named, canonical names, in order of mention
+    named_as: tuple[str, ...] = ()                 # the words naming them, as written ("J&J", "MSFT"): no line item's
     unheld: tuple[str, ...] = ()                   # name-like phrases that match no held company
     closest: tuple[str, ...] = ()                  # held companies nearest the first unheld name
     # periods
@@ -116,6 +117,7 @@ class QuestionPlan:
     main_clause: str = ""                          # the question without its format instructions and definition
     line_clause: str = ""                          # ... and without the verb "did X's segment make" asks with
     nouns_of: tuple[tuple[tuple[int, int], str], ...] = ()  # "an impairment of | plant and equipment": span, noun
+    linking: tuple[str, ...] = ()                  # "goodwill | sat | in the segment": a verb no label prints, if none does
     parts: tuple[str, ...] = ()                    # "revenue and operating income": one question per measure
     scope: tuple[str, ...] = ()                    # "the Electronics and Energy segment", "in Russia": a part of the company
     inherited: tuple[str, ...] = ()                # of "company", "period", "metric", "scope"

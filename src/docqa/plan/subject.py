@@ -18,7 +18,15 @@ def detect_companies(question: str, documents: list[Document], is_word: WordChec
 
 
 def _detect_companies(question: str, held: _Held, is_word: WordCheck | None, owner: OwnerCheck | None) -> list[str]:
+    return _mentions(question, held, is_word, owner)[0]
+
+
+def _mentions(question: str, held: _Held, is_word: WordCheck | None,
+              owner: OwnerCheck | None) -> tuple[list[str], tuple[str, ...]]:
+    """The companies named, in order of mention, and the words the question names them with as it
+    writes them ("J&J", "MSFT", "Lockheed"): those are no words of the line item asked."""
     norm = " " + normalize_name(question) + " "
+    surfaces: list[str] = []
     mentions: set[tuple[int, int, str]] = set()  # (start, end, company) in the normalised question
     found: dict[str, int] = {}
     # "Annual Report" read as a company is no mention of one: held.exact leaves such names out.
@@ -28,8 +36,9 @@ def _detect_companies(question: str, held: _Held, is_word: WordCheck | None, own
             mentions.add((start, start + len(name) + 1, company))
             start = norm.find(" " + name + " ", start + 1)
     for company, ticker, pattern in held.tickers:
-        if pattern.search(question):
+        if (hit := pattern.search(question)) is not None:
             found.setdefault(company, question.find(ticker))
+            surfaces.append(hit.group(0))
     # A one-word name that is also an ordinary word ("First" of First Mid Bancshares) names the
     # company only when the question writes it as a name, capitalised, or when that company's
     # filings alone print the word: "the first quarter" names no bank.
@@ -47,6 +56,7 @@ def _detect_companies(question: str, held: _Held, is_word: WordCheck | None, own
             continue
         taken.append((start, end, company in spelt))
         found[company] = min(found.get(company, start), start)
+        surfaces.extend(_as_written(norm[start:end], question))
     read = {norm[s:e].replace(" ", "") for s, e, _ in mentions}
     for m in fuzzy_mentions(question, held.table, is_word):
         if m.exact and m.text in read:
@@ -54,6 +64,7 @@ def _detect_companies(question: str, held: _Held, is_word: WordCheck | None, own
         if re.search(rf"\b{re.escape(m.text)}\b", question, re.I) and _ordinary_word_mention(m.text, m.company, question, owner):
             continue
         found.setdefault(m.company, m.start)
+        surfaces.append(question[m.start:m.end])
     if owner is not None:
         # "Lockheed's segment": the first word of a held name, when the filings that print that
         # word are (nearly all) that company's own.
@@ -66,7 +77,17 @@ def _detect_companies(question: str, held: _Held, is_word: WordCheck | None, own
             company = next(iter(holders))
             if company not in found and owner(word) == company:
                 found[company] = start
-    return sorted(found, key=found.get)
+                surfaces.extend(_as_written(word, question))
+    return sorted(found, key=found.get), tuple(dict.fromkeys(s.strip() for s in surfaces if s.strip()))
+
+
+def _as_written(normalised: str, question: str) -> list[str]:
+    """A name read in the normalised question ("j and j") as the question writes it ("J&J")."""
+    words = [r"(?:and|&|n)" if w == "and" else re.escape(w) for w in normalised.split()]
+    if not words:
+        return []
+    hit = re.search(r"(?<!\w)" + r"[\W_]*".join(words) + r"(?!\w)", fold(question), re.I)
+    return [hit.group(0)] if hit is not None else []
 
 
 def _ordinary_word_mention(name: str, company: str, question: str, owner: OwnerCheck | None) -> bool:

@@ -18,7 +18,7 @@ from docqa.answer.figures.intents.yes_no import yes_no
 from docqa.answer.figures.reading.asked import Asked, asked_measures
 from docqa.answer.figures.reading.composition import compose_measures, names_no_line_item
 from docqa.answer.figures.reading.drafts import ANSWERER
-from docqa.answer.figures.reading.line_item_words import company_name_words, leaf_text
+from docqa.answer.figures.reading.line_item_words import company_name_words, line_words
 from docqa.answer.figures.reading.measures import MetricMeasure
 from docqa.answer.figures.reading.reporting_currency import in_reporting_currency
 from docqa.answer.figures.reading.scoped import scoped_measures
@@ -150,14 +150,14 @@ class FiguresAnswerer:
         if not sources:
             return None
         company_words = company_name_words(store, sources, plan)
-        compose_measures(plan, asked, company_words)
+        subject = line_words(plan, sources, company_words)
+        compose_measures(plan, asked, company_words, subject)
         if plan.scope and plan.composition is None and "share_of" not in plan.kinds:
             # (A share of the company's total names the part in its own words: "AWS as a share of net sales".)
             # "Operating margin of the Domestic segment": the segment's lines, never the company's total.
             # (an amount's line of the part is read in a table of amounts, not of its share: "33.9 %")
             amounts = not plan.kinds and any(lexicon.metric(k).kind == "currency" for k in plan.metric_keys)
-            line_words = leaf_text(plan.line_clause or plan.main_clause, company_words)
-            asked.measures = scoped_measures(asked.measures, plan.scope, line_words,
+            asked.measures = scoped_measures(asked.measures, plan.scope, subject,
                                              frozenset({"amount"}) if amounts else plan.kinds, company_words,
                                              plan.gross_of)
         if not asked.measures and bottom_line and judged in ("positive", "negative"):

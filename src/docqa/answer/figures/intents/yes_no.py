@@ -6,6 +6,7 @@ import re
 from dataclasses import replace
 
 from docqa.answer.figures.reading.asked import Asked, asked_measures
+from docqa.answer.figures.reading.line_item_words import leaf_text
 from docqa.answer.figures.reading.composition import compose_measures
 from docqa.answer.figures.reading.drafts import judged_draft
 from docqa.answer.figures.reading.evaluated import Evaluated, Measure, growth_expression, show, wrap
@@ -122,7 +123,7 @@ def side_measures(words: str, company_words: frozenset[str]) -> list[Measure]:
     words = without_period(words)
     side = replace(build_plan(words, []), composition=None)  # the side's own words, planned as a question
     asked = asked_measures(side.reading)
-    compose_measures(side, asked, company_words)
+    compose_measures(side, asked, company_words, leaf_text(side.line_clause or side.main_clause, company_words))
     return asked.measures
 
 

@@ -11,7 +11,7 @@ import re
 
 from docqa.answer.figures.reading.asked import Asked
 from docqa.answer.figures.reading.evaluated import Measure
-from docqa.answer.figures.reading.line_item_words import leaf_text, qualifiers
+from docqa.answer.figures.reading.line_item_words import qualifiers
 from docqa.answer.figures.reading.measures import Either, ExprMeasure, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.reading.printed_rows import PrintedAsAsked, RowMeasure
 from docqa.finance import compose as C
@@ -30,7 +30,7 @@ def names_no_line_item(matches: list[MetricMatch]) -> bool:
     return all(m.kind == "formula" and m.key in _OVER_TIME for m in matches)
 
 
-def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[str]) -> None:
+def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[str], subject: str) -> None:
     """Put the question's own arithmetic first, its convention on named formulas, and replace a
     line item the question qualifies ("King segment net revenues") by the printed row it names."""
     matches, composition = list(plan.measures), plan.composition
@@ -47,6 +47,11 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
             kind = kind or (named[0].formula.kind if named[0].formula.kind != "same" else None)
         first.append(ExprMeasure(label[:1].upper() + label[1:], composition.expr, kind, company_words,
                                  year_end=convention == "year_end"))
+        expr = composition.expr
+        if "share_of" in plan.kinds and isinstance(expr, C.BinOp) and expr.op == "/" and isinstance(expr.left, C.Leaf):
+            # "what share of net clinical revenue came from commercial insurance payers": a table that
+            # prints the part's share ("Commercial insurance payers 17 %") states it
+            first.append(RowMeasure(expr.left.text, asked=label, kinds=frozenset({"share_of"}), gross_of=plan.gross_of))
     elif named and named[0].formula.inputs and len(named[0].formula.inputs) == 2:
         inputs = list(plan.defined_inputs)
         if len(inputs) == 2:
@@ -56,7 +61,6 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
             first.append(ExprMeasure(named[0].label, C.BinOp("/", C.Leaf(inputs[0]), right), named[0].formula.kind,
                                      company_words))
     main = plan.main_clause
-    subject = leaf_text(plan.line_clause or main, company_words)
     kept: list[Measure] = []
     for measure in asked.measures:
         if isinstance(measure, MetricMeasure):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
-from docqa.answer.figures.reading.sources import Source
+from docqa.answer.figures.reading.sources import Source, all_tables
 from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.finance.text import stems
+from docqa.plan.companies import normalize_name
 from docqa.plan import QuestionPlan
 from docqa.store.base import Store
 
@@ -20,13 +21,19 @@ SCAFFOLD = frozenset(stems(
     "july august september october november december calendar date grow grew growth versus vs compared "
     "percentage percent change increase decrease rise rose decline fell prior yoy over before previous preceding ago "
     # how a question frames an amount ("how much did X spend on", "pay for"): the label prints the thing
-    "spend spent spending pay paid paying it own"))
+    "spend spent spending pay paid paying it own "
+    # how a question points at a table's parts ("inventory breakdown: ..."): no word of a row
+    "breakdown breakdowns split detail details composition "
+    # where the question points to read it ("from the tax note", "in its lease footnote"): no row prints it
+    "note notes footnote footnotes table tables schedule section"))
 
 
 def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
     """The line item's words: without the company's name, periods, dates, and scaffolding."""
     text = re.sub(r"\b[\w.&-]+(?:\s+[A-Z][\w.&-]*){0,3}(?:['\u2019]s\b|(?<=s)['\u2019](?!\w))",
                   lambda m: "" if _is_company(m.group(0), company_words) else m.group(0), text)
+    text = re.sub(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+\d{1,2}\b", " ", text, flags=re.I)
+    text = re.sub(r"\b\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})\b", " ", text)   # "as of 12/31/2021"
     text = re.sub(r"\b(?:19|20)\d\d\b|\b\d{1,2},|\b\d{1,2}(?=\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
                   r"|\bq[1-4]\b|\bfy\d{2}\b", " ", text, flags=re.I)
     text = _PERIOD_WORDS.sub(" ", text)
@@ -58,6 +65,35 @@ def _is_company(text: str, company_words: frozenset[str]) -> bool:
     return bool(s) and (not company_words or bool(s & company_words) or text[:1].isupper())
 
 
+def line_words(plan: QuestionPlan, sources: list[Source], company_words: frozenset[str]) -> str:
+    """The words of the line asked: the clause's words less the company, periods and scaffolding,
+    and less a verb that ties the item to a place ("goodwill sat in the segment") when no table of
+    the filings prints it."""
+    clause = plan.line_clause or plan.main_clause
+    for word in plan.linking:
+        if not any(set(stems(word)) <= printed_words(source) for source in sources):
+            clause = re.sub(rf"\b{re.escape(word)}\b", " ", clause, count=1)
+    return leaf_text(clause, company_words)
+
+
+_PRINTED: dict[str, frozenset[str]] = {}
+_PRINTED_KEPT = 64
+
+
+def printed_words(source: Source) -> frozenset[str]:
+    """Stems of every word a table of the filing prints in a label, heading, title or column header."""
+    found = _PRINTED.get(source.document_id)
+    if found is None:
+        words: set[str] = set()
+        for table in all_tables(source):
+            words.update(stems(" ".join((table.title, *(c.header for c in table.columns),
+                                         *(f"{r.label} {r.section or ''}" for r in table.rows)))))
+        if len(_PRINTED) >= _PRINTED_KEPT:
+            _PRINTED.pop(next(iter(_PRINTED)))
+        found = _PRINTED[source.document_id] = frozenset(words)
+    return found
+
+
 def leftover(text: str, match: MetricMatch, company_words: frozenset[str]) -> list[str]:
     """Words of ``text`` outside the lexicon match that the metric's own vocabulary lacks:
     "King segment net revenues" is not revenue."""
@@ -75,15 +111,18 @@ SOFT_WORDS = frozenset(stems("total net gaap consolidated reported overall"))
 def company_name_words(store: Store, sources: list[Source], plan: QuestionPlan) -> frozenset[str]:
     """Stems of the names the company goes by, so that "Activision's" is not part of a line item."""
     words: set[str] = set()
-    for name in plan.companies:
+    for name in (*plan.companies, *plan.named_as):
         words |= set(stems(name))
     for source in sources:
         doc = store.document(source.document_id)
         if doc is None:
             continue
         meta = doc.meta
+        # the names the question gives the company, where it gives one: every alias the filings print
+        # ("Kraft Canada Inc") would make "Canada" the company's word, not the part asked
+        asked = f" {normalize_name(plan.asked)} "
         for name in (meta.company, meta.ticker, *meta.aliases):
-            if name:
+            if name and (name == meta.company or not plan.named_as or f" {normalize_name(name)} " in asked):
                 words |= set(stems(name))
     generic = set(stems("inc corporation corp company co ltd plc group holdings the and of limited llc sa ag nv"))
     return frozenset(words - generic - set(stems("total net revenue sales income")))

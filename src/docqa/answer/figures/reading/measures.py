@@ -318,8 +318,11 @@ class ExprMeasure(Measure):
             return None
         if units_clash(a, b):
             return None  # thousands and millions do not combine as printed
-        if {a.kind, b.kind} == {"percent_points", "currency"}:
-            return None  # a printed percentage (a growth rate) and an amount are no ratio of amounts
+        if (len({a.kind, b.kind} & {"percent_points", "percent"}) == 1 and {a.kind, b.kind} & {"currency", "count"}
+                and node.op != "*"):
+            # a printed percentage (a growth rate, a share: "17 %") and an amount are no ratio, sum or
+            # difference of amounts
+            return None
         if node.op == "/":
             if b.value == 0 or (a.used and [u.cell for u in a.used] == [u.cell for u in b.used]):
                 return None  # a figure over itself is no ratio anyone asks

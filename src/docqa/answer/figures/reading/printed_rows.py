@@ -11,7 +11,7 @@ from docqa.answer.figures.reading.located import Located, another_kind_of_figure
 from docqa.answer.figures.reading.sources import all_tables
 from docqa.finance.lexicon import Metric
 from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows, measure_words_missing, words_beyond_label
-from docqa.finance.tables import Row, StatementTable
+from docqa.finance.tables import Column, Row, StatementTable, whole_of
 from docqa.plan.measures import GrossOf
 from docqa.finance.text import clean_label, expense_amount, holds, narrower_total, reads_as_expense, stems
 from docqa.types import StatementKind
@@ -98,6 +98,9 @@ class RowMeasure(Measure):
                 # whose header names a word of the phrase the row's label does not.
                 column = source.column(table, period, stock,
                                        choose=lambda cols, r=row, t=table: entity_column(self.phrase, r, t, cols))
+                if column is None:
+                    column = _column_of_a_dated_row(row, table, period, source,
+                                                    lambda cols, r=row, t=table: entity_column(self.phrase, r, t, cols))
                 cell = row.cell(column.index) if column is not None else None
                 if cell is None or cell.value is None or not states_an_amount(cell, row, table):
                     continue
@@ -119,7 +122,7 @@ class RowMeasure(Measure):
                     value = cell.value
                 found = Located.at(source, metric, value, cell, row, table, period)
                 # a cell printed with "%" is a percentage, whatever its row's other cells are ("33.9 %")
-                kind = "percent" if "%" in (cell.raw or "") else read_kind(row.kind)
+                kind = "percent_points" if "%" in (cell.raw or "") else read_kind(row.kind)
                 if not kind_answers(self.kinds, Evaluated("", value, kind, [], "", "", False, period)):
                     continue
                 if "count" in self.kinds and kind == "currency":
@@ -133,20 +136,49 @@ _NET_OF = re.compile(r"\bnet\s+of\b|\bafter\b|\bless\b", re.I)
 
 
 _BALANCE_HEADING = re.compile(r"^\s*balances?\s+(?:as\s+of|at)\b", re.I)   # "Balance as of December 31, 2021": its rows' day
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _ROW_DATE = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2}),?\s+((?:19|20)\d\d)\b", re.I)
 
 
-def _dated_elsewhere(row: Row, fiscal_year: int) -> bool:
-    """A row whose label states a day of another fiscal year (a roll-forward's opening balance). A
-    day in the first week of January closes the year before (J&J's fiscal 2022 ended January 1, 2023)."""
+def _row_day(row: Row) -> tuple[int, int, int] | None:
+    """The day a row's label states (a roll-forward's "Balance as of June 30, 2023", or the
+    balance heading above it), as (year, month, day)."""
     found = _ROW_DATE.search(row.label) or (_ROW_DATE.search(row.section) if row.section and _BALANCE_HEADING.match(row.section)
                                             else None)
     if found is None:
-        return False
-    year = int(found.group(3))
-    if found.group(1).lower() == "jan" and int(found.group(2)) <= 7:
-        year -= 1
-    return year != fiscal_year
+        return None
+    return int(found.group(3)), _MONTHS.index(found.group(1).lower()[:3]) + 1, int(found.group(2))
+
+
+def _fiscal_year_of(day: tuple[int, int, int]) -> int:
+    """A day in the first week of January closes the year before (J&J's fiscal 2022 ended January 1, 2023)."""
+    year, month, date = day
+    return year - 1 if month == 1 and date <= 7 else year
+
+
+def _dated_elsewhere(row: Row, fiscal_year: int) -> bool:
+    """A row whose label states a day of another fiscal year (a roll-forward's opening balance)."""
+    day = _row_day(row)
+    return day is not None and _fiscal_year_of(day) != fiscal_year
+
+
+def _column_of_a_dated_row(row: Row, table: StatementTable, period, source, choose) -> Column | None:
+    """A roll-forward whose columns are parts, not periods ("Flexibles Segment | Rigid Packaging
+    Segment | Total"), dates its balances in the rows: the row of the day asked is read in the
+    column of the part the words name, else the total's."""
+    day = _row_day(row)
+    if day is None:
+        return None
+    if source.calendar is not None:
+        closes = source.calendar.period_of("%04d-%02d-%02d" % day)
+    else:
+        closes = (_fiscal_year_of(day), 4)
+    if closes != (period.fiscal_year, period.quarter or 4):
+        return None
+    columns = [c for c in table.columns if not c.derived]
+    if len(columns) < 2 or any(c.fiscal_year or c.period_end for c in columns):
+        return None
+    return whole_of(columns, columns[-1], source.part, choose)
 
 
 _CHANGE = re.compile(r"\bchange\b|\bgrowth\b|%|\bpercent", re.I)
@@ -177,6 +209,13 @@ class PrintedAsAsked(Measure):
             # A row so labelled that gives no figure for the period (a heading, an equity
             # statement's column) does not make the words that row's.
             found = self.exact.evaluate(sources, period)
+            if found is not None and not any(u.table.statement for u in found.used):
+                # "SG&A" printed in a segment's table of the MD&A is that segment's: the statement's
+                # line of the item, where there is one, is the company's
+                item = self.otherwise.evaluate(sources, period)
+                if item is not None and all(u.table.statement for u in item.used):
+                    self._chosen = self.otherwise
+                    return item
             self._chosen = self.exact if found is not None else self.otherwise
             return found if found is not None else self.otherwise.evaluate(sources, period)
         return self._chosen.evaluate(sources, period)

@@ -1,0 +1,91 @@
+"""Rows read as the question asks them: every word asked printed around the row; a roll-forward's
+balance of the day asked in the column of the part asked; a statement's line before a segment's row
+printed in the question's words; the words naming the line, not the company, the date or a verb."""
+
+from __future__ import annotations
+
+from docqa.answer.figures.reading.line_item_words import leaf_text, line_words
+from docqa.answer.figures.reading.measures import MetricMeasure
+from docqa.answer.figures.reading.printed_rows import PrintedAsAsked, RowMeasure
+from docqa.answer.figures.reading.sources import Source
+from docqa.finance.lexicon import load_lexicon
+from docqa.finance.periods import FiscalCalendar, Period
+from docqa.finance.rowlookup import score_row
+from docqa.finance.tables import Cell, Column, Row, StatementTable
+from docqa.plan import build_plan
+from docqa.types import StatementKind
+
+BOX = (0.0, 0.0, 1.0, 1.0)
+
+
+def _row(label: str, *values: float, section: str | None = None) -> Row:
+    cells = tuple(Cell(value=v, raw=f"{v:,.0f}", column=k, bbox=BOX) for k, v in enumerate(values))
+    return Row(label=label, section=section, cells=cells, bbox=BOX, indent=0)
+
+
+def _column(k: int, header: str, year: int | None = None) -> Column:
+    return Column(index=k, header=header, fiscal_year=year, period="year" if year else None, x0=k, x1=k + 1)
+
+
+def _table(title: str, columns, rows, page=1, statement=None) -> StatementTable:
+    return StatementTable(page=page, title=title, statement=statement, unit="millions", columns=tuple(columns),
+                          rows=tuple(rows), bbox=BOX)
+
+
+def test_a_word_asked_that_nothing_around_the_row_prints_rules_the_row_out():
+    # McDonald's revenue by segment: "International Operated Markets 11,297.0" is no goodwill
+    revenue = _table("Segment and Geographic Information", [_column(0, "2022", 2022)],
+                     [_row("International Operated Markets", 11297.0, section="Revenues")])
+    assert score_row("goodwill international operated markets segment", revenue.rows[0], revenue) == 0.0
+    assert score_row("revenues international operated markets segment", revenue.rows[0], revenue) > 0.9
+
+
+def test_a_roll_forward_by_part_reads_the_balance_of_the_day_asked_in_the_parts_column():
+    # Amcor's goodwill by segment: the columns are parts, the rows dated balances
+    columns = [_column(0, "Flexibles Segment"), _column(1, "Rigid Packaging Segment"), _column(2, "Total")]
+    rows = [_row("Balance as of June 30, 2022", 4307, 978, 5285), _row("Foreign currency translation", 16, -3, 13),
+            _row("Balance as of June 30, 2023", 4391, 975, 5366)]
+    table = _table("Note 10 - Goodwill and Other Intangible Assets", columns, rows)
+    source = Source("AMCOR_2023_10K.pdf", "a", [table], {}, calendar=FiscalCalendar.from_period_end("2023-06-30", 2023))
+    rigid = RowMeasure("Rigid Packaging segment goodwill").evaluate([source], Period(2023))
+    assert rigid is not None and rigid.value == 975
+    assert RowMeasure("goodwill").evaluate([source], Period(2023)).value == 5366
+    assert RowMeasure("goodwill").evaluate([source], Period(2022)).value == 5285
+    assert RowMeasure("goodwill").evaluate([source], Period(2021)) is None
+
+
+def test_the_statements_line_before_a_segments_row_printed_in_the_questions_words():
+    # Best Buy: "SG&A 638" in the International segment's table of the MD&A; the income statement
+    # prints "Selling, general and administrative expenses 7,970"
+    segment = _table("International Segment Performance Summary", [_column(0, "2023", 2023)], [_row("SG&A", 638)])
+    income = _table("Consolidated Statements of Earnings", [_column(0, "2023", 2023)],
+                    [_row("Selling, general and administrative expenses", 7970)], page=40, statement=StatementKind.INCOME)
+    source = Source("BESTBUY_2023_10K.pdf", "b", [income, segment], {})
+    sga = load_lexicon().metric("sga")
+    asked = PrintedAsAsked(RowMeasure("SG&A", asked="SG&A", stands_for=sga, exact=True), MetricMeasure(sga))
+    assert asked.evaluate([source], Period(2023)).value == 7970
+    # a row printed in the question's words on the statement itself is the one asked
+    boeing = _table("Consolidated Statements of Operations", [_column(0, "2022", 2022)],
+                    [_row("Cost of products", 51000), _row("Cost of services", 9000), _row("Total costs", 60000)],
+                    statement=StatementKind.INCOME)
+    cogs = load_lexicon().metric("cost_of_revenue")
+    services = PrintedAsAsked(RowMeasure("cost of services", stands_for=cogs, exact=True), MetricMeasure(cogs))
+    assert services.evaluate([Source("BOEING.pdf", "x", [boeing], {})], Period(2022)).value == 9000
+
+
+def test_a_verb_tying_the_item_to_a_place_is_left_out_unless_a_label_prints_it():
+    table = _table("Goodwill by reportable segment", [_column(0, "2022", 2022)], [_row("Digital Experience", 8500)])
+    source = Source("ADOBE_2022_10K.pdf", "a", [table], {})
+    plan = build_plan("How much goodwill sat in Adobe's Digital Experience segment at the end of fiscal 2022?", [])
+    assert plan.linking == ("sat",)
+    assert "sat" not in line_words(plan, [source], frozenset({"adobe"})).split()
+    printed = _table("Amounts payable to suppliers", [_column(0, "2022", 2022)], [_row("Interest payable to banks", 3)])
+    plan = build_plan("What was interest payable to banks in 2022?", [])
+    kept = line_words(plan, [Source("X.pdf", "x", [printed], {})], frozenset())
+    assert plan.linking == () or "payable" in kept.split()
+
+
+def test_a_day_written_after_its_month_is_no_word_of_the_line():
+    assert leaf_text("Adobe property and equipment net in APAC as of dec 2 2022", frozenset({"adobe"})) == \
+        "property and equipment net APAC"
+    assert leaf_text("revenue in May 2023") == "revenue"

@@ -1,0 +1,46 @@
+"""Plan slots that say which of a question's words name the line asked: the company as the question
+names it, a verb tying the item to a place, a topic label before the question proper."""
+
+from docqa.plan import build_plan
+from docqa.types import DocType, Document, DocumentMeta
+
+
+def doc(id_, company, year, aliases=(), ticker=None):
+    return Document(id=id_, file_name=f"{id_}.pdf", path="", sha256=id_, pages=1,
+                    meta=DocumentMeta(company=company, fiscal_year=year, doc_type=DocType.ANNUAL, aliases=aliases,
+                                      ticker=ticker))
+
+
+DOCS = [
+    doc("jnj", "Johnson & Johnson", 2022),
+    doc("msft", "Microsoft Corporation", 2023, aliases=("Microsoft",), ticker="MSFT"),
+    doc("khc", "The Kraft Heinz Company", 2019, aliases=("Kraft Heinz", "Kraft Canada Inc")),
+    doc("aes", "The AES Corporation", 2021, aliases=("AES",)),
+]
+
+
+def test_the_words_naming_the_company_are_kept_as_written():
+    assert build_plan("J&J goods in process inventory at the end of fiscal 2022", DOCS).named_as == ("J&J",)
+    assert build_plan("What was MSFT's revenue in 2023?", DOCS).named_as == ("MSFT",)
+    assert build_plan("Kraft Heinz adjusted EBITDA in 2019", DOCS).named_as == ("Kraft Heinz",)
+
+
+def test_an_alias_the_question_does_not_use_is_no_word_of_the_company():
+    # "Kraft Canada Inc" is one of the filer's names; the question names it "Kraft Heinz", and
+    # "in Canada" is the part asked
+    assert build_plan("Kraft Heinz Segment Adjusted EBITDA for 2019 in Canada?", DOCS).scope == ("Canada",)
+
+
+def test_a_verb_between_the_item_and_its_place_is_read_apart():
+    assert build_plan("How much goodwill sat in Microsoft's Intelligent Cloud segment in 2023?", DOCS).linking == ("sat",)
+    assert build_plan("Microsoft property and equipment, net located in the United States, 2023", DOCS).linking == ("located",)
+    assert build_plan("What was Microsoft's goodwill in 2023?", DOCS).linking == ()
+
+
+def test_an_item_named_only_in_a_label_before_the_question_is_qualified_by_it():
+    plan = build_plan("AES inventory breakdown: what was the fuel and other raw materials balance at December 31, 2021?", DOCS)
+    assert [m.key for m in plan.measures] == ["inventory"]
+    assert plan.reading.qualified == {plan.measures[0].span}
+    # the question proper asks the item itself, or nothing of its own: the label is the company and period
+    for question in ("AES FY21: what was inventory?", "AES inventory: what was it at December 31, 2021?"):
+        assert build_plan(question, DOCS).reading.qualified == frozenset()
