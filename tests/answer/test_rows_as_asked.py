@@ -89,3 +89,36 @@ def test_a_day_written_after_its_month_is_no_word_of_the_line():
     assert leaf_text("Adobe property and equipment net in APAC as of dec 2 2022", frozenset({"adobe"})) == \
         "property and equipment net APAC"
     assert leaf_text("revenue in May 2023") == "revenue"
+
+
+def test_a_share_printed_as_a_percentage_is_read_and_never_divided_by_an_amount():
+    # NeoGenomics' clinical revenue by payer: "Commercial insurance payers 17 %", revenue in thousands
+    from docqa.answer.figures.reading.asked import asked_measures
+    from docqa.answer.figures.reading.composition import compose_measures
+
+    payers = _table("Clinical revenue by payer", [_column(0, "2022", 2022)],
+                    [Row(label="Commercial insurance payers", cells=(Cell(value=17, raw="17 %", column=0, bbox=BOX),),
+                         bbox=BOX, indent=0)])
+    income = _table("Consolidated Statements of Operations", [_column(0, "2022", 2022)],
+                    [_row("Net clinical revenue", 509728)], statement=StatementKind.INCOME)
+    source = Source("NEO_10K.pdf", "n", [income, payers], {})
+    plan = build_plan("What share of NeoGenomics' net clinical revenue in 2022 came from commercial insurance payers?", [])
+    asked = asked_measures(plan.reading)
+    compose_measures(plan, asked, frozenset({"neogenomics"}), leaf_text(plan.line_clause, frozenset({"neogenomics"})))
+    values = [v for m in asked.measures if (v := m.evaluate([source], Period(2022))) is not None]
+    assert values and values[0].value == 17 and values[0].kind == "percent_points"
+
+
+def test_the_answers_label_states_every_word_the_row_lacks():
+    from docqa.finance.rowlookup import words_beyond_label
+
+    row = _row("Balance as of June 30, 2023", 975)
+    assert words_beyond_label("Rigid Packaging segment goodwill", row) == "Rigid Packaging segment goodwill"
+    assert words_beyond_label("goodwill Digital Experience segment", _row("Digital Experience", 8500)) == "goodwill"
+
+
+def test_where_the_question_points_and_a_numeric_date_are_no_words_of_the_line():
+    assert leaf_text("From the tax note, Walmart's total current tax provision for fiscal 2020",
+                     frozenset({"walmart"})) == "tax total current tax provision"
+    assert leaf_text("AES's noncurrent operating lease liabilities as of 12/31/2021", frozenset({"aes"})) == \
+        "noncurrent operating lease liabilities"

@@ -98,3 +98,18 @@ def test_an_amount_of_what_the_asked_words_qualify_is_not_theirs():
              "$1,952,597, estimated with the lowest price in 2022 of $15,514.23 per Bitcoin.")
     assert _answer("How much impairment did the company record on its Bitcoin holdings in 2022?", after,
                    year=2022) is None
+
+
+# VERIZON_2021_10K.pdf p. 4
+VERIZON = ("As of December 31, 2021, Consumer had approximately 115 million wireless retail connections, approximately "
+           "7 million wireline broadband connections, which includes Fios and Digital Subscriber Line (DSL) internet "
+           "connections, and approximately 4 million Fios video connections.")
+
+
+def test_a_count_of_the_noun_with_other_modifiers_is_no_count_of_what_was_asked():
+    # "115 million wireless retail connections" are no "Fios internet connections"
+    assert _answer("How many Fios internet connections did Verizon's Consumer segment have at the end of 2021?",
+                   VERIZON, year=2021) is None
+    draft = _answer("How many wireless retail connections did Verizon's Consumer segment have at the end of 2021?",
+                    VERIZON, year=2021)
+    assert draft is not None and draft.figures[0].value == 115_000_000
