@@ -230,7 +230,7 @@ def _counts_what_was_asked(sentence: str, start: int, end: int, hard: list[str],
     the question puts before that noun are there too: "115 million wireless retail connections" are
     no "Fios internet connections"."""
     text = fold(sentence)
-    after = _WORD.findall(text[end:end + 50])[:3]   # "2,100 full-time equivalent employees"
+    after = _WORD.findall(text[end:end + 50])[:5]   # "2,100 full-time equivalent employees", "50,110 full- and part-time employees"
     before = _WORD.findall(text[max(0, start - 40):start])[-3:]
     if not any(_holds(set(normalized(stems(w))), h) for w in after + before for h in hard):
         return False

@@ -145,6 +145,8 @@ _BALANCE = re.compile(r"^\s*(?:(?:net|ending|closing|opening|beginning)\s+)?bala
                       re.I)
 _BALANCE_WORDS = frozenset(stems("balance balances net ending closing opening beginning as of at on january february march "
                                   "april may june july august september october november december"))
+_AT_DAY = re.compile(r"[\s,]+(?:at|as\s+of|as\s+at|on)\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+                     r"\s+\d{1,2},?\s+(?:19|20)\d\d\s*$", re.I)
 _HEAD = re.compile(r",|\(|:|;| \u2014 | - ")
 
 
@@ -162,7 +164,8 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
     hard, soft = phrase_words(phrase)
     if not hard:
         return 0.0
-    label = [s for s in normalized(stems(label_text)) if s not in STOP and not s.isdigit()]
+    # "Goodwill at January 1, 2023": the day a balance is struck at is no word of what it is
+    label = [s for s in normalized(stems(_AT_DAY.sub("", label_text))) if s not in STOP and not s.isdigit()]
     if not label:
         return 0.0
     label_set = set(label)

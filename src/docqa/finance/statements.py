@@ -62,7 +62,7 @@ def read_tables(page: Page) -> list[StatementTable]:
             title_lines = top + [t for t in title_lines if t not in top]
         table = _read_region(page, lines, block, lo, hi, title_lines, page_unit)
         if table is not None and (block is not None or len(table.rows) >= 3):
-            tables += by_dated_blocks(table, table.title, table.statement == StatementKind.BALANCE)
+            tables += by_dated_blocks(years_as_headings(table), table.title, table.statement == StatementKind.BALANCE)
         prev_end = _last_data(lines, lo, hi) + 1
     return tables
 
@@ -182,6 +182,34 @@ def _lines_over_columns(lines: list[TableLine], first_row: int, lo: int) -> list
         out.append(ln.line)
         i -= 1
     return out[::-1]
+
+
+def years_as_headings(table: StatementTable) -> StatementTable:
+    """A segment note that prints each block's year on a line of its own, over the figures ("2021"
+    above "Total revenue  $ 141,398  $ 27,298 ..."): the year heads the rows below it, and is no row
+    nor column of figures."""
+    if any(c.fiscal_year or c.period_end for c in table.columns):
+        return table
+    marks = [k for k, r in enumerate(table.rows)
+             if not r.label.strip() and len(r.cells) == 1 and is_year(r.cells[0].raw.strip())]
+    if len(marks) < 2 or marks[0] != 0:
+        return table
+    rows, year = [], ""
+    for k, row in enumerate(table.rows):
+        if k in marks:
+            year = row.cells[0].raw.strip()
+            continue
+        rows.append(row.model_copy(update={"section": year}))
+    used = {c.column for r in rows for c in r.cells}
+    if not all(table.rows[k].cells[0].column not in used for k in marks):
+        return table
+    # the column the years stood in holds no figure: gone, and the others numbered anew
+    kept = [c for c in table.columns if c.index in used]
+    new = {c.index: k for k, c in enumerate(kept)}
+    rows = [r.model_copy(update={"cells": tuple(c.model_copy(update={"column": new[c.column]}) for c in r.cells)})
+            for r in rows]
+    columns = tuple(c.model_copy(update={"index": new[c.index]}) for c in kept)
+    return table.model_copy(update={"rows": tuple(rows), "columns": columns})
 
 
 def by_dated_blocks(table: StatementTable, context: str, balance_sheet: bool) -> list[StatementTable]:

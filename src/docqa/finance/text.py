@@ -77,7 +77,9 @@ def without_sign_alternatives(label: str) -> str:
     return _SIGN_ALTERNATIVE.sub("", label)
 
 
-_SPACED_LEADER = re.compile(r"(?:\s*\.){3,}\s*$")  # "NET INTEREST INCOME . . . . ." (leader dots set one by one)
+# "NET INTEREST INCOME . . . . ." (leader dots set one by one), "Research and development .......$" (a
+# currency sign printed at the leaders' end)
+_SPACED_LEADER = re.compile(r"(?:\s*\.){3,}\s*(?:[$€£¥]\s*)?$")
 
 
 @lru_cache(maxsize=65536)

@@ -31,6 +31,7 @@ from docqa.plan.parts import split_parts
 from docqa.plan.scope import scope_asked
 from docqa.plan.periods import (
     _LATEST,
+    AskedPeriods,
     _YEAR_END_ASKED,
     asked_day,
     asked_period_end,
@@ -126,6 +127,15 @@ def _with_topic(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
     return replace(plan, discloses=True, topic=topic)
 
 
+def _redated(periods: AskedPeriods, plan: QuestionPlan) -> AskedPeriods:
+    """The years a day names, as the subject slot dated them by the filer's calendar ("as of January 1,
+    2023" closes fiscal 2022)."""
+    day = plan.balance_day or plan.period_end
+    if not day or periods.quarters or int(day[:4]) in plan.years or int(day[:4]) not in periods.years:
+        return periods
+    return replace(periods, years=tuple(sorted({y for y in periods.years if y != int(day[:4])} | set(plan.years))))
+
+
 def _with_ask(plan: QuestionPlan) -> QuestionPlan:
     """What kind of answer is asked, read from the question as the answerers read it (names spelt
     as the filings spell them, so that a measure's offsets hold in that text)."""
@@ -139,7 +149,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
     reading = read_measures(asked, measures)
     one_question = composition is not None or judged is not None or pick is not None or asks_verdict(asked)
     return replace(
-        plan, measures=measures, reading=reading, periods=read_periods(asked),
+        plan, measures=measures, reading=reading, periods=_redated(read_periods(asked), plan),
         core=without_provisos(asked), expansions=tuple(load_lexicon().expansion_terms(measures)),
         boilerplate=asks_about_boilerplate(asked), statistic=Statistic(*routed) if routed else None,
         verdict=asks_verdict(asked), why=asks_why(asked), judgement=judged, sign=sign_asked(asked),
@@ -190,6 +200,9 @@ def _with_subject(plan: QuestionPlan, documents: list[Document], explicit: Searc
         # "the fiscal year ending January 31, 2020" is fiscal 2020 by the filer's calendar, and
         # "ending January 1, 2023" fiscal 2022: the date says which year, not the digits alone.
         years = tuple(sorted({y for y in years if str(y) != plan.period_end[:4]} | {fiscal_year_of(plan.period_end)}))
+    elif plan.balance_day and not explicit.years and fiscal_year_of(plan.balance_day) != int(plan.balance_day[:4]):
+        # "as of January 1, 2023": the balance at the close of fiscal 2022 (a 52/53-week year)
+        years = tuple(sorted({y for y in years if str(y) != plan.balance_day[:4]} | {fiscal_year_of(plan.balance_day)}))
     return replace(plan, companies=tuple(companies), named_as=named_as, unheld=tuple(unheld), closest=tuple(closest), years=years,
                    rewritten=owner_as_the_company(_respelt(question_first(question), held if pool is documents
                                                            else _held(pool), is_word), companies))

@@ -25,7 +25,8 @@ SCAFFOLD = frozenset(stems(
     # how a question points at a table's parts ("inventory breakdown: ..."): no word of a row
     "breakdown breakdowns split detail details composition "
     # where the question points to read it ("from the tax note", "in its lease footnote"): no row prints it
-    "note notes footnote footnotes table tables schedule section"))
+    "note notes footnote footnotes table tables schedule section "
+    "please kindly thanks thank tell show provide"))
 
 
 def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
@@ -35,7 +36,7 @@ def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
     text = re.sub(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+\d{1,2}\b", " ", text, flags=re.I)
     text = re.sub(r"\b\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})\b", " ", text)   # "as of 12/31/2021"
     text = re.sub(r"\b(?:19|20)\d\d\b|\b\d{1,2},|\b\d{1,2}(?=\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
-                  r"|\bq[1-4]\b|\bfy\d{2}\b", " ", text, flags=re.I)
+                  r"|\bq[1-4]\b|\bfy\s?(?:\d{4}|\d{2})\b", " ", text, flags=re.I)
     text = _PERIOD_WORDS.sub(" ", text)
     words = [t for t in re.findall(r"[A-Za-z0-9&'\u2019-]+|\([^)]*\)", text)]
     out = []

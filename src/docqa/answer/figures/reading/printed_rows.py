@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from docqa.answer.figures.reading.asked_kind import kind_answers
 from docqa.answer.figures.reading.evaluated import Evaluated, Measure, read_kind
@@ -53,6 +53,7 @@ class RowMeasure(Measure):
     exact: bool = False            # only a row printed as the words are (EXACT_SCORE)
     within: tuple | None = None    # only rows of this table: (document id, page, bbox)
     gross_of: tuple[GrossOf, ...] = ()  # "before deducting royalties": never a row net of them
+    on_statements: bool = False    # only rows of the primary statements
 
     @property
     def label(self) -> str:  # type: ignore[override]
@@ -71,7 +72,14 @@ class RowMeasure(Measure):
             tables = all_tables(source)
             if self.within is not None:
                 tables = [t for t in tables if (source.document_id, t.page, t.bbox) == self.within]
+            if self.on_statements:
+                tables = [t for t in tables if t.statement]
             matches = find_rows(tables, phrase, min_score=min_score)
+            if self.exact:
+                # printed as the words are, not a synonym the lexicon folds them into ("Total revenue"
+                # for "total net sales" where Costco prints both)
+                asked_words = set(stems(phrase)) - _SOFT_LITERAL
+                matches = [m for m in matches if asked_words <= set(stems(clean_label(m.row.label)))]
             if "amount" in self.kinds:
                 # An amount is printed in a table that states its unit ("in millions"); a table of
                 # percentage changes beside it prints the same row label.
@@ -132,6 +140,7 @@ class RowMeasure(Measure):
 
 
 # A row that has taken off what was asked before: "net of royalties" / "after royalties" / "less royalties".
+_SOFT_LITERAL = frozenset(stems("total the of and a an"))
 _NET_OF = re.compile(r"\bnet\s+of\b|\bafter\b|\bless\b", re.I)
 
 
@@ -198,6 +207,10 @@ class PrintedAsAsked(Measure):
 
     exact: RowMeasure
     otherwise: Measure
+    # the words are one of the item's own printed forms ("total net sales" of revenue): the row so
+    # printed is taken only beside the item's line on the same statement (Costco's "Net sales" above
+    # "Total revenue"), never from another table in the item's place
+    alike: bool = False
     _chosen: Measure | None = None
 
     @property
@@ -206,8 +219,14 @@ class PrintedAsAsked(Measure):
 
     def evaluate(self, sources, period):
         if self._chosen is None:
+            if self.alike:
+                return self._alike(sources, period)
             # A row so labelled that gives no figure for the period (a heading, an equity
             # statement's column) does not make the words that row's.
+            found = replace(self.exact, on_statements=True).evaluate(sources, period)
+            if found is not None:
+                self._chosen = replace(self.exact, on_statements=True)
+                return found
             found = self.exact.evaluate(sources, period)
             if found is not None and not any(u.table.statement for u in found.used):
                 # "SG&A" printed in a segment's table of the MD&A is that segment's: the statement's
@@ -219,4 +238,16 @@ class PrintedAsAsked(Measure):
             self._chosen = self.exact if found is not None else self.otherwise
             return found if found is not None else self.otherwise.evaluate(sources, period)
         return self._chosen.evaluate(sources, period)
+
+    def _alike(self, sources, period):
+        item = self.otherwise.evaluate(sources, period)
+        exact = replace(self.exact, on_statements=True)
+        found = exact.evaluate(sources, period) if item is not None else None
+        tables = {(u.document_id, u.table.page, u.table.bbox) for u in item.used} if item is not None else set()
+        if found is not None and found.used and all((u.document_id, u.table.page, u.table.bbox) in tables
+                                                    for u in found.used):
+            self._chosen = exact
+            return found
+        self._chosen = self.otherwise
+        return item
 
