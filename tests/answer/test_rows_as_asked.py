@@ -4,6 +4,8 @@ printed in the question's words; the words naming the line, not the company, the
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from docqa.answer.figures.reading.line_item_words import leaf_text, line_words
 from docqa.answer.figures.reading.measures import MetricMeasure
 from docqa.answer.figures.reading.printed_rows import PrintedAsAsked, RowMeasure
@@ -122,3 +124,42 @@ def test_where_the_question_points_and_a_numeric_date_are_no_words_of_the_line()
                      frozenset({"walmart"})) == "tax total current tax provision"
     assert leaf_text("AES's noncurrent operating lease liabilities as of 12/31/2021", frozenset({"aes"})) == \
         "noncurrent operating lease liabilities"
+
+
+def test_an_items_printed_form_picks_its_line_beside_the_items_on_one_statement():
+    from docqa.answer.figures.reading.measures import MetricMeasure
+
+    revenue = load_lexicon().metric("revenue")
+    costco = _table("Consolidated Statements of Income", [_column(0, "2021", 2021)],
+                    [_row("Net sales", 192052, section="REVENUE"), _row("Membership fees", 3877, section="REVENUE"),
+                     _row("Total revenue", 195929, section="REVENUE")], statement=StatementKind.INCOME)
+    asked = PrintedAsAsked(RowMeasure("total net sales", stands_for=revenue, exact=True), MetricMeasure(revenue),
+                           alike=True)
+    assert asked.evaluate([Source("COSTCO.pdf", "c", [costco], {})], Period(2021)).value == 192052
+    # printed only on another statement (a parent company's schedule): the item's own line or sum
+    balance = _table("Consolidated Balance Sheets", [_column(0, "2022", 2022)],
+                     [_row("Total current liabilities", 15788), _row("Total noncurrent liabilities", 79781)],
+                     statement=StatementKind.BALANCE)
+    parent = _table("Condensed Balance Sheets (parent company)", [_column(0, "2022", 2022)],
+                    [_row("Total liabilities", 229)], page=146, statement=StatementKind.BALANCE)
+    liabilities = load_lexicon().metric("total_liabilities")
+    asked = PrintedAsAsked(RowMeasure("total liabilities", stands_for=liabilities, exact=True),
+                           MetricMeasure(liabilities), alike=True)
+    pages = {146: SimpleNamespace(number=146, tables=[parent], text="", lines=())}
+    got = asked.evaluate([Source("PGE.pdf", "p", [balance], pages)], Period(2022))
+    assert got is not None and got.value == 15788 + 79781
+
+
+def test_a_balance_struck_on_a_day_is_that_balance_whatever_the_day():
+    table = _table("Goodwill as allocated by segment of business", [_column(0, "MedTech"), _column(1, "Total")],
+                   [_row("Goodwill at January 2, 2022", 14856, 35246), _row("Goodwill at January 1, 2023", 25863, 45231)])
+    assert score_row("goodwill MedTech segment", table.rows[1], table) >= 0.95
+    source = Source("JNJ.pdf", "j", [table], {}, calendar=FiscalCalendar.from_period_end("2023-01-01", 2022))
+    assert RowMeasure("goodwill").evaluate([source], Period(2022)).value == 45231
+
+
+def test_the_fiscal_year_and_politeness_are_no_words_of_the_line():
+    assert leaf_text("Costco FY2021 total revenue of its United States Operations segment", frozenset({"costco"})) == \
+        "total revenue United States Operations segment"
+    assert leaf_text("Canadian Operations operating income for fiscal 2021 at Costco, please.", frozenset({"costco"})) == \
+        "Canadian Operations operating income"

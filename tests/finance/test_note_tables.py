@@ -68,3 +68,16 @@ def test_one_block_over_its_total_is_no_sign_the_total_names_it():
 def test_the_sentence_ending_a_paragraph_introduces_the_table_below():
     table = _with_row(read_tables(filing_page("AMAZON_2019_10K.pdf", 68)), "Germany")
     assert table.title.startswith("Net sales attributed to countries")
+
+
+def test_a_year_printed_over_each_block_heads_its_rows_and_is_no_column():
+    # Costco's segment note: "2021" on a line of its own over "Total revenue  $ 141,398  $ 27,298 ..."
+    tables = read_tables(filing_page("COSTCO_2021_10K.pdf", 64))
+    by_year = {t.columns[0].fiscal_year: t for t in tables if any(r.label == "Total revenue" for r in t.rows)}
+    assert set(by_year) == {2019, 2020, 2021}
+    latest = by_year[2021]
+    assert [c.header for c in latest.columns] == ["2021 United States Operations", "2021 Canadian Operations",
+                                                  "2021 Other International Operations", "2021 Total"]
+    row = next(r for r in latest.rows if r.label == "Operating income")
+    assert [c.raw for c in row.cells] == ["4,262", "1,176", "1,270", "6,708"]
+    assert not any(not r.label for r in latest.rows)

@@ -44,3 +44,11 @@ def test_an_item_named_only_in_a_label_before_the_question_is_qualified_by_it():
     # the question proper asks the item itself, or nothing of its own: the label is the company and period
     for question in ("AES FY21: what was inventory?", "AES inventory: what was it at December 31, 2021?"):
         assert build_plan(question, DOCS).reading.qualified == frozenset()
+
+
+def test_a_balance_on_a_day_in_januarys_first_week_closes_the_year_before():
+    jnj = [doc("jnj", "Johnson & Johnson", 2022)]
+    plan = build_plan("goodwill allocated to J&J's MedTech segment as of January 1, 2023", jnj)
+    assert plan.years == (2022,)
+    assert [p.fiscal_year for p in plan.asked_periods()] == [2022]
+    assert build_plan("J&J goodwill as of December 31, 2022", jnj).years == (2022,)
