@@ -163,3 +163,19 @@ def test_the_fiscal_year_and_politeness_are_no_words_of_the_line():
         "total revenue United States Operations segment"
     assert leaf_text("Canadian Operations operating income for fiscal 2021 at Costco, please.", frozenset({"costco"})) == \
         "Canadian Operations operating income"
+
+
+def test_a_phrase_of_measure_words_only_still_names_its_row():
+    # Creative Media & Community Trust: "Total segment net operating income" under the lending block
+    table = _table("The net operating income (loss) of the Company's segments", [_column(0, "2022", 2022)],
+                   [_row("Segment net operating income—lending", 6380, section="Lending:"),
+                    _row("Total segment net operating income", 46824, section="Lending:")])
+    got = RowMeasure("total segment net operating income").evaluate([Source("CMCT.pdf", "c", [table], {})], Period(2022))
+    assert got is not None and got.value == 46824
+
+
+def test_rev_is_revenue_in_a_tables_title():
+    table = _table("The following summarizes revenues by geographic area:", [_column(0, "2021", 2021)],
+                   [_row("Developed Europe", 18336), _row("Emerging Markets", 20701), _row("Revenues", 81288)])
+    got = RowMeasure("rev Developed Europe").evaluate([Source("PFE.pdf", "p", [table], {})], Period(2021))
+    assert got is not None and got.value == 18336

@@ -90,3 +90,21 @@ def test_closing_a_sale_is_stated_by_the_sale_itself():
     assert ("sold",) in verb.phrases and ("divest",) in verb.phrases
     sale = next(slot for slot in topic.slots if slot.label == "sale")
     assert ("sold",) in sale.phrases
+
+
+@pytest.mark.parametrize("question, parts", [
+    # a comma before the last "and": the items are cut at the commas, "technology and content" is one,
+    # and the preposition of the first is each item's
+    ("How much did Amazon spend on fulfillment, technology and content, and marketing in 2019?",
+     ("How much did Amazon spend on fulfillment in 2019?", "How much did Amazon spend on technology and content in 2019?",
+      "How much did Amazon spend on marketing in 2019?")),
+    # places of two words each after "in", at the end
+    ("Pfizer 2021 rev in Developed Europe and Emerging Markets",
+     ("Pfizer 2021 rev in Developed Europe", "Pfizer 2021 rev in Emerging Markets")),
+])
+def test_lists_as_analysts_punctuate_them(question, parts):
+    assert build_plan(question, []).parts == parts
+
+
+def test_one_word_names_joined_by_and_may_be_one_name():
+    assert build_plan("What was 3M's 2022 operating income in Safety and Industrial?", []).parts == ()

@@ -163,6 +163,10 @@ def score_row(phrase: str, row: Row, table: StatementTable) -> float:
 def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> float:
     hard, soft = phrase_words(phrase)
     if not hard:
+        # "total segment net operating income": what is measured is all the phrase names
+        hard = [w for w in soft if w in MEASURE_SOFT]
+        soft = [w for w in soft if w not in MEASURE_SOFT]
+    if not hard:
         return 0.0
     # "Goodwill at January 1, 2023": the day a balance is struck at is no word of what it is
     label = [s for s in normalized(stems(_AT_DAY.sub("", label_text))) if s not in STOP and not s.isdigit()]

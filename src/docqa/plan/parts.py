@@ -305,6 +305,11 @@ def _listed_after(question: str, measures: tuple[MetricMatch, ...], anchors: lis
     cuts = [j for j in _JOIN.finditer(question, anchors[0], end)
             if j.group().strip() and not any(a < j.start() and j.end() < b for a, b in protected)
             and not (_IN_A_NAME.match(question[j.end():]) and _NAME_END.search(question[:j.start()]))]
+    oxford = any(re.match(r"\s*,\s*and\b", j.group()) for j in cuts) and any("," in j.group() for j in cuts[:-1])
+    if oxford:
+        # "fulfillment, technology and content, and marketing": a list with a comma before its last
+        # "and" is cut at its commas; an "and" without one is an item's own
+        cuts = [j for j in cuts if "," in j.group()]
     if not cuts or len(cuts) >= MAX_PARTS or not cuts[-1].group().strip(" ,"):
         return ()  # "A, B and C" is a list; "assets, net of allowance" or "December 31, 2021" is not
     start = max(a for a in anchors if a <= cuts[0].start())   # "its" after the first "and" is an item's own
@@ -314,6 +319,10 @@ def _listed_after(question: str, measures: tuple[MetricMatch, ...], anchors: lis
         at = j.end()
     items.append(question[at:end].strip())
     items = [re.sub(r"^(?:its|their)\s+", "", item, flags=re.I) for item in items]
+    lead = re.match(r"^(on|in|for|from|to|into)\s+\S", items[0], re.I)
+    if lead:  # "spend on fulfillment, technology and content, and marketing": on each of them
+        items = [items[0], *(item if re.match(r"(?:on|in|for|from|to|into)\s", item, re.I) else f"{lead.group(1)} {item}"
+                             for item in items[1:])]
     noun = re.match(r"^(.+?)\s+(from|in|for|of)\s+\S", items[0])
     if noun:  # "revenues from North America and from EMEA": the second is revenues from EMEA too
         items = [items[0], *(f"{noun.group(1)} {item}" if re.match(rf"{noun.group(2)}\s", item, re.I) else item
@@ -323,7 +332,7 @@ def _listed_after(question: str, measures: tuple[MetricMatch, ...], anchors: lis
         return ()
     for k in range(len(items) - 1):
         words, nxt = items[k].split(), items[k + 1].split()
-        if len(words) == 1 and len(nxt) >= 2:
+        if len(words) == 1 and len(nxt) >= 2 and not oxford:
             if not _MODIFIER.fullmatch(words[0]):
                 return ()  # "maintenance and support revenue": one printed line, maybe
             items[k] = " ".join([words[0], *nxt[1:]])
@@ -400,6 +409,11 @@ _BOTH = re.compile(rf"\b(?i:both)\s+(?:the\s+)?(?P<names>{_NAME}(?:{_LIST_JOIN}(
 _SET_APART = re.compile(rf"\s*(?:[:\u2013\u2014]|\s-)\s*(?P<names>{_NAME}(?:{_LIST_JOIN}{_NAME})+)\s*(?P<end>[?.]?)\s*$")
 
 
+# "rev in Developed Europe and Emerging Markets": places of two or more words each, after "in" at the
+# end (one-word names joined by "and" may be one name: "in Safety and Industrial")
+_NAME_OF_TWO = r"[A-Z][A-Za-z.&'’-]*(?:\s+[A-Z][A-Za-z.&'’-]*)+"
+_IN_NAMES = re.compile(rf"\s(?P<prep>in|for|across)\s+(?:the\s+)?(?P<names>{_NAME_OF_TWO}(?:{_LIST_JOIN}(?:the\s+)?{_NAME_OF_TWO})+)"
+                       r"\s*(?P<end>[?.]?)\s*$")
 _THE = re.compile(r"^the\s+", re.I)
 
 
@@ -413,6 +427,12 @@ def _by_named(question: str) -> tuple[str, ...]:
         head, tail = question[:both.start()], question[end:].lstrip()
         tail = f" {tail}" if tail else ""
         return tuple(f"{head}{n}{tail}" for n in names) if len(names) > 1 else ()
+    places = _IN_NAMES.search(question)
+    if places:
+        names = [_THE.sub("", n.strip()) for n in re.split(_LIST_JOIN, places.group("names")) if n.strip()]
+        head = question[:places.start()]
+        return (tuple(f"{head} {places.group('prep')} {n}{places.group('end')}" for n in names)
+                if len(set(names)) == len(names) > 1 else ())
     apart = _SET_APART.search(question)
     if apart and apart.start() > 0:
         names = [n.strip() for n in re.split(_LIST_JOIN, apart.group("names")) if n.strip()]
