@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 from docqa.answer.figures.reading.line_item_words import leaf_text, line_words
 from docqa.answer.figures.reading.measures import MetricMeasure
+from docqa.answer.figures.reading.measures import MetricMeasure
 from docqa.answer.figures.reading.printed_rows import PrintedAsAsked, RowMeasure
 from docqa.answer.figures.reading.sources import Source
 from docqa.finance.lexicon import load_lexicon
@@ -179,3 +180,14 @@ def test_rev_is_revenue_in_a_tables_title():
                    [_row("Developed Europe", 18336), _row("Emerging Markets", 20701), _row("Revenues", 81288)])
     got = RowMeasure("rev Developed Europe").evaluate([Source("PFE.pdf", "p", [table], {})], Period(2021))
     assert got is not None and got.value == 18336
+
+
+def test_a_line_printed_as_asked_reads_the_words_in_their_order():
+    # Microsoft's income statement prints "Other income, net" above "Net income"
+    income = _table("Income Statements", [_column(0, "2023", 2023)],
+                    [_row("Other income, net", 788), _row("Income before income taxes", 89311), _row("Net income", 72361)],
+                    statement=StatementKind.INCOME)
+    net_income = load_lexicon().metric("net_income")
+    asked = PrintedAsAsked(RowMeasure("net income", stands_for=net_income, exact=True), MetricMeasure(net_income),
+                           alike=True)
+    assert asked.evaluate([Source("MSFT.pdf", "m", [income], {})], Period(2023)).value == 72361

@@ -319,10 +319,6 @@ def _listed_after(question: str, measures: tuple[MetricMatch, ...], anchors: lis
         at = j.end()
     items.append(question[at:end].strip())
     items = [re.sub(r"^(?:its|their)\s+", "", item, flags=re.I) for item in items]
-    lead = re.match(r"^(on|in|for|from|to|into)\s+\S", items[0], re.I)
-    if lead:  # "spend on fulfillment, technology and content, and marketing": on each of them
-        items = [items[0], *(item if re.match(r"(?:on|in|for|from|to|into)\s", item, re.I) else f"{lead.group(1)} {item}"
-                             for item in items[1:])]
     noun = re.match(r"^(.+?)\s+(from|in|for|of)\s+\S", items[0])
     if noun:  # "revenues from North America and from EMEA": the second is revenues from EMEA too
         items = [items[0], *(f"{noun.group(1)} {item}" if re.match(rf"{noun.group(2)}\s", item, re.I) else item
@@ -344,6 +340,10 @@ def _listed_after(question: str, measures: tuple[MetricMatch, ...], anchors: lis
         return ()  # the first item names no figure of its own ("... exploration and evaluation assets")
     if len(set(i.lower() for i in items)) < len(items):
         return ()
+    lead = re.match(r"^(on|in|for|from|to|into)\s+\S", items[0], re.I)
+    if lead and oxford:  # "spend on fulfillment, technology and content, and marketing": on each of them
+        items = [items[0], *(item if re.match(r"(?:on|in|for|from|to|into)\s", item, re.I) else f"{lead.group(1)} {item}"
+                             for item in items[1:])]
     head, tail = question[:start].rstrip() + " ", question[end:]
     return tuple(f"{head}{item}{tail}" for item in items)
 

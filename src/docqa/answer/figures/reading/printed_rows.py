@@ -80,8 +80,7 @@ class RowMeasure(Measure):
             if self.exact:
                 # printed as the words are, not a synonym the lexicon folds them into ("Total revenue"
                 # for "total net sales" where Costco prints both)
-                asked_words = set(stems(phrase)) - _SOFT_LITERAL
-                matches = [m for m in matches if asked_words <= set(stems(clean_label(m.row.label)))]
+                matches = [m for m in matches if _printed_as(phrase, m.row.label)]
             if "amount" in self.kinds:
                 # An amount is printed in a table that states its unit ("in millions"); a table of
                 # percentage changes beside it prints the same row label.
@@ -143,6 +142,22 @@ class RowMeasure(Measure):
 
 # A row that has taken off what was asked before: "net of royalties" / "after royalties" / "less royalties".
 _SOFT_LITERAL = frozenset(stems("total the of and a an"))
+
+
+def _printed_as(phrase: str, label: str) -> bool:
+    """Does the label print the words asked, in their order, and no "other" they do not say?
+    ("Net income" is not "Other income, net")"""
+    asked = [w for w in stems(phrase) if w not in _SOFT_LITERAL]
+    printed = list(stems(clean_label(label)))
+    if "other" in printed and "other" not in asked:
+        return False
+    at = 0
+    for word in asked:
+        try:
+            at = printed.index(word, at) + 1
+        except ValueError:
+            return False
+    return True
 _NET_OF = re.compile(r"\bnet\s+of\b|\bafter\b|\bless\b", re.I)
 
 
