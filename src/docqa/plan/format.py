@@ -79,9 +79,14 @@ def asks_amount(question: str, measures: tuple[MetricMatch, ...] | list[MetricMa
 
 
 def counted_noun(question: str) -> str | None:
-    """"How many stores did X open": the noun counted ("stores")."""
-    m = _HOW_MANY.match(question)
+    """"How many stores did X open", "X's count of foreign affiliated restaurants": the noun counted."""
+    m = _HOW_MANY.match(question) or _COUNT_OF.search(question)
     return m.group("noun") if m else None
+
+
+# "count of foreign affiliated restaurants", "number of employees": a count, of the noun after it
+_COUNT_OF = re.compile(r"\b(?:count|number|total\s+number)\s+of\s+(?P<noun>[a-z][\w'’&-]*(?:\s+[a-z][\w'’&-]*){0,3}?)"
+                       r"(?=\s+(?:as\s+of|at|in|for|during|on|by|of|did|does|was|were|is|are)\b|\s*[?.,]|\s*$)")
 
 
 _PER_SHARE = re.compile(r"\bper\s+(?:(?:diluted|basic|common|ordinary)\s+)?(?:share|cdi|ads|unit)\b|\bcents\b"
@@ -107,7 +112,7 @@ def kinds_asked(question: str) -> frozenset[str]:
         kinds.add("per_share")
     if _SHARE_ASKED.search(question):
         kinds.add("share_of")
-    if _COUNT.search(question):
+    if _COUNT.search(question) or _COUNT_OF.search(question):
         kinds.add("count")
     if _PERCENT_ASKED.search(question):
         kinds.add("percent")
@@ -136,9 +141,21 @@ _A_VERB = re.compile(r"\b(?:did|does|do|is|are|was|were|has|have|had|will|would|
 
 def looks_up_a_figure(question: str) -> bool:
     """"Card Member rewards expense in 2022 versus 2021 at Amex", "Kraft Heinz Segment Adjusted EBITDA
-    for 2019": a line and a period typed as a lookup ask its figure as plainly as "what was" does."""
+    for 2019": a line and a period typed as a lookup ask its figure as plainly as "what was" does; so
+    does such a line after a request ("Give me McDonald's count of foreign affiliated restaurants as of
+    December 31, 2022"), unless what is requested is prose ("give me a summary of ...")."""
+    request = _REQUEST.match(question)
+    if request is not None:
+        question = question[request.end():]
+        if _PROSE.match(question):
+            return False
     return (_OPENS.match(question) is None and _A_PERIOD.search(question) is not None
             and _A_VERB.search(question) is None and _ASKING.search(question) is None)
+
+
+_REQUEST = re.compile(r"^\W*(?:please\s+)?(?:give|show|tell|provide|get|pull|find)(?:\s+(?:me|us))?\s+", re.I)
+_PROSE = re.compile(r"^(?:(?:a|an|the|some)\s+)?(?:summary|overview|description|explanation|discussion|list|analysis|"
+                    r"details|rundown|sense|idea|breakdown|picture|view|update|commentary|background)\b", re.I)
 
 
 def part_of_whole(question: str) -> bool:

@@ -85,6 +85,9 @@ _STATED = re.compile(r"(?P<cur>[$€£¥])\s?(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<s
                      r"(?P<per>\s*(?:a|per|each)\s+(?:common\s+|ordinary\s+)?share)?", re.I)
 
 
+_NAMING = re.compile(r"\b(?:its|their|the|a|an|this|that|our)\s+$", re.I)
+
+
 def stated_amount(question: str) -> StatedAmount | None:
     """The amount a yes/no question states as its fact; None for a level compared against ("more
     than $5 billion": a threshold) and for questions that are no yes/no question."""
@@ -92,8 +95,8 @@ def stated_amount(question: str) -> StatedAmount | None:
     if parse_threshold(asked) is not None:
         return None
     found = _STATED.search(asked)
-    if found is None:
-        return None
+    if found is None or _NAMING.search(asked[:found.start()]):
+        return None  # "under its $1.0 billion share repurchase program": the amount names the program
     value = float(found.group("num").replace(",", "")) * _SCALE_WORDS.get((found.group("scale") or "").lower(), 1.0)
     return StatedAmount(value, bool(found.group("per")), found.group(0).strip())
 
