@@ -19,11 +19,10 @@ gross margin improve") are the figures answerer's; this one only takes the discl
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from docqa.answer.extractive import units
 from docqa.answer.contract import Filings, ReadsFilings
-from docqa.answer.stated_amounts import in_period, read_amount
 from docqa.plan import QuestionPlan
 from docqa.plan.topic import (_STOP, DEAL_VERBS, Slot, Topic_, _stem, _words)
 from docqa.store.base import Store, StoredPage
@@ -53,7 +52,7 @@ _SUPPOSED = re.compile(
 # dividends", "rests within the discretion of our board"): looked for near the match only, since a
 # sentence that reports an event may go on to say what it will bring.
 _FRAMING = re.compile(
-    r"\b(?:will|expects?|expected|anticipates?|intends?|believes?|future|restrict\w*|prohibit\w*|ability|discretion|entitled|"
+    r"\b(?:will|expects?|expected|anticipates?|intends?|believes?|restrict\w*|prohibit\w*|ability|discretion|entitled|"
     r"permit|permits|permitted|in\s+order\s+to|subject\s+to)\b")
 _EVENT_SPAN = 8       # words between an event's verb and its object ("paid ... dividends")
 _FRAMING_BEFORE = 8   # words before the match, and after it, within its clauses
@@ -270,24 +269,10 @@ def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Fou
                      + (1.0 if _stem(topic.verb) in stems else 0.0) - 0.1 * (max(at) - min(at))
                      + 1.5 * sum(_match(stems, [slot]) is not None for slot in topic.optional)
                      - 3.0 * supposed - 0.002 * len(quote))
-            # a table's row ("Dividends paid per share  -  -  -  -  0.12") states no event of the year
-            # asked: which cell is that year's is the tables' to read (the figures answerer)
-            stated = bool(done or _AMOUNT.search(quote) or _PASSIVE_PAST.search(quote)) and "  " not in sentence.strip()
+            stated = bool(done or _AMOUNT.search(quote) or _PASSIVE_PAST.search(quote))
             found.append(Found(document, page.number, quote, negated, supposed, score, stated,
                                bool(_IMMATERIAL.search(sentence))))
     return found
-
-
-# the words of an amount, no thing it is of ("$170 million of bitcoin": bitcoin)
-_AMOUNT_WORDS = frozenset(("million", "billion", "thousand", "share", "per", "a", "each", "common"))
-
-
-def _what_the_amount_is_of(topic: Topic_) -> Topic_:
-    """A stated amount's topic reduced to the thing it is of ("dividend" of "raise its quarterly
-    dividend to $0.28 a share"): the verb may be the filing's own ("declared"), the amount decides."""
-    things = [s for s in topic.slots if s.label not in _AMOUNT_WORDS and not any(ch.isdigit() for ch in s.label)
-              and s.label != topic.verb]
-    return replace(topic, slots=things[:1], optional=[]) if things else topic
 
 
 def _whitespace_positions(sentence: str, at: list[int]) -> list[int]:
@@ -316,7 +301,7 @@ class DisclosureAnswerer(ReadsFilings):
         if not documents:
             return None
         topic = plan.topic
-        if topic is None or len(topic.slots) > MAX_STATE_SLOTS and topic.state and plan.stated is None:
+        if topic is None or len(topic.slots) > MAX_STATE_SLOTS and topic.state:
             return None
         found: list[Found] = []
         scope: list[tuple[Document, int]] = []
@@ -327,7 +312,7 @@ class DisclosureAnswerer(ReadsFilings):
                 continue
             scope.append((doc, len(pages)))
             first_pages[doc.id] = pages[0]
-            found.extend(scan(pages, doc, topic if plan.stated is None else _what_the_amount_is_of(topic)))
+            found.extend(scan(pages, doc, topic))
         if not scope:
             return None
         said = [f for f in found if not f.negated and not (topic.event and f.supposed)]
@@ -359,34 +344,11 @@ class DisclosureAnswerer(ReadsFilings):
             # "None of our reporting units incurred any goodwill impairment charges in 2020" against
             # undated lines that only name the words: the filing's dated word decides
             said = []
-        if plan.stated is not None:
-            return self._stated(topic, plan, found)
         if said:
             return self._yes(topic, said)
         if topic.state and not denied:
             return None  # nothing says so, and nothing says not: no verdict from absence for a state
         return self._no(topic, scope, denied, supposed, first_pages)
-
-    def _stated(self, topic: Topic_, plan: QuestionPlan, found: list[Found]) -> Draft | None:
-        """"Did X raise its dividend to $0.28 a share in 2022?": Yes where a sentence prints that
-        amount beside the year asked; No where the sentences that print it date it to another
-        year; else no verdict (the amount may be printed in a table the figures read)."""
-        assert plan.stated is not None
-        reads = [(f, read_amount(f.sentence, plan.stated)) for f in found if not f.negated and not f.supposed]
-        stating = [(f, r) for f, r in reads if r.states]
-        here = [f for f, r in stating if in_period(r, plan.years, f.document.meta.fiscal_year)]
-        if here:
-            return self._yes(topic, here)
-        if not stating:
-            return None
-        quotes = " … ".join(f"“{f.sentence}” (p. {f.page})" for f, _ in stating[:MAX_QUOTES])
-        years = ", ".join(str(y) for y in sorted({r.year for _, r in stating if r.year}))
-        text = (f"No. {stating[0][0].document.file_name} prints {plan.stated.text} for {years or 'another period'}, "
-                f"not {', '.join(str(y) for y in plan.years)}: {quotes}")
-        citations = tuple(Citation(document=f.document.file_name, document_id=f.document.id, page=f.page, quote=f.sentence)
-                          for f, _ in stating[:MAX_QUOTES])
-        return Draft(text=text, found=True, citations=citations, answerer="disclosure",
-                     reason=f"the amount asked is printed for another period")
 
     def _documents(self, plan: QuestionPlan, evidence: list[EvidencePage], store: Store) -> list[Document]:
         ids: list[str] = []

@@ -23,7 +23,7 @@ from docqa.plan.ranking import asks_which, listed_activities, which_is_most
 from docqa.plan.format import (asked_currency, asks_amount, asks_figure, counted_noun, kinds_asked, looks_up_a_figure,
                                part_of_whole, requested_format)
 from docqa.plan.intent import classify
-from docqa.plan.judgement import band_asked, bottom_line_asked, compared, judgement, moves, parse_threshold, sign_asked, stated_amount
+from docqa.plan.judgement import band_asked, bottom_line_asked, compared, judgement, moves, parse_threshold, sign_asked
 from docqa.plan.model import QuestionPlan, Statistic
 from docqa.plan.measures import gross_of, linking_words, nouns_of, read_measures, without_asked_verb
 from docqa.plan.names import OwnerCheck, WordCheck
@@ -122,9 +122,7 @@ def _with_topic(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
         # "did X sell Y": what X did, in the filing's words (when a line item is named, its printed
         # figure decides first: "did Verizon buy back shares" reads the repurchases line, then this)
         topic = deal_topic(asked, words)
-    if topic is None and (not plan.measures or plan.stated is not None):
-        # a figure's state ("is working capital positive") is a figure's; an amount stated ("raise its
-        # dividend to $0.28 a share") is the sentence's that prints it
+    if topic is None and not plan.measures:  # a figure's state ("is working capital positive") is a figure's
         topic = parse_state(asked, words)
     return replace(plan, discloses=True, topic=topic)
 
@@ -157,7 +155,6 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         verdict=asks_verdict(asked), why=asks_why(asked), judgement=judged, sign=sign_asked(asked),
         gross_of=gross_of(asked), loss_named=any(_LOSS.search(m.text) for m in measures),
         bottom_line=bottom_line_asked(asked), threshold=parse_threshold(asked), sides=compared(asked),
-        stated=stated_amount(asked) if asks_verdict(asked) else None,
         band=band_asked(asked), moves=moves(asked), amount=asks_amount(asked, measures), counted=counted_noun(asked), kinds=kinds_asked(asked),
         asks_figure=asks_figure(asked) or (looks_up_a_figure(asked) and not asks_why(asked)),
         part_of_whole=part_of_whole(asked),

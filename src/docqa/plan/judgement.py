@@ -71,36 +71,6 @@ def parse_threshold(question: str) -> Threshold | None:
     return Threshold(above, level, "", words)
 
 
-@dataclass(frozen=True)
-class StatedAmount:
-    """An amount a yes/no question states as the fact to check ("raise its dividend to $0.28 a
-    share", "buy $170 million of bitcoin"): the filing must state that amount, for the period asked."""
-
-    value: float          # in units of the currency (a per-share amount as written)
-    per_share: bool
-    text: str             # as the question writes it
-
-
-_STATED = re.compile(r"(?P<cur>[$€£¥])\s?(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<scale>trillion|billion|bn|million|mm|thousand)?\b"
-                     r"(?P<per>\s*(?:a|per|each)\s+(?:common\s+|ordinary\s+)?share)?", re.I)
-
-
-_NAMING = re.compile(r"\b(?:its|their|the|a|an|this|that|our)\s+$", re.I)
-
-
-def stated_amount(question: str) -> StatedAmount | None:
-    """The amount a yes/no question states as its fact; None for a level compared against ("more
-    than $5 billion": a threshold) and for questions that are no yes/no question."""
-    asked = question.split("?")[0]
-    if parse_threshold(asked) is not None:
-        return None
-    found = _STATED.search(asked)
-    if found is None or _NAMING.search(asked[:found.start()]):
-        return None  # "under its $1.0 billion share repurchase program": the amount names the program
-    value = float(found.group("num").replace(",", "")) * _SCALE_WORDS.get((found.group("scale") or "").lower(), 1.0)
-    return StatedAmount(value, bool(found.group("per")), found.group(0).strip())
-
-
 # "larger than its net income", "exceed capital expenditures": one measure against another (a
 # number after the words is a threshold instead: parse_threshold).
 _NOT_A_LEVEL = r"(?!(?:roughly\s+|about\s+|approximately\s+|around\s+)?[$€£¥]?\s*\d)"

@@ -15,7 +15,7 @@ from docqa.finance.formulas import Format
 from docqa.finance.lexicon import MetricMatch
 from docqa.finance.periods import Period
 from docqa.plan.composition import Composition
-from docqa.plan.judgement import STABLE_BAND, Compared, StatedAmount, Threshold
+from docqa.plan.judgement import STABLE_BAND, Compared, Threshold
 from docqa.plan.lines import LineAsked
 from docqa.plan.topic import Topic_
 from docqa.plan.measures import GrossOf, MeasureReading
@@ -95,7 +95,6 @@ class QuestionPlan:
     loss_named: bool = False                       # "did the net loss shrink": the measure is named as a loss
     bottom_line: bool = False                      # "was X profitable": the bottom line's sign, no line named
     threshold: Threshold | None = None             # "more than 10%", "below $5 billion"
-    stated: StatedAmount | None = None             # "raise its dividend to $0.28 a share": the amount to find
     sides: Compared | None = None                  # "was A larger than B": the two sides' words
     band: float = STABLE_BAND                      # "not more than roughly 2%": how far a stable measure may move
     moves: str | None = None                       # "up" / "down": the question's words of a direction

@@ -75,8 +75,6 @@ def _judge(judged: str, plan: QuestionPlan, measure: Measure, sources: list[Sour
     shown = show(now.value, now.kind, now.unit)
     printed = "" if now.computed else f" (as printed: {now.used[0].cell.raw})"
     if judged == "exists":
-        if plan.stated is not None and not _the_amount_stated(now, plan.stated):
-            return None  # "raise its dividend to $0.28 a share": the year's dividends paid do not say
         answer = abs(now.value) > 0
         text = f"{'Yes' if answer else 'No'}. {label} for {last.label}: {shown}{printed}."
         return judged_draft([now], text)
@@ -113,17 +111,6 @@ def _judge(judged: str, plan: QuestionPlan, measure: Measure, sources: list[Sour
     text = (f"{'Yes' if answer else 'No'}. {label} {verb} from {then} "
             f"in {first.label} to {shown} in {last.label}.")
     return judged_draft([before, now], text)
-
-
-_UNITS = {"thousands": 1e3, "millions": 1e6, "billions": 1e9}
-
-
-def _the_amount_stated(value, stated) -> bool:
-    """Is the figure read the amount the question states (within a cent, or 1 %)?"""
-    if stated.per_share != (value.kind == "per_share"):
-        return False
-    amount = abs(value.value) * (1.0 if stated.per_share else _UNITS.get(value.unit or "", 1.0))
-    return abs(amount - stated.value) <= max(0.01 * stated.value, 0.005)
 
 
 def _negated(value):

@@ -73,14 +73,12 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
                 continue
             chosen: Measure = (Either(measure, RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of,
                                                           stands_for=measure.metric)) if subject else measure)
-            alike = m is not None and _a_printed_form(measure.metric, m.text)
-            if m is not None and (not alike or len(m.text.split()) >= 2):
+            if m is not None and not _a_printed_form(measure.metric, m.text):
                 # "Boeing's cost of services": words the lexicon takes for the item (its COGS) may
                 # name a row of their own, printed beside the item's other parts ("Cost of
-                # products"); a row printed as the words are is what was asked. So are the words of
-                # one of the item's printed forms: Costco's "total net sales" is not its "Total revenue".
+                # products"); a row printed as the words are is what was asked.
                 chosen = PrintedAsAsked(RowMeasure(m.text, asked=m.text, kinds=plan.kinds, gross_of=plan.gross_of,
-                                                   stands_for=measure.metric, exact=True), chosen, alike=alike)
+                                                   stands_for=measure.metric, exact=True), chosen)
             kept.append(chosen)
         else:
             kept.append(measure)

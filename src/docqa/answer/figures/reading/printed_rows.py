@@ -224,10 +224,6 @@ class PrintedAsAsked(Measure):
 
     exact: RowMeasure
     otherwise: Measure
-    # the words are one of the item's own printed forms ("total net sales" of revenue): the row so
-    # printed is taken only beside the item's line on the same statement (Costco's "Net sales" above
-    # "Total revenue"), never from another table in the item's place
-    alike: bool = False
     _chosen: Measure | None = None
 
     @property
@@ -236,8 +232,6 @@ class PrintedAsAsked(Measure):
 
     def evaluate(self, sources, period):
         if self._chosen is None:
-            if self.alike:
-                return self._alike(sources, period)
             # A row so labelled that gives no figure for the period (a heading, an equity
             # statement's column) does not make the words that row's.
             found = replace(self.exact, on_statements=True).evaluate(sources, period)
@@ -255,16 +249,4 @@ class PrintedAsAsked(Measure):
             self._chosen = self.exact if found is not None else self.otherwise
             return found if found is not None else self.otherwise.evaluate(sources, period)
         return self._chosen.evaluate(sources, period)
-
-    def _alike(self, sources, period):
-        item = self.otherwise.evaluate(sources, period)
-        exact = replace(self.exact, on_statements=True)
-        found = exact.evaluate(sources, period) if item is not None else None
-        tables = {(u.document_id, u.table.page, u.table.bbox) for u in item.used} if item is not None else set()
-        if found is not None and found.used and all((u.document_id, u.table.page, u.table.bbox) in tables
-                                                    for u in found.used):
-            self._chosen = exact
-            return found
-        self._chosen = self.otherwise
-        return item
 
