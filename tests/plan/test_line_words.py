@@ -20,9 +20,11 @@ DOCS = [
 
 
 def test_the_words_naming_the_company_are_kept_as_written():
-    assert build_plan("J&J goods in process inventory at the end of fiscal 2022", DOCS).named_as == ("J&J",)
-    assert build_plan("What was MSFT's revenue in 2023?", DOCS).named_as == ("MSFT",)
-    assert build_plan("Kraft Heinz adjusted EBITDA in 2019", DOCS).named_as == ("Kraft Heinz",)
+    # first as written, then the filer's names the question prints (as the filings spell them)
+    assert build_plan("J&J goods in process inventory at the end of fiscal 2022", DOCS).named_as[0] == "J&J"
+    assert build_plan("What was MSFT's revenue in 2023?", DOCS).named_as[0] == "MSFT"
+    named = build_plan("Kraft Heinz adjusted EBITDA in 2019", DOCS).named_as
+    assert named[0] == "Kraft Heinz" and "kraft canada" not in named
 
 
 def test_an_alias_the_question_does_not_use_is_no_word_of_the_company():

@@ -98,12 +98,14 @@ def _with_scope(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
     # "in Canada" the company's own words
     asked = f" {normalize_name(plan.asked)} "
     names = {normalize_name(c) for c in (*plan.companies, *plan.named_as)}
-    names |= {n for d in own for n in company_names(d) if not plan.named_as or f" {n} " in asked}
+    printed = {n for d in own for n in company_names(d) if f" {n} " in asked}   # as the question (respelt) writes them
+    names |= printed if plan.named_as else {n for d in own for n in company_names(d)}
     tickers = {d.meta.ticker.lower() for d in own if d.meta.ticker}
     words = frozenset(re.sub(r"[^a-z0-9]", "", w) for n in names for w in n.split()) | tickers
     words |= {re.sub(r"[^a-z0-9]", "", n) for n in names}  # "Coca-Cola", "PG&E", "J&J" run together
     words -= {""}
-    return replace(plan, scope=scope_asked(plan.asked, plan.measures, words))
+    named_as = tuple(dict.fromkeys((*plan.named_as, *sorted(printed)))) if plan.named_as else plan.named_as
+    return replace(plan, scope=scope_asked(plan.asked, plan.measures, words), named_as=named_as)
 
 
 def _with_topic(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:

@@ -7,7 +7,6 @@ import re
 from docqa.answer.figures.reading.sources import Source, all_tables
 from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.finance.text import stems
-from docqa.plan.companies import normalize_name
 from docqa.plan import QuestionPlan
 from docqa.store.base import Store
 
@@ -119,11 +118,10 @@ def company_name_words(store: Store, sources: list[Source], plan: QuestionPlan) 
         if doc is None:
             continue
         meta = doc.meta
-        # the names the question gives the company, where it gives one: every alias the filings print
-        # ("Kraft Canada Inc") would make "Canada" the company's word, not the part asked
-        asked = f" {normalize_name(plan.asked)} "
-        for name in (meta.company, meta.ticker, *meta.aliases):
-            if name and (name == meta.company or not plan.named_as or f" {normalize_name(name)} " in asked):
+        # the names the question gives the company (plan.named_as), where it gives one: every alias the
+        # filings print ("Kraft Canada Inc") would make "Canada" the company's word, not the part asked
+        for name in (meta.company, meta.ticker, *(() if plan.named_as else meta.aliases)):
+            if name:
                 words |= set(stems(name))
     generic = set(stems("inc corporation corp company co ltd plc group holdings the and of limited llc sa ag nv"))
     return frozenset(words - generic - set(stems("total net revenue sales income")))
