@@ -21,8 +21,6 @@ def printed_metric(row: Row, table: StatementTable) -> Metric:
     label = clean_label(row.label).rstrip(":")
     if len(label.split()) > 6:
         label = re.split(r":|;", label, 1)[0]  # "Treasury stock, shares at cost: 2021—3,851; ..."
-    if label.isupper() and len(label) > 5:
-        label = label.capitalize()  # "TOTAL ASSETS" as a sentence writes it
     if row.section and set(stems(label)) <= _GENERIC_LABEL:
         label = f"{clean_label(row.section).rstrip(':')} \u203a {label}"
     return Metric(key="printed", label=label[:1].upper() + label[1:], statement=table.statement,
