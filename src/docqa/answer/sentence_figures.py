@@ -63,15 +63,14 @@ class SentenceFigureAnswerer:
             return None
         year = max(plan.years) if plan.years else None
         kind = _kind_asked(plan)
-        counted_words = [w for w in phrase_words(plan.counted or "")[0] if w not in company]
-        counted = counted_words[-1:] or hard
+        counted = [w for w in phrase_words(plan.counted or "")[0][-1:]] or hard
         found = [s for rank, page in enumerate(evidence.pages)
-                 for s in _stated(page, rank, hard, kind, year, counted, plan.quarter, counted_words[:-1])]
+                 for s in _stated(page, rank, hard, kind, year, counted, plan.quarter)]
         if not found and evidence.filings is not None:
             # Search ranks pages by the question's words, and a sentence may say it in others
             # ("how many people ... employ" / "we had 6 employees"): read the filing asked, whole.
             found = [s for rank, page in enumerate(_filing_pages(plan, evidence, evidence.filings), len(evidence.pages))
-                     for s in _stated(page, rank, hard, kind, year, counted, plan.quarter, counted_words[:-1])]
+                     for s in _stated(page, rank, hard, kind, year, counted, plan.quarter)]
         if not found:
             return None
         found.sort(key=lambda s: (s.gap, s.rank))
@@ -154,7 +153,7 @@ def _shared(a: str, b: str) -> int:
 
 
 def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int | None,
-            counted: list[str], quarter: int | None = None, modifiers: list[str] = ()) -> list[Stated]:
+            counted: list[str], quarter: int | None = None) -> list[Stated]:
     out = []
     for sentence in units(page):
         if "  " in sentence:
@@ -181,7 +180,7 @@ def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int
             got = _kind_of(sentence, start, end, number)
             if got != kind:
                 continue
-            if kind == "count" and not _counts_what_was_asked(sentence, start, end, counted, modifiers):
+            if kind == "count" and not _counts_what_was_asked(sentence, start, end, counted):
                 continue  # "stores in all 50 states": a number of something else
             if len(years) > 1 and year is not None and _nearest_year(years, start) != year:
                 continue  # the amount of another year the sentence compares with
@@ -224,18 +223,13 @@ def _links(between: str) -> bool:
     return len(words) <= 6 and all(w in _LINKING or w in _MONTH_WORDS for w in words)
 
 
-def _counts_what_was_asked(sentence: str, start: int, end: int, hard: list[str], modifiers: list[str] = ()) -> bool:
+def _counts_what_was_asked(sentence: str, start: int, end: int, hard: list[str]) -> bool:
     """A count states what was asked when the noun after it is the noun counted ("1,026 stores") or
-    a form of it stands just before it ("employed 93,516 people", "stores: 1,026"), and the words
-    the question puts before that noun are there too: "115 million wireless retail connections" are
-    no "Fios internet connections"."""
+    a form of it stands just before it ("employed 93,516 people", "stores: 1,026")."""
     text = fold(sentence)
     after = _WORD.findall(text[end:end + 50])[:5]   # "2,100 full-time equivalent employees", "50,110 full- and part-time employees"
     before = _WORD.findall(text[max(0, start - 40):start])[-3:]
-    if not any(_holds(set(normalized(stems(w))), h) for w in after + before for h in hard):
-        return False
-    near = {s for w in _WORD.findall(text[end:end + 60])[:6] + before for s in normalized(stems(w))}
-    return all(_holds(near, m) for m in modifiers)
+    return any(_holds(set(normalized(stems(w))), h) for w in after + before for h in hard)
 
 
 def _kind_of(sentence: str, start: int, end: int, number: Number) -> str | None:
