@@ -97,9 +97,9 @@ def _with_scope(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
     # the names the question gives it: every alias the filings print ("Kraft Canada Inc") would make
     # "in Canada" the company's own words
     asked = f" {normalize_name(plan.asked)} "
-    names = {normalize_name(c) for c in (*plan.companies, *plan.named_as)}
-    printed = {n for d in own for n in company_names(d) if f" {n} " in asked}   # as the question (respelt) writes them
-    names |= printed if plan.named_as else {n for d in own for n in company_names(d)}
+    held_names = {n for d in own for n in company_names(d)}
+    printed = {n for n in held_names if f" {n} " in asked}   # as the question (respelt) writes them
+    names = {normalize_name(c) for c in (*plan.companies, *plan.named_as)} | (printed if plan.named_as else held_names)
     tickers = {d.meta.ticker.lower() for d in own if d.meta.ticker}
     words = frozenset(re.sub(r"[^a-z0-9]", "", w) for n in names for w in n.split()) | tickers
     words |= {re.sub(r"[^a-z0-9]", "", n) for n in names}  # "Coca-Cola", "PG&E", "J&J" run together
@@ -201,13 +201,18 @@ def _with_subject(plan: QuestionPlan, documents: list[Document], explicit: Searc
     if plan.period_end and not explicit.years and _YEAR_END_ASKED.search(question):
         # "the fiscal year ending January 31, 2020" is fiscal 2020 by the filer's calendar, and
         # "ending January 1, 2023" fiscal 2022: the date says which year, not the digits alone.
-        years = tuple(sorted({y for y in years if str(y) != plan.period_end[:4]} | {fiscal_year_of(plan.period_end)}))
+        years = _dated_by(years, plan.period_end)
     elif plan.balance_day and not explicit.years and fiscal_year_of(plan.balance_day) != int(plan.balance_day[:4]):
         # "as of January 1, 2023": the balance at the close of fiscal 2022 (a 52/53-week year)
-        years = tuple(sorted({y for y in years if str(y) != plan.balance_day[:4]} | {fiscal_year_of(plan.balance_day)}))
+        years = _dated_by(years, plan.balance_day)
     return replace(plan, companies=tuple(companies), named_as=named_as, unheld=tuple(unheld), closest=tuple(closest), years=years,
                    rewritten=owner_as_the_company(_respelt(question_first(question), held if pool is documents
                                                            else _held(pool), is_word), companies))
+
+
+def _dated_by(years: tuple[int, ...], day: str) -> tuple[int, ...]:
+    """The years named, the day's calendar year read as the fiscal year it closes."""
+    return tuple(sorted({y for y in years if str(y) != day[:4]} | {fiscal_year_of(day)}))
 
 
 def _pool(documents: list[Document], explicit: SearchFilters, years: bool = True) -> list[Document]:

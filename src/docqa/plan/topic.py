@@ -353,4 +353,3 @@ def topic_is_a_line(question: str) -> bool:
     words = [w.lower() for w in re.findall(r"[A-Za-z]+", topic.text) if w.lower() not in _TOPIC_FILLER]
     covered = {w.lower() for m in load_lexicon().match(topic.text) for w in re.findall(r"[A-Za-z]+", m.text)}
     return bool(words) and all(w in covered for w in words)
-

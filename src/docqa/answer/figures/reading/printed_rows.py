@@ -13,6 +13,7 @@ from docqa.finance.lexicon import Metric
 from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows, measure_words_missing, words_beyond_label
 from docqa.finance.tables import Column, Row, StatementTable, whole_of
 from docqa.plan.measures import GrossOf
+from docqa.plan.periods import fiscal_year_of
 from docqa.finance.text import clean_label, expense_amount, holds, narrower_total, reads_as_expense, stems
 from docqa.types import StatementKind
 
@@ -138,7 +139,6 @@ class RowMeasure(Measure):
         return None
 
 
-# A row that has taken off what was asked before: "net of royalties" / "after royalties" / "less royalties".
 _SOFT_LITERAL = frozenset(stems("total the of and a an"))
 
 
@@ -156,6 +156,9 @@ def _printed_as(phrase: str, label: str) -> bool:
         except ValueError:
             return False
     return True
+
+
+# A row that has taken off what was asked before: "net of royalties" / "after royalties" / "less royalties".
 _NET_OF = re.compile(r"\bnet\s+of\b|\bafter\b|\bless\b", re.I)
 
 
@@ -164,26 +167,21 @@ _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct",
 _ROW_DATE = re.compile(r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2}),?\s+((?:19|20)\d\d)\b", re.I)
 
 
-def _row_day(row: Row) -> tuple[int, int, int] | None:
+def _row_day(row: Row) -> str | None:
     """The day a row's label states (a roll-forward's "Balance as of June 30, 2023", or the
-    balance heading above it), as (year, month, day)."""
+    balance heading above it), as an ISO date."""
     found = _ROW_DATE.search(row.label) or (_ROW_DATE.search(row.section) if row.section and _BALANCE_HEADING.match(row.section)
                                             else None)
     if found is None:
         return None
-    return int(found.group(3)), _MONTHS.index(found.group(1).lower()[:3]) + 1, int(found.group(2))
-
-
-def _fiscal_year_of(day: tuple[int, int, int]) -> int:
-    """A day in the first week of January closes the year before (J&J's fiscal 2022 ended January 1, 2023)."""
-    year, month, date = day
-    return year - 1 if month == 1 and date <= 7 else year
+    return "%s-%02d-%02d" % (found.group(3), _MONTHS.index(found.group(1).lower()[:3]) + 1, int(found.group(2)))
 
 
 def _dated_elsewhere(row: Row, fiscal_year: int) -> bool:
-    """A row whose label states a day of another fiscal year (a roll-forward's opening balance)."""
+    """A row whose label states a day of another fiscal year (a roll-forward's opening balance; a day in
+    the first week of January closes the year before: J&J's fiscal 2022 ended January 1, 2023)."""
     day = _row_day(row)
-    return day is not None and _fiscal_year_of(day) != fiscal_year
+    return day is not None and fiscal_year_of(day) != fiscal_year
 
 
 def _column_of_a_dated_row(row: Row, table: StatementTable, period, source, choose) -> Column | None:
@@ -193,10 +191,7 @@ def _column_of_a_dated_row(row: Row, table: StatementTable, period, source, choo
     day = _row_day(row)
     if day is None:
         return None
-    if source.calendar is not None:
-        closes = source.calendar.period_of("%04d-%02d-%02d" % day)
-    else:
-        closes = (_fiscal_year_of(day), 4)
+    closes = source.calendar.period_of(day) if source.calendar is not None else (fiscal_year_of(day), 4)
     if closes != (period.fiscal_year, period.quarter or 4):
         return None
     columns = [c for c in table.columns if not c.derived]
