@@ -108,3 +108,39 @@ def test_lists_as_analysts_punctuate_them(question, parts):
 
 def test_one_word_names_joined_by_and_may_be_one_name():
     assert build_plan("What was 3M's 2022 operating income in Safety and Industrial?", []).parts == ()
+
+
+@pytest.mark.parametrize("question, parts", [
+    # commas, with and without an Oxford "and"; a measure's own "and" is no cut
+    ("JNJ FY2022: sales to customers, gross profit, net earnings",
+     ("JNJ FY2022: sales to customers?", "JNJ FY2022: gross profit?", "JNJ FY2022: net earnings?")),
+    ("Johnson & Johnson inventories at the end of fiscal 2022: raw materials and supplies, goods in process, "
+     "and finished goods, respectively",
+     ("Johnson & Johnson inventories at the end of fiscal 2022: raw materials and supplies?",
+      "Johnson & Johnson inventories at the end of fiscal 2022: goods in process?",
+      "Johnson & Johnson inventories at the end of fiscal 2022: finished goods?")),
+    # numbered items keep their own "and"
+    ("Amcor inventories at June 30, 2023 - (1) raw materials and supplies, (2) work in process and finished goods",
+     ("Amcor inventories at June 30, 2023: raw materials and supplies?",
+      "Amcor inventories at June 30, 2023: work in process and finished goods?")),
+    # a bulleted list on lines of its own; "please" is no part of the label
+    ("Adobe fiscal 2022 operating expenses, please:\n- research and development\n- sales and marketing",
+     ("Adobe fiscal 2022 operating expenses: research and development?",
+      "Adobe fiscal 2022 operating expenses: sales and marketing?")),
+    # "vs" between two figures; a date's comma is no list's comma (the two sides of "and" are two figures)
+    ("PG&E Corporation 2022 operating revenues: electric vs natural gas",
+     ("PG&E Corporation 2022 operating revenues: electric?", "PG&E Corporation 2022 operating revenues: natural gas?")),
+    ("Acme - long-term debt at December 31, 2022 and capital expenditures for 2022",
+     ("Acme - long-term debt at December 31, 2022", "Capital expenditures for 2022")),
+    # years written "FY22 and FY21"
+    ("adobe net income FY22 and FY21", ("adobe net income FY22", "adobe net income FY21")),
+    # two names with the same noun after each; a name may hold "and"
+    ("What operating income did Acme's Retail segment and its Wholesale segment report in 2021?",
+     ("What operating income did Acme's Retail segment report in 2021?",
+      "What operating income did Acme's Wholesale segment report in 2021?")),
+    ("Acme 2022 revenue for the Oil and Gas division and the Power Systems division",
+     ("Acme 2022 revenue for the Oil and Gas division", "Acme 2022 revenue for the Power Systems division")),
+])
+def test_a_list_set_off_from_its_label_is_read_by_its_marks(question, parts):
+    plan = build_plan(question, [])
+    assert plan.parts == parts

@@ -13,6 +13,7 @@ import re
 
 from docqa.answer.contract import Evidence, Filings
 from docqa.answer.extractive import units
+from docqa.answer.outline import Section, find_section, roots, same_root
 from docqa.finance.text import stems
 from docqa.plan import Intent, QuestionPlan
 from docqa.plan.companies import company_names
@@ -27,6 +28,8 @@ _NOT_CONTENT = re.compile(
     r"forward[\s-]looking\s+statements?|safe\s+harbor|\bsee\s+(?:item|note|part)\b|\b(?:is|are)\s+(?:discussed|described|"
     r"included|set\s+forth)\s+(?:in|under)\b|\bincorporated\s+(?:herein\s+)?by\s+reference\b|\btable\s+of\s+contents\b"
     r"|\(in\s+(?:millions|thousands|billions)", re.I)
+# A sentence opens with a capital, a figure or a quote; one in lower case continues the page before.
+_OPENS = re.compile(r"^[\W_]*[A-Z0-9$“\"'(]")
 _PLAIN = frozenset(stems("what are is the main key principal primary describe summarize discuss explain outline "
                          "tell give provide list how does do did company company's its their in of for fiscal year "
                          "report annual 10-k filing"))
@@ -41,7 +44,11 @@ class SectionAnswerer:
         document = _filing(plan, evidence, evidence.filings)
         if document is None:
             return None
-        pages = _where_discussed(evidence.filings.pages(document.id), plan)
+        every_page = evidence.filings.pages(document.id)
+        headed = _headed(plan, document, every_page)
+        if headed is not None:
+            return headed
+        pages = _where_discussed(every_page, plan)
         if not pages:
             return None
         skip = {w for n in company_names(document) for w in stems(n)} | _PLAIN
@@ -58,6 +65,61 @@ class SectionAnswerer:
             found=True, answerer=self.name, decisive=False,
             citations=tuple(Citation(document=document.file_name, document_id=document.id, page=n, quote=q)
                             for n, q in chosen))
+
+
+ITEM_HEADING = re.compile(r"^item\s+\d", re.I)
+LEAD_BONUS = (0.3, 0.15)   # a section's first sentences say what it is about
+
+
+def _headed(plan: QuestionPlan, document: Document, pages: list) -> Draft | None:
+    """The section whose printed heading names the topic, its key sentences quoted. An Item's own
+    heading ("Item 1A. Risk Factors") is read as a whole Item instead (``_where_discussed``)."""
+    if not plan.discussed:
+        return None
+    section = find_section(pages, plan.discussed, plan.discussed_as or plan.section_words,
+                           prefer=frozenset(plan.section_items))
+    if section is None or (ITEM_HEADING.match(section.heading.text) and plan.section_items):
+        return None
+    chosen = _lines_quoted(section, pages, plan.discussed)
+    if not chosen:
+        return None
+    head = pages[section.heading.page]
+    where = ", ".join(x for x in (head.info.section if head.info else None, f"p. {head.number}") if x)
+    lines = "\n".join(f"• “{quote}” (p. {number})" for number, quote in chosen)
+    return Draft(
+        text=f"“{section.heading.text}” ({where}) of {document.file_name} discusses it; its key lines:\n{lines}",
+        found=True, answerer="section", decisive=False,
+        citations=tuple(Citation(document=document.file_name, document_id=document.id, page=n, quote=q)
+                        for n, q in chosen))
+
+
+class _Lines:
+    def __init__(self, lines: tuple[str, ...]):
+        self.text = "\n".join(lines)
+
+
+def _lines_quoted(section: Section, pages: list, words: tuple[str, ...]) -> list[tuple[int, str]]:
+    """Up to MAX_QUOTES sentences under the heading: its first ones, and those that hold the most of
+    the question's words, in reading order."""
+    wanted = [w for w in roots(" ".join(words))]
+    candidates: list[tuple[float, int, int, str]] = []
+    order = 0
+    for index, lines in section.lines:
+        page = pages[index]
+        for unit in units(_Lines(lines)):
+            n_words = len(unit.split())
+            if (not MIN_WORDS <= n_words <= MAX_WORDS or _NOT_CONTENT.search(unit) or "  " in unit
+                    or unit.endswith(":") or not _OPENS.match(unit)):  # "... are as follows:" leads into a table, says nothing itself
+                continue
+            if not quote_on_page(unit, page.text):
+                continue
+            printed = roots(unit)
+            hits = sum(any(same_root(w, p) for p in printed) for w in wanted)
+            lead = LEAD_BONUS[order] if order < len(LEAD_BONUS) else 0.0
+            candidates.append((hits / (len(wanted) or 1) + lead, order, page.number, unit))
+            order += 1
+    best = sorted(candidates, key=lambda c: (-c[0], c[1]))[:MAX_QUOTES]
+    return [(number, unit) for _, _, number, unit in sorted(best, key=lambda c: c[1])]
 
 
 def _filing(plan: QuestionPlan, evidence: Evidence, filings: Filings) -> Document | None:
@@ -119,7 +181,7 @@ def _key_sentences(pages, wanted: set[str], in_item: set[int]) -> list[tuple[int
         candidates = []
         for position, unit in enumerate(units(page)):
             words = unit.split()
-            if not MIN_WORDS <= len(words) <= MAX_WORDS or _NOT_CONTENT.search(unit) or "  " in unit:
+            if not MIN_WORDS <= len(words) <= MAX_WORDS or _NOT_CONTENT.search(unit) or "  " in unit or not _OPENS.match(unit):
                 continue
             if not quote_on_page(unit, page.text):
                 continue  # a sentence joined across a hyphenated line break is not quoted as printed

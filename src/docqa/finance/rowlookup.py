@@ -210,6 +210,8 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
         score += TOTAL_BONUS
     elif label and label[0] == "total" and "total" not in soft:
         score -= TOTAL_BONUS / 2
+    if label and label[0] == "other" and "other" not in asked:
+        score -= TOTAL_BONUS  # "Other regulated revenue" is what is left of regulated revenue, not all of it
     return round(score, 4)
 
 

@@ -15,6 +15,7 @@ from docqa.finance.topics import topics_for
 from docqa.plan.choice import choose_documents
 from docqa.plan.companies import _held, company_names, normalize_name
 from docqa.plan.composition import compose, convention, defined_inputs, main_clause
+from docqa.plan.discussion import asks_discussion, discussed_words
 from docqa.plan.facts import asked_fact
 from docqa.plan.filing_types import detect_doc_types
 from docqa.plan.lines import line_asked
@@ -66,8 +67,10 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
     phrases = [" ".join(tokens(p)) for p in lexicon.expansion_terms(named)]
     sections: set[str] = set()
     answered_by_section = []
+    headed_as: list[str] = []
     for topic in topics_for(content):
         phrases.extend(p for p in (" ".join(tokens(x)) for x in topic.prints) if p not in phrases)
+        headed_as.extend(p for p in (*topic.asks, *topic.prints) if p not in headed_as)
         sections.update(topic.sections)
         if topic.section_answer and topic.sections:
             answered_by_section.append(topic)
@@ -83,6 +86,7 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
         section_topics=tuple(t.key for t in answered_by_section),
         section_items=tuple(dict.fromkeys(s for t in answered_by_section for s in t.sections)),
         section_words=tuple(dict.fromkeys(p for t in answered_by_section for p in t.asks)),
+        discussed_as=tuple(headed_as),
     )
     plan = _with_subject(plan, documents, explicit, is_word, owner)
     plan = _with_ask(plan)
@@ -167,7 +171,8 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
                           over_time=reading.over_time is not None, counts=counted_noun(asked) is not None),
         convention=convention(asked), defined_inputs=tuple(defined_inputs(asked)), main_clause=main_clause(asked),
         line_clause=without_asked_verb(main_clause(asked)), nouns_of=nouns_of(main_clause(asked), measures),
-        linking=linking_words(main_clause(asked), measures))
+        linking=linking_words(main_clause(asked), measures),
+        discussed=discussed_words(content_text(asked), plan.named_as) if asks_discussion(asked) else ())
 
 
 # "Adjusted EBITDA", "non-GAAP operating income", "organic sales": the company's own variant of the

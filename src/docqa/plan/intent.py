@@ -66,6 +66,8 @@ def classify(plan: "QuestionPlan") -> "Intent":
         return Intent.LIST
     if plan.judgement is not None:
         return Intent.YES_NO
+    if plan.discussed and not plan.verdict:
+        return Intent.SECTION  # "what does X say about competition", "how does X recognize revenue"
     if plan.why:
         return Intent.WHY
     if plan.measures:

@@ -72,6 +72,7 @@ class MeasureReading:
     joined: tuple[Joined, ...] = ()                 # pairs joined by an operator, in order
     qualified: frozenset[tuple[int, int]] = frozenset()  # spans of line items the question qualifies
     heads: tuple[tuple[tuple[int, int], str], ...] = ()  # a qualified item's span and its head noun ("impairments")
+    labelled: str = ""                              # the line named after a label naming its table ("... inventories: raw materials")
 
 
 def read_measures(question: str, matches: tuple[MetricMatch, ...] | list[MetricMatch]) -> MeasureReading:
@@ -91,11 +92,17 @@ def read_measures(question: str, matches: tuple[MetricMatch, ...] | list[MetricM
             joined.append(Joined(a, op, b, question[a.span[0]:b.span[1]].strip()))
     headed = [(m.span, head) for m in matches if m.kind == "metric" and _head_after(question, m, matches)
               and (head := head_noun_after(question, m))]
+    by_label = [m.span for m in matches if m.kind == "metric" and _labels_a_table(question, m, matches)]
     return MeasureReading(asked=tuple(asked), over_time=_over_time(question, asked, list(matches), definitions),
                           joined=tuple(joined), heads=tuple(headed),
-                          qualified=frozenset([m.span for m in matches if m.kind == "metric"
-                                               and (_qualified(question, m) or _labels_a_table(question, m, matches))]
-                                              + [span for span, _ in headed]))
+                          qualified=frozenset([m.span for m in matches if m.kind == "metric" and _qualified(question, m)]
+                                              + by_label + [span for span, _ in headed]),
+                          labelled=_labelled_line(question) if by_label else "")
+
+
+def _labelled_line(question: str) -> str:
+    found = _TOPIC_LABEL.match(question)
+    return found.group("asked").strip(" ?.") if found else ""
 
 
 def _over_time(question: str, asked: list[MetricMatch], matches: list[MetricMatch],
@@ -202,15 +209,32 @@ _FRAME = STOPWORDS | frozenset((
 
 
 def _labels_a_table(question: str, m: MetricMatch, matches) -> bool:
-    """The line item sits in a label before the question proper, and the question names a line of
-    its own that no other line item of the lexicon reads."""
+    """A label before the question proper names the table ("Adobe fiscal 2022 operating expenses:
+    sales and marketing?", "AES inventory breakdown: what was the fuel balance"), and what follows
+    names a line of its own: the label's line item is not what is asked, and neither is a line item
+    of the lexicon that reads only some of the line's words ("sales" of "sales and marketing")."""
     found = _TOPIC_LABEL.match(question)
-    if found is None or m.span[1] > found.end("label"):
+    if found is None:
         return False
-    if any(o.kind == "metric" and o.span[0] >= found.start("asked") for o in matches):
+    words = _line_words(found.group("asked"))
+    if not words:
         return False
-    words = [w for w in re.findall(r"[a-z][a-z&'-]*", found.group("asked").lower()) if w not in _FRAME]
-    return bool(words)
+    after = [o for o in matches if o.kind == "metric" and o.span[0] >= found.start("asked")]
+    if m.span[1] <= found.end("label"):
+        labelled = any(o.span[1] <= found.end("label") for o in matches if o.kind == "metric")
+        return labelled and (not after or not _reads_all(question, after, words, found.start("asked")))
+    labelled = any(o.kind == "metric" and o.span[1] <= found.end("label") for o in matches)
+    return labelled and m in after and not _reads_all(question, [m], words, found.start("asked"))
+
+
+def _line_words(asked: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z][a-z&'-]*", asked.lower()) if w not in _FRAME]
+
+
+def _reads_all(question: str, found: list[MetricMatch], words: list[str], start: int) -> bool:
+    """Do the lexicon's line items read every word of the line named after the label?"""
+    read = {w for o in found for w in _line_words(question[o.span[0]:o.span[1]])}
+    return all(w in read for w in words)
 
 
 # "did <subject> <verb> | in 2022": the last lower-case word before the period, a preposition or the end,

@@ -84,6 +84,8 @@ class QuestionPlan:
     section_topics: tuple[str, ...] = ()           # topics whose open questions their section answers
     section_items: tuple[str, ...] = ()            # ... and those sections ("Item 1A")
     section_words: tuple[str, ...] = ()            # how filings print those topics ("risk factors")
+    discussed: tuple[str, ...] = ()                # an open question's topic words ("say about competition")
+    discussed_as: tuple[str, ...] = ()             # how filings head that topic (topics.yaml: "legal proceedings")
     # what kind of answer
     intent: Intent = Intent.TEXT
     statistic: Statistic | None = None

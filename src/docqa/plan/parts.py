@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from docqa.finance.lexicon import MetricMatch, load_lexicon
+from docqa.plan.enumeration import listed_items
 from docqa.plan.format import asks_figure, looks_up_a_figure
 from docqa.plan.measures import head_noun_after
 
@@ -31,14 +32,17 @@ MAX_PARTS = 6
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 # A quarter named before its year ("Q2 2023", "the second quarter of 2022", "second-quarter fiscal 2023").
 _QUARTER_PRE = r"(?:q[1-4]\s*(?:of\s+)?|(?:first|second|third|fourth)[\s-]+(?:fiscal\s+)?quarter\s+(?:of\s+)?)"
-_ITEM = rf"(?:(?:{_MONTH}\s+\d{{1,2}},?\s*)|{_QUARTER_PRE}?(?:fiscal\s+(?:year\s+)?|FY\s?)|{_QUARTER_PRE})?(?:19|20)\d{{2}}"
+_ITEM = (rf"(?:(?:(?:{_MONTH}\s+\d{{1,2}},?\s*)|{_QUARTER_PRE}?(?:fiscal\s+(?:year\s+)?|FY\s?)|{_QUARTER_PRE})?(?:19|20)\d{{2}}"
+         r"|FY\s?'?\d{2})")  # "FY22 and FY21"
 _YEAR = r"(?:FY\s?|fiscal\s+(?:year\s+)?)?(?:19|20)\d{2}"
 _LIST_JOIN = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)"
 # "2021 and 2020", "fiscal 2019 and for fiscal 2018", "at December 31, 2021 and at December 31, 2020"
-_YEAR_JOIN = rf"{_LIST_JOIN}(?:(?:for|in|at|as\s+of|on|of|during)\s+)?(?:the\s+)?(?:end\s+of\s+)?"
+# "2022 vs 2021", "fiscal 2023 compared to fiscal 2022": both years' figures, when no change is asked (``over_time``)
+_YEAR_JOIN = (rf"(?:{_LIST_JOIN}|\s+(?:vs\.?|versus|compared\s+(?:to|with))\s+)(?:(?:for|in|at|as\s+of|on|of|during)\s+)?"
+              r"(?:the\s+)?(?:end\s+of\s+)?")
 _YEARS = re.compile(rf"(?<![\w-]){_ITEM}(?:{_YEAR_JOIN}{_ITEM})+(?![\w-])", re.I)
-_ITEM_RE = re.compile(rf"(?P<pre>(?:{_MONTH}\s+\d{{1,2}},?\s*)|{_QUARTER_PRE}?(?:fiscal\s+(?:year\s+)?|FY\s?)|{_QUARTER_PRE})?"
-                      rf"(?P<year>(?:19|20)\d{{2}})", re.I)
+_ITEM_RE = re.compile(rf"(?P<pre>(?:{_MONTH}\s+\d{{1,2}},?\s*)|{_QUARTER_PRE}?(?:fiscal\s+(?:year\s+)?|FY\s?'?)|{_QUARTER_PRE})?"
+                      rf"(?P<year>(?:19|20)\d{{2}}|(?<=FY)\d{{2}}|(?<=FY\s)\d{{2}}|(?<=FY')\d{{2}})", re.I)
 # Words before a list of years that make it a span ("between 2019 and 2020"), not a list.
 _SPAN_BEFORE = re.compile(r"\b(?:between|from|through|to|vs\.?|versus)\s+(?:(?:fiscal|calendar)\s+(?:years?\s+)?|years?\s+)?$",
                           re.I)
@@ -60,6 +64,10 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     "the acquisitions of FY2022 and FY2023" is one list."""
     if one_question or _TOGETHER.search(question):
         return ()
+    if (measures or counts) and not _SET_APART.search(question):  # names set apart are places: "in Canada"
+        listed = listed_items(question, [m.span for m in load_lexicon().match(question, every=True)])
+        if listed:
+            return _each(listed)  # each item is planned again when asked, and split further by year
     clauses = _by_clause(question, measures)
     if clauses:
         return clauses  # each clause is planned again when asked, and split further if it lists more
@@ -120,7 +128,7 @@ def _by_sides(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, ..
                                                    or _WH.match(right)):
         return ()  # what follows a question is a definition or an instruction, not a second question
     first = min(m.span[0] for m in measures)
-    if re.fullmatch(r",?\s+and\s+", cut.group()) and "," in question[first:cut.start()]:
+    if re.fullmatch(r",?\s+and\s+", cut.group()) and "," in _DAY.sub("", question[first:cut.start()]):
         return ()  # "A, B, and C": a list, read item by item (``_by_measure``, ``_by_phrase``)
     end = "?" if question.rstrip()[-1:] == "?" else ""
     right = right.rstrip(" ?.")
@@ -144,6 +152,9 @@ def _by_sides(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, ..
     if right_period is None and left_period is not None:
         second = f"{second} {left_period}"
     return (f"{left}{end}", f"{second[:1].upper()}{second[1:]}{end}")
+
+
+_DAY = re.compile(rf"\b{_MONTH}\s+\d{{1,2}},\s*(?:19|20)\d{{2}}", re.I)  # "December 31, 2022": no list's comma
 
 
 def _period_of(text: str) -> str | None:
@@ -417,7 +428,33 @@ _IN_NAMES = re.compile(rf"\s(?P<prep>in|for|across)\s+(?:the\s+)?(?P<names>{_NAM
 _THE = re.compile(r"^the\s+", re.I)
 
 
+# "the U.S. segment and the International Operated Markets segment", "Limbach's GCR segment and its ODR
+# segment": two names, each with the same noun after it (a name may hold "and": "US and Utilities SBU")
+_CAPS = r"[A-Z][\w.&'’-]*(?:\s+(?:and\s+|&\s+|of\s+)?[A-Z][\w.&'’-]*)*"
+_REPEATED = re.compile(rf"(?P<a>{_CAPS})\s+(?P<noun>[A-Za-z]+)\s+and\s+(?:the\s+|its\s+|their\s+)?(?P<b>{_CAPS})\s+(?P=noun)\b")
+_POSSESSOR = re.compile(r"^(?:[A-Z][\w.&-]*\s+){0,3}[A-Z][\w.&-]*['’]s?\s+")
+
+
+def _by_repeated_noun(question: str) -> tuple[str, ...]:
+    found = _REPEATED.search(question)
+    if found is None or found.group("noun").lower() in _SMALL_NOUNS:
+        return ()
+    a, start = found.group("a"), found.start()
+    owner = _POSSESSOR.match(a)
+    if owner:  # "Limbach's GCR segment and its ODR segment": the owner stays before each
+        a, start = a[owner.end():], start + owner.end()
+    if not a or a == found.group("b"):
+        return ()
+    noun, head, tail = found.group("noun"), question[:start], question[found.end():]
+    return tuple(f"{head}{name} {noun}{tail}" for name in (a, found.group("b")))
+
+
+_SMALL_NOUNS = frozenset("and or the of in for to from at by on with as".split())
+
+
 def _by_named(question: str) -> tuple[str, ...]:
+    if repeated := _by_repeated_noun(question):
+        return repeated
     both = _BOTH.search(question)
     if both:
         # the names end where a measure begins ("Western Europe | EBIT")

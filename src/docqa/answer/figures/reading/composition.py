@@ -11,7 +11,7 @@ import re
 
 from docqa.answer.figures.reading.asked import Asked
 from docqa.answer.figures.reading.evaluated import Measure
-from docqa.answer.figures.reading.line_item_words import qualifiers
+from docqa.answer.figures.reading.line_item_words import leaf_text, qualifiers
 from docqa.answer.figures.reading.measures import Either, ExprMeasure, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.reading.printed_rows import PrintedAsAsked, RowMeasure
 from docqa.finance import compose as C
@@ -91,6 +91,10 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
                 phrase = f"{by_span[span].text} {head}"
                 kept.append(RowMeasure(phrase, asked=phrase, kinds=plan.kinds, gross_of=plan.gross_of))
         kept.append(RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of))
+        if plan.reading.labelled and (item := leaf_text(plan.reading.labelled, company_words)) and item != subject:
+            # "Amcor inventories: work in process and finished goods": the line, in the labelled table
+            # first (above), else wherever the filing prints it without the label's words
+            kept.append(RowMeasure(item, asked=item, kinds=plan.kinds, gross_of=plan.gross_of))
     if named:
         # A ratio is asked: one of its inputs is not an answer to it.
         inputs = {i for f in named for i in (*f.formula.inputs, *re.findall(r"[a-z_]+", f.formula.compose))}

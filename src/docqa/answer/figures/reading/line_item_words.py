@@ -32,11 +32,12 @@ def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
     """The line item's words: without the company's name, periods, dates, and scaffolding."""
     text = re.sub(r"\b[\w.&-]+(?:\s+[A-Z][\w.&-]*){0,3}(?:['\u2019]s\b|(?<=s)['\u2019](?!\w))",
                   lambda m: "" if _is_company(m.group(0), company_words) else m.group(0), text)
-    text = re.sub(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+\d{1,2}\b", " ", text, flags=re.I)
+    text = re.sub(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", " ", text, flags=re.I)
     text = re.sub(r"\b\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})\b", " ", text)   # "as of 12/31/2021"
     text = re.sub(r"\b(?:19|20)\d\d\b|\b\d{1,2},|\b\d{1,2}(?=\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
                   r"|\bq[1-4]\b|\bfy\s?(?:\d{4}|\d{2})\b", " ", text, flags=re.I)
     text = _PERIOD_WORDS.sub(" ", text)
+    text = _STATEMENT.sub(" ", text)
     words = [t for t in re.findall(r"[A-Za-z0-9&'\u2019-]+|\([^)]*\)", text)]
     out = []
     named = False   # the word before was the company's name: "EPI Holdings", "Odyssey Gold Ltd"
@@ -53,6 +54,13 @@ def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
 
 
 _LEGAL_FORM = frozenset(stems("inc incorporated corporation corp company co ltd limited plc group holdings holding llc sa ag nv"))
+
+
+# "on the 2021 income statement", "per the cash flow statement": where the line is printed, not its words
+_STATEMENT = re.compile(
+    r"\b(?:(?:consolidated|condensed)\s+)*(?:income\s+statements?|balance\s+sheets?|cash[\s-]+flows?\s+statements?|"
+    r"statements?\s+of\s+(?:consolidated\s+)?(?:income|operations|earnings|cash\s+flows?|financial\s+position|"
+    r"comprehensive\s+income)|profit\s+and\s+loss\s+statements?|p&l)\b", re.I)
 
 
 # "the second quarter", "the first half", "the first nine months": a period, not the line item's words.

@@ -1,0 +1,76 @@
+"""An open question about what a filing says on a topic: "What does Verizon say about competition?",
+"How does Adobe recognize subscription revenue?", "Walk me through Corning's liquidity", "Summarize
+the legal proceedings". Read once, here: whether the question asks for the filing's discussion, and
+the words that name the topic (the section answerer finds the heading the filing prints for them).
+
+A figure, a verdict or an explanation of a change is asked otherwise ("how much", "did", "why"),
+and is left to those readings."""
+
+from __future__ import annotations
+
+import re
+
+from docqa.text import tokens
+
+# "what does X say / disclose about Y", "what is said about Y", "X's commentary on Y"
+_SAYS_ABOUT = re.compile(
+    r"\b(?:say|says|said|state|states|disclose|discloses|disclosed|mention|mentions|note|notes|report|reports|"
+    r"highlight|highlights|comment|comments|commentary|discussion|disclosures?|tell\s+(?:me|us)|language)\s+"
+    r"(?:about|on|regarding|concerning|around|re)\b", re.I)
+# "describe / summarize / outline / walk me through / give an overview of Y"
+_DESCRIBE = re.compile(
+    r"^\W*(?:(?:can|could|would)\s+you\s+|please\s+|briefly\s+)*(?:describe|summari[sz]e|outline|discuss|"
+    r"walk\s+(?:me|us)\s+through|tell\s+(?:me|us)\s+about|give\s+(?:me\s+|us\s+)?(?:an?\s+)?(?:overview|summary|rundown)|"
+    r"(?:provide|give)\s+(?:me\s+)?(?:an?\s+)?(?:overview|summary|description)|overview\s+of|elaborate\s+on|"
+    r"explain\s+how|explain\s+(?:the|its|their)\b)", re.I)
+# "how does X recognize / account for / value / test / manage / fund Y": a policy or a practice
+_HOW_DOES = re.compile(
+    r"^\W*(?:(?:can|could)\s+you\s+)?(?:explain\s+)?how\s+(?:does|do|did|is|are|was|were|has|have|will|would|should)\b"
+    r"(?P<rest>.*)$", re.I)
+_PRACTICE = re.compile(
+    r"\b(?:recogni[sz]\w*|account(?:s|ed|ing)?\s+for|accounts?|valu(?:e|es|ed|ing)|measur\w*|test(?:s|ed|ing)?|"
+    r"amortiz\w*|amortis\w*|depreciat\w*|determin\w*|estimat\w*|manag\w*|fund(?:s|ed|ing)?|financ(?:e|es|ed|ing)|"
+    r"mitigat\w*|hedg\w*|assess\w*|evaluat\w*|compet\w*|approach\w*|treat\w*|calculat\w*|allocat\w*|protect\w*|"
+    r"address\w*|handl\w*|monitor\w*|plan(?:s|ned|ning)?\s+to|intend\w*|impair\w*|review\w*|classif\w*|defin\w*|"
+    r"present(?:s|ed)?|disclos\w*|describ\w*|characteri[sz]\w*|view(?:s|ed)?|expect(?:s|ed)?\s+to|generat\w*|"
+    r"make\s+money|earn\s+(?:its\s+)?(?:revenue|money))\b", re.I)
+# "explain the reasons for the change", "what drove": why a figure moved, not what is said on a topic
+_WHY = re.compile(r"\b(?:why|drove|drive[sn]?|drivers?|reasons?|caus\w*|due\s+to|contribut\w*)\b", re.I)
+_HOW_MUCH = re.compile(r"^\W*how\s+(?:much|many|big|large|high|low|far|long)\b", re.I)
+
+# The question's own scaffolding: words that ask, never name what is discussed.
+_ASKING = frozenset(
+    "what which whats how does do did is are was were has have had will would should can could please briefly "
+    "say says said state states disclose discloses disclosed mention mentions note notes report reports "
+    "highlight highlights comment comments commentary discussion disclosure disclosures tell me us language "
+    "about on regarding concerning around re describe described summarize summarise outline discuss walk through "
+    "give provide overview summary rundown description elaborate explain the a an its their our his her of in for "
+    "to and or with by as at from this that these those it they them key main principal primary major "
+    "company company's companys firm filing filings form annual report quarterly 10k 10-k 10q 10-q 20f 20-f 8k 8-k "
+    "fiscal fy year years quarter period you i we any all some there s".split())
+_YEARISH = re.compile(r"^(?:fy)?'?\d{2,4}$|^q[1-4]$", re.I)
+
+
+def asks_discussion(question: str) -> bool:
+    """Does the question ask what the filing says about a topic (or how the company does a thing),
+    rather than a figure, a verdict or why something changed?"""
+    if _HOW_MUCH.match(question) or _WHY.search(question):
+        return False
+    if _SAYS_ABOUT.search(question) or _DESCRIBE.match(question):
+        return True
+    how = _HOW_DOES.match(question)
+    return bool(how and _PRACTICE.search(how.group("rest")))
+
+
+def discussed_words(question: str, naming: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The words that name what an open question asks about, in order, once each: the question
+    without its asking words, the company's names as the question writes them, years and filing
+    words ("What does Verizon's 2021 10-K say about competition?" -> ("competition",))."""
+    names = {t for n in naming for t in tokens(n)}
+    out: list[str] = []
+    for word in tokens(question):
+        if word in _ASKING or word in names or _YEARISH.match(word) or len(word) < 2:
+            continue
+        if word not in out:
+            out.append(word)
+    return tuple(out)
