@@ -24,7 +24,7 @@ def engine(tmp_path_factory):
 @pytest.mark.parametrize("question, discussed", [
     ("What does Best Buy's fiscal 2019 10-K say about seasonality?", ("seasonality",)),
     ("How does Adobe recognize subscription revenue?", ("recognize", "subscription", "revenue")),
-    ("Walk me through Corning's liquidity position in 2020", ("liquidity", "position")),
+    ("Walk me through Corning's liquidity position in 2020", ("liquidity",)),
     ("describe MGM's legal proceedings in its 2020 annual report", ("legal", "proceedings")),
     ("Explain how General Mills tests goodwill for impairment", ("tests", "goodwill", "impairment")),
 ])

@@ -21,7 +21,10 @@ from docqa.answer.contract import Evidence
 from docqa.plan import QuestionPlan, build_plan
 from docqa.types import Citation, Draft, EvidencePage
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'])")
+# A sentence ends at ". " before a capital, but not after an initial or an abbreviation ("U.S. Dollars",
+# "Inc. and", "No. 2804"): quotes cut there would not say what the sentence says.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[(\"'])|(?<!\b[A-Z]\.)(?<!\b[A-Z][a-z]\.)(?<!\bInc\.)(?<!\bCorp\.)"
+                           r"(?<!\bNo\.)(?<!\bvs\.)(?<=[.!?])\s+(?=[A-Z])")
 MIN_COVERAGE = 0.34   # share of the question's content words (idf-weighted) the best unit must hold
 MAX_QUOTES = 3
 SEMANTIC_CANDIDATES = 20  # lexically closest lines re-ranked by meaning when a sentence model is at hand

@@ -14,15 +14,21 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
+
+import snowballstemmer
 
 from docqa.answer.quote_labels import headings
 from docqa.text import tokens
 
 MAX_PAGES = 3            # a section read past this many pages is a chapter, not an answer
-MIN_MATCH = 0.5          # how well a heading must name the topic (Dice of their word roots)
-ROOT = 5                 # two words share a root when they share this many leading letters
+MIN_MATCH = 0.5          # how well a heading must name the topic (its word roots against the question's)
+RECALL_WEIGHT = 0.7      # share of that score from the question's words the heading names
+PREFERRED = 0.1          # a heading in the Items where a known topic usually sits ranks this much higher
+ROOT = 5                 # a stem this long may carry a suffix the stemmer left on its kin
 LEVEL_SLACK = 0.4        # points a heading may be smaller than another and still be its peer
+MIN_BODY_WORDS = 15      # fewer words under a heading before the next: it heads sub-sections
 TOC_HEADINGS = 12        # a page listing more headings than this, with page numbers, is a table of contents
 
 _FRAME = frozenset("item items note notes part section and or of the a an in on for to its our with by as at "
@@ -71,14 +77,24 @@ def roots(text: str) -> list[str]:
 
 
 def same_root(a: str, b: str) -> bool:
+    """"competition" and "compete", "recognize" and "recognition": one root; "investigations" and
+    "investments" are not (Snowball stems, and a suffix the stemmer leaves on one of them)."""
     if a == b:
         return True
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return n >= ROOT or (n >= 4 and n == min(len(a), len(b)))
+    x, y = _stem(a), _stem(b)
+    if x == y:
+        return True
+    short, long_ = (x, y) if len(x) <= len(y) else (y, x)
+    return len(short) >= ROOT and long_.startswith(short) and long_[len(short):] in _LEFT_SUFFIXES
+
+
+_STEMMER = snowballstemmer.stemmer("english")
+_LEFT_SUFFIXES = frozenset({"it", "at", "iv", "or", "er", "ic", "al", "ment", "e"})
+
+
+@lru_cache(maxsize=8192)
+def _stem(word: str) -> str:
+    return _STEMMER.stemWord(word)
 
 
 def match(heading: str, words: Sequence[str], alternates: Sequence[str] = ()) -> float:
@@ -96,11 +112,14 @@ def match(heading: str, words: Sequence[str], alternates: Sequence[str] = ()) ->
 
 
 def _dice(printed: list[str], wanted: list[str]) -> float:
+    """Mostly how much of what is asked the heading names, partly how little else it names: a
+    heading's frame ("Quantitative and Qualitative Disclosures About Market Risk") costs less than a
+    word asked that it lacks."""
     if not wanted:
         return 0.0
     hit_printed = sum(any(same_root(p, w) for w in wanted) for p in printed)
     hit_wanted = sum(any(same_root(w, p) for p in printed) for w in wanted)
-    return (hit_printed + hit_wanted) / (len(printed) + len(wanted))
+    return RECALL_WEIGHT * hit_wanted / len(wanted) + (1 - RECALL_WEIGHT) * hit_printed / len(printed)
 
 
 def find_section(pages: Sequence, words: Sequence[str], alternates: Sequence[str] = (),
@@ -118,8 +137,8 @@ def find_section(pages: Sequence, words: Sequence[str], alternates: Sequence[str
     def rank(item: tuple[float, Heading]) -> tuple:
         score, h = item
         info = getattr(pages[h.page], "info", None)
-        preferred = bool(info is not None and info.section in prefer)
-        return (round(score, 2), preferred, h.section, h.height, -h.page)
+        preferred = bool(info is not None and in_items(info.section, prefer))
+        return (round(score + (PREFERRED if preferred and score >= MIN_MATCH else 0.0), 2), h.section, h.height, -h.page)
 
     best = max(scored, key=rank)
     if best[0] < MIN_MATCH:
@@ -129,27 +148,49 @@ def find_section(pages: Sequence, words: Sequence[str], alternates: Sequence[str
     return pointed or section
 
 
+def in_items(section: str | None, items) -> bool:
+    """Is the page's section one of ``items`` ("Part II, Item 7" is Item 7)?"""
+    return bool(section) and any(section == i or section.endswith(f", {i}") for i in items)
+
+
 def _lines_under(pages: Sequence, heads: list[Heading], head: Heading) -> tuple[tuple[int, tuple[str, ...]], ...]:
     """The lines from ``head`` to the next heading of its level or above, a new Item or Note."""
     after = [h for h in heads if (h.page, h.line) > (head.page, head.line)]
-    end = next((h for h in after if _closes(h, head)), None)
+    # a heading with no text of its own before the next one heads sub-sections: it runs past them
+    end = next((h for h in after if _closes(h, head) and (_hard_stop(h) or _words_between(pages, head, h) >= MIN_BODY_WORDS)),
+               None)
     out: list[tuple[int, tuple[str, ...]]] = []
+    # a sub-heading is no part of a sentence: "Hedging Instruments In countries outside ..." is not quoted
+    titled = {(h.page, h.line) for h in after}
     for index in range(head.page, min(len(pages), head.page + MAX_PAGES)):
         lines = pages[index].text.split("\n")
         start = head.line + 1 if index == head.page else 0
         stop = end.line if end is not None and end.page == index else len(lines)
         if end is not None and end.page < index:
             break
-        out.append((index, tuple(lines[start:stop])))
+        out.append((index, tuple("" if (index, i) in titled else lines[i] for i in range(start, stop))))
         if end is not None and end.page == index:
             break
     return tuple(out)
 
 
 def _closes(other: Heading, head: Heading) -> bool:
-    if _NUMBERED.match(other.text) and re.match(r"(?:item|note)\b", other.text, re.I):
-        return True
-    return not other.lead_in and other.height >= head.height - LEVEL_SLACK
+    return _hard_stop(other) or (not other.lead_in and other.height >= head.height - LEVEL_SLACK)
+
+
+def _hard_stop(other: Heading) -> bool:
+    """A new Item or Note ends any section."""
+    return bool(_NUMBERED.match(other.text) and re.match(r"(?:item|note)\b", other.text, re.I))
+
+
+def _words_between(pages: Sequence, head: Heading, other: Heading) -> int:
+    count = 0
+    for index in range(head.page, other.page + 1):
+        lines = pages[index].text.split("\n")
+        start = head.line + 1 if index == head.page else 0
+        stop = other.line if index == other.page else len(lines)
+        count += sum(len(line.split()) for line in lines[start:stop])
+    return count
 
 
 def _pointed_note(pages: Sequence, heads: list[Heading], section: Section, words: Sequence[str],

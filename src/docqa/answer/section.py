@@ -13,7 +13,7 @@ import re
 
 from docqa.answer.contract import Evidence, Filings
 from docqa.answer.extractive import units
-from docqa.answer.outline import Section, find_section, roots, same_root
+from docqa.answer.outline import Section, find_section, in_items, roots, same_root
 from docqa.finance.text import stems
 from docqa.plan import Intent, QuestionPlan
 from docqa.plan.companies import company_names
@@ -45,7 +45,15 @@ class SectionAnswerer:
         if document is None:
             return None
         every_page = evidence.filings.pages(document.id)
-        headed = _headed(plan, document, every_page)
+        # words the question adds to its topic ("risks around cybersecurity"): what is quoted must speak to them
+        topic = {r for phrase in plan.section_words for r in roots(phrase)}
+        specific = [w for w in roots(" ".join(plan.discussed)) if not any(same_root(w, t) for t in topic)]
+        # the heading that names all the question asks first ("Foreign Currency Risk"); then, for a known
+        # topic, a heading within its Items that names what the question adds to it
+        narrowed = bool(topic and specific)
+        headed = _headed(plan, document, every_page, list(plan.discussed), alternates=not narrowed)
+        if headed is None and narrowed:
+            headed = _headed(plan, document, every_page, specific, alternates=False, within_items=True)
         if headed is not None:
             return headed
         pages = _where_discussed(every_page, plan)
@@ -54,8 +62,8 @@ class SectionAnswerer:
         skip = {w for n in company_names(document) for w in stems(n)} | _PLAIN
         wanted = {s for s in stems(plan.content) if s not in skip and not s.isdigit()}
         wanted |= {s for phrase in plan.section_words for s in stems(phrase)} - _PLAIN
-        in_item = {p.number for p in pages if p.info is not None and p.info.section in plan.section_items}
-        chosen = _key_sentences(pages, wanted, in_item)
+        in_item = {p.number for p in pages if p.info is not None and in_items(p.info.section, plan.section_items)}
+        chosen = (_specific_sentences(pages, specific) if specific else []) or _key_sentences(pages, wanted, in_item)
         if not chosen:
             return None
         section = " and ".join(dict.fromkeys(p.info.section for p in pages if p.info and p.info.section)) or "The filing"
@@ -71,12 +79,16 @@ ITEM_HEADING = re.compile(r"^item\s+\d", re.I)
 LEAD_BONUS = (0.3, 0.15)   # a section's first sentences say what it is about
 
 
-def _headed(plan: QuestionPlan, document: Document, pages: list) -> Draft | None:
-    """The section whose printed heading names the topic, its key sentences quoted. An Item's own
-    heading ("Item 1A. Risk Factors") is read as a whole Item instead (``_where_discussed``)."""
-    if not plan.discussed:
+def _headed(plan: QuestionPlan, document: Document, pages: list, words: list[str], alternates: bool = True,
+            within_items: bool = False) -> Draft | None:
+    """The section whose printed heading names ``words``, its key sentences quoted (``alternates``: a
+    known topic's usual headings may name it; ``within_items``: only headings in the topic's Items).
+    An Item's own heading ("Item 1A. Risk Factors") is read as a whole Item instead (``_where_discussed``)."""
+    if not words:
         return None
-    section = find_section(pages, plan.discussed, plan.discussed_as or plan.section_words,
+    if within_items:
+        pages = [p if p.info is not None and in_items(p.info.section, plan.section_items) else _Blank(p) for p in pages]
+    section = find_section(pages, words, (plan.discussed_as or plan.section_words) if alternates else (),
                            prefer=frozenset(plan.section_items))
     if section is None or (ITEM_HEADING.match(section.heading.text) and plan.section_items):
         return None
@@ -91,6 +103,13 @@ def _headed(plan: QuestionPlan, document: Document, pages: list) -> Draft | None
         found=True, answerer="section", decisive=False,
         citations=tuple(Citation(document=document.file_name, document_id=document.id, page=n, quote=q)
                         for n, q in chosen))
+
+
+class _Blank:
+    """A page outside the Items searched: its number kept, its lines not read."""
+
+    def __init__(self, page):
+        self.number, self.info, self.text, self.lines = page.number, page.info, "", ()
 
 
 class _Lines:
@@ -151,7 +170,7 @@ def _where_discussed(pages, plan: QuestionPlan) -> list:
                 return True
         return False
 
-    in_item = [p for p in pages if p.info is not None and p.info.section in plan.section_items]
+    in_item = [p for p in pages if p.info is not None and in_items(p.info.section, plan.section_items)]
     headed = [i for i, p in enumerate(pages) if names_topic(p)]
     item_numbers = {p.number for p in in_item}
     starts = [i for i in headed if pages[i].number in item_numbers]
@@ -170,6 +189,25 @@ def _where_discussed(pages, plan: QuestionPlan) -> list:
 def _holds(words: list[str], phrase: tuple[str, ...]) -> bool:
     n = len(phrase)
     return any(tuple(words[i:i + n]) == phrase for i in range(len(words) - n + 1))
+
+
+def _specific_sentences(pages, words: list[str]) -> list[tuple[int, str]]:
+    """The Item's sentences that hold the most of the words the question adds to its topic (at least
+    one), wherever they are in the Item, in reading order."""
+    candidates: list[tuple[float, int, int, str]] = []
+    order = 0
+    for page in pages:
+        for unit in units(page):
+            if (not MIN_WORDS <= len(unit.split()) <= MAX_WORDS or _NOT_CONTENT.search(unit) or "  " in unit
+                    or not _OPENS.match(unit) or not quote_on_page(unit, page.text)):
+                continue
+            printed = roots(unit)
+            hits = sum(any(same_root(w, p) for p in printed) for w in words)
+            if hits:
+                candidates.append((hits / len(words), order, page.number, unit))
+            order += 1
+    best = sorted(candidates, key=lambda c: (-c[0], c[1]))[:MAX_QUOTES]
+    return [(number, unit) for _, _, number, unit in sorted(best, key=lambda c: c[1])]
 
 
 def _key_sentences(pages, wanted: set[str], in_item: set[int]) -> list[tuple[int, str]]:

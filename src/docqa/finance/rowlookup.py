@@ -206,6 +206,10 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
         # Soft words may be missing without a penalty; printed, they tell apart two labels that
         # both print every word asked (not a label whose heading supplies the segment's name).
         score += SOFT_BONUS * sum(_has(label_set, w) for w in said) / len(said)
+        # the heading the row sits under ("Operating Income:" over "Intelligent Cloud") tells apart
+        # the segment's rows of one table that print the same name under each measure
+        heading = set(normalized(stems(row.section or "")))
+        score += SOFT_BONUS * sum(_has(heading, w) for w in said) / len(said)
     if "total" in soft and label and label[0] == "total":
         score += TOTAL_BONUS
     elif label and label[0] == "total" and "total" not in soft:

@@ -25,7 +25,7 @@ from docqa.plan.format import (asked_currency, asks_amount, asks_figure, counted
                                part_of_whole, requested_format)
 from docqa.plan.intent import classify
 from docqa.plan.judgement import band_asked, bottom_line_asked, compared, judgement, moves, parse_threshold, sign_asked
-from docqa.plan.model import QuestionPlan, Statistic
+from docqa.plan.model import Intent, QuestionPlan, Statistic
 from docqa.plan.measures import gross_of, linking_words, nouns_of, read_measures, without_asked_verb
 from docqa.plan.names import OwnerCheck, WordCheck
 from docqa.plan.parts import split_parts
@@ -81,7 +81,7 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
         statements=frozenset(lexicon.statements_for(question, named)), sections=frozenset(sections),
         latest=bool(_LATEST.search(question)), period_end=asked_period_end(question),
         balance_day=balance_date(question), day=asked_day(question), ytd_months=year_to_date(question),
-        quarter_span=quarter_span(question),
+        quarter_span=quarter_span(question), year_ended=_YEAR_END_ASKED.search(question) is not None,
         forward_looking=is_forward_looking(question), inherited=inherited,
         section_topics=tuple(t.key for t in answered_by_section),
         section_items=tuple(dict.fromkeys(s for t in answered_by_section for s in t.sections)),
@@ -91,6 +91,8 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
     plan = _with_subject(plan, documents, explicit, is_word, owner)
     plan = _with_ask(plan)
     plan = replace(plan, intent=classify(plan))
+    if plan.intent is Intent.SECTION and not plan.discussed:  # "what are X's key risks around cybersecurity"
+        plan = replace(plan, discussed=discussed_words(content_text(plan.asked), plan.named_as))
     return _with_scope(_with_topic(_with_filings(plan, documents, explicit), documents), documents)
 
 

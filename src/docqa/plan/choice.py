@@ -27,6 +27,8 @@ def choose_documents(
         dated = [d for d in dated if d.meta.period_end == period_end] or dated
         if interim:
             dated = [d for d in dated if d.meta.doc_type in (DocType.QUARTERLY, DocType.EARNINGS)] or dated
+        else:  # "the year ended June 30, 2023": the annual report of that year before its fourth-quarter release
+            dated = sorted(dated, key=lambda d: not (d.meta.doc_type and d.meta.doc_type.is_annual))
         if dated:
             return dated, None  # the filing that closes on the date asked
         if interim:

@@ -23,6 +23,10 @@ _DESCRIBE = re.compile(
     r"walk\s+(?:me|us)\s+through|tell\s+(?:me|us)\s+about|give\s+(?:me\s+|us\s+)?(?:an?\s+)?(?:overview|summary|rundown)|"
     r"(?:provide|give)\s+(?:me\s+)?(?:an?\s+)?(?:overview|summary|description)|overview\s+of|elaborate\s+on|"
     r"explain\s+how|explain\s+(?:the|its|their)\b)", re.I)
+# "what risks does X see / face / highlight", "who does X say it competes with", "what strategy does X lay out"
+_DOES_SAY = re.compile(
+    r"^\W*(?:what|which|who|whom)\b.{0,80}?\b(?:does|do|did)\b.{0,60}?\b(?:say|lay\s+out|set\s+out|outline|"
+    r"highlight|identify|cite|flag|describe|discuss|mention|see|face|consider)\b", re.I)
 # "how does X recognize / account for / value / test / manage / fund Y": a policy or a practice
 _HOW_DOES = re.compile(
     r"^\W*(?:(?:can|could)\s+you\s+)?(?:explain\s+)?how\s+(?:does|do|did|is|are|was|were|has|have|will|would|should)\b"
@@ -45,9 +49,12 @@ _ASKING = frozenset(
     "highlight highlights comment comments commentary discussion disclosure disclosures tell me us language "
     "about on regarding concerning around re describe described summarize summarise outline discuss walk through "
     "give provide overview summary rundown description elaborate explain the a an its their our his her of in for "
-    "to and or with by as at from this that these those it they them key main principal primary major "
+    "to and or with by as at from this that these those it they them key main primary major "
     "company company's companys firm filing filings form annual report quarterly 10k 10-k 10q 10-q 20f 20-f 8k 8-k "
-    "fiscal fy year years quarter period you i we any all some there s".split())
+    "fiscal fy year years quarter period you i we any all some there s according per amid during end ending ended "
+    "described lay lays set sets out forth around regarding concerning see sees face faces faced facing lay out outline highlight identify cite flag consider who whom "
+    # a topic's frame, not its name: "liquidity position", "capital allocation approach"
+    "position profile situation status picture overview approach".split())
 _YEARISH = re.compile(r"^(?:fy)?'?\d{2,4}$|^q[1-4]$", re.I)
 
 
@@ -56,7 +63,7 @@ def asks_discussion(question: str) -> bool:
     rather than a figure, a verdict or why something changed?"""
     if _HOW_MUCH.match(question) or _WHY.search(question):
         return False
-    if _SAYS_ABOUT.search(question) or _DESCRIBE.match(question):
+    if _SAYS_ABOUT.search(question) or _DESCRIBE.match(question) or _DOES_SAY.match(question):
         return True
     how = _HOW_DOES.match(question)
     return bool(how and _PRACTICE.search(how.group("rest")))

@@ -65,6 +65,7 @@ class QuestionPlan:
     balance_day: str | None = None                 # "as of July 29, 2023": the filing that closes on it
     ytd_months: int | None = None                  # "the six months ended": 6 or 9; 0: "year to date"
     quarter_span: bool = False                     # "the three months ended <date>": a quarter, by its end
+    year_ended: bool = False                       # "the year ended <date>", "at year-end": a whole year, by its end
     latest: bool = False                           # "the most recent 10-Q"
     forward_looking: bool = False                  # "guidance", "expects": published the year before
     periods: AskedPeriods = field(default_factory=AskedPeriods)

@@ -105,8 +105,8 @@ def annual_report(store: Store, document_id: str, year: int | None) -> Source | 
 def dated_quarter(plan: QuestionPlan, sources: list[Source], store: Store) -> Period | None:
     """The fiscal quarter a question names by its end date, when a quarterly source closes on it, or
     closes a year after it (the same quarter of the year before, printed beside its own)."""
-    if not plan.dated:
-        return None
+    if not plan.dated or plan.year_ended:
+        return None  # "the year ended June 30, 2023" is a year, though a fourth-quarter release closes on it
     for source in sources:
         doc = store.document(source.document_id)
         meta = doc.meta if doc else None
