@@ -8,7 +8,7 @@ import pytest
 
 from docqa.answer.outline import match
 from docqa.engine import Engine
-from docqa.plan import Intent
+from docqa.plan import Intent, build_plan
 from docqa.plan.discussion import asks_discussion, discussed_words
 from tests.filings import filing_pdf
 
@@ -72,3 +72,15 @@ def test_an_item_that_points_to_a_note_is_answered_from_the_note(engine):
 def test_an_open_question_is_planned_as_a_section_question(engine):
     plan = engine.searcher().plan("What does Best Buy say about competition in its fiscal 2019 10-K?", engine.documents())
     assert plan.intent is Intent.SECTION and plan.discussed == ("competition",)
+
+
+@pytest.mark.parametrize("question", [
+    "How does 3M prioritize capital deployment between reinvestment, acquisitions, dividends and buybacks?",
+    "What is PepsiCo's Juice Transaction described in the FY2021 10-K?",
+    "who does adobe say it competes with? 2015 10-K",
+    "What strategy and fiscal 2020 priorities does Best Buy lay out in its FY19 10-K?",
+])
+def test_open_wordings_ask_for_the_discussion_not_figures(question):
+    plan = build_plan(question, [])
+    assert plan.intent is Intent.SECTION and plan.parts == () and not plan.amount
+

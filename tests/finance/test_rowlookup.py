@@ -63,3 +63,19 @@ def test_counts_rows_found_under_their_heading():
 def test_no_words_no_match(phrase):
     t = tables("pfizer_balance_sheet")[0]
     assert all(score_row(phrase, r, t) == 0 for r in t.rows)
+
+
+def test_other_x_is_what_is_left_of_x_not_x():
+    # AES 2021, revenue by type: "Other regulated revenue" and "Total regulated revenue" both print
+    # every word of "regulated revenue"; the residual line is not the one asked
+    match = best("aes_regulated_revenue", "regulated revenue")
+    assert match is not None and match.row.label == "Total regulated revenue"
+    assert match.row.cells[0].raw == "2,868"
+
+
+def test_a_segments_rows_are_told_apart_by_the_measure_heading_them():
+    # Microsoft FY2022: "Intelligent Cloud" is printed under "Revenue" and again under "Operating Income"
+    match = best("microsoft_segments_2022", "intelligent cloud segment operating income")
+    assert match is not None and match.row.section == "Operating Income" and match.row.cells[0].raw == "32,721"
+    match = best("microsoft_segments_2022", "intelligent cloud revenue")
+    assert match is not None and match.row.section == "Revenue" and match.row.cells[0].raw == "75,251"

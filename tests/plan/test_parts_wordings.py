@@ -144,3 +144,18 @@ def test_one_word_names_joined_by_and_may_be_one_name():
 def test_a_list_set_off_from_its_label_is_read_by_its_marks(question, parts):
     plan = build_plan(question, [])
     assert plan.parts == parts
+
+
+def test_a_label_naming_the_table_leaves_the_line_after_it_as_the_line_asked():
+    plan = build_plan("Adobe fiscal 2022 operating expenses: sales and marketing?", [])
+    assert plan.reading.labelled == "sales and marketing"
+    # neither the label's line item nor "sales" (a word of the line) is the measure asked
+    assert not [m for m in plan.reading.asked if m.kind == "metric" and m.span not in plan.reading.qualified]
+
+
+@pytest.mark.parametrize("question, year_ended", [
+    ("What were Amcor's research and development expenses for the year ended June 30, 2023?", True),
+    ("What were Amcor's net sales for the three months ended June 30, 2023?", False),
+])
+def test_a_year_asked_by_its_end_is_a_year(question, year_ended):
+    assert build_plan(question, []).year_ended is year_ended

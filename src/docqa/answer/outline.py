@@ -25,6 +25,7 @@ from docqa.text import tokens
 MAX_PAGES = 3            # a section read past this many pages is a chapter, not an answer
 MIN_MATCH = 0.5          # how well a heading must name the topic (its word roots against the question's)
 RECALL_WEIGHT = 0.7      # share of that score from the question's words the heading names
+ALTERNATES_UP_TO = 3     # a topic's usual headings stand in for a short topic; a longer question names its own
 PREFERRED = 0.1          # a heading in the Items where a known topic usually sits ranks this much higher
 ROOT = 5                 # a stem this long may carry a suffix the stemmer left on its kin
 LEVEL_SLACK = 0.4        # points a heading may be smaller than another and still be its peer
@@ -131,7 +132,7 @@ def find_section(pages: Sequence, words: Sequence[str], alternates: Sequence[str
     if not heads:
         return None
     scored = [(match(h.text, words), h) for h in heads]
-    if alternates and max(s for s, _ in scored) < MIN_MATCH:
+    if alternates and len(words) <= ALTERNATES_UP_TO and max(s for s, _ in scored) < MIN_MATCH:
         scored = [(match(h.text, words, alternates), h) for h in heads]
 
     def rank(item: tuple[float, Heading]) -> tuple:

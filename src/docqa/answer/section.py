@@ -48,22 +48,25 @@ class SectionAnswerer:
         # words the question adds to its topic ("risks around cybersecurity"): what is quoted must speak to them
         topic = {r for phrase in plan.section_words for r in roots(phrase)}
         specific = [w for w in roots(" ".join(plan.discussed)) if not any(same_root(w, t) for t in topic)]
-        # the heading that names all the question asks first ("Foreign Currency Risk"); then, for a known
-        # topic, a heading within its Items that names what the question adds to it
-        narrowed = bool(topic and specific)
-        headed = _headed(plan, document, every_page, list(plan.discussed), alternates=not narrowed)
-        if headed is None and narrowed:
-            headed = _headed(plan, document, every_page, specific, alternates=False, within_items=True)
+        # the heading that names what the question asks ("Foreign Currency Risk"), else a known topic's own
+        headed = _headed(plan, document, every_page, list(plan.discussed))
         if headed is not None:
             return headed
         pages = _where_discussed(every_page, plan)
+        chosen = _specific_sentences(pages, specific) if specific and pages else []
+        if not chosen and specific and topic:
+            # the topic's Item does not speak to it ("opioid lawsuits" under an Item 3 that points elsewhere):
+            # the heading anywhere in the filing that names what the question adds
+            headed = _headed(plan, document, every_page, specific, alternates=False)
+            # nor any heading: the lines that speak to it, wherever they are, are the text answerer's
+            return headed
         if not pages:
             return None
         skip = {w for n in company_names(document) for w in stems(n)} | _PLAIN
         wanted = {s for s in stems(plan.content) if s not in skip and not s.isdigit()}
         wanted |= {s for phrase in plan.section_words for s in stems(phrase)} - _PLAIN
         in_item = {p.number for p in pages if p.info is not None and in_items(p.info.section, plan.section_items)}
-        chosen = (_specific_sentences(pages, specific) if specific else []) or _key_sentences(pages, wanted, in_item)
+        chosen = chosen or _key_sentences(pages, wanted, in_item)
         if not chosen:
             return None
         section = " and ".join(dict.fromkeys(p.info.section for p in pages if p.info and p.info.section)) or "The filing"
@@ -79,15 +82,12 @@ ITEM_HEADING = re.compile(r"^item\s+\d", re.I)
 LEAD_BONUS = (0.3, 0.15)   # a section's first sentences say what it is about
 
 
-def _headed(plan: QuestionPlan, document: Document, pages: list, words: list[str], alternates: bool = True,
-            within_items: bool = False) -> Draft | None:
+def _headed(plan: QuestionPlan, document: Document, pages: list, words: list[str], alternates: bool = True) -> Draft | None:
     """The section whose printed heading names ``words``, its key sentences quoted (``alternates``: a
-    known topic's usual headings may name it; ``within_items``: only headings in the topic's Items).
-    An Item's own heading ("Item 1A. Risk Factors") is read as a whole Item instead (``_where_discussed``)."""
+    known topic's usual headings may name it when the words name no heading). An Item's own heading
+    ("Item 1A. Risk Factors") is read as a whole Item instead (``_where_discussed``)."""
     if not words:
         return None
-    if within_items:
-        pages = [p if p.info is not None and in_items(p.info.section, plan.section_items) else _Blank(p) for p in pages]
     section = find_section(pages, words, (plan.discussed_as or plan.section_words) if alternates else (),
                            prefer=frozenset(plan.section_items))
     if section is None or (ITEM_HEADING.match(section.heading.text) and plan.section_items):
@@ -103,13 +103,6 @@ def _headed(plan: QuestionPlan, document: Document, pages: list, words: list[str
         found=True, answerer="section", decisive=False,
         citations=tuple(Citation(document=document.file_name, document_id=document.id, page=n, quote=q)
                         for n, q in chosen))
-
-
-class _Blank:
-    """A page outside the Items searched: its number kept, its lines not read."""
-
-    def __init__(self, page):
-        self.number, self.info, self.text, self.lines = page.number, page.info, "", ()
 
 
 class _Lines:

@@ -155,7 +155,8 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         # "Did 3M repurchase shares in 2018?": the line item's figure for the period settles it
         judged = "exists"
     reading = read_measures(asked, measures)
-    one_question = composition is not None or judged is not None or pick is not None or asks_verdict(asked)
+    one_question = (composition is not None or judged is not None or pick is not None or asks_verdict(asked)
+                    or asks_discussion(asked))  # "how does X prioritize dividends and buybacks": one discussion
     return replace(
         plan, measures=measures, reading=reading, periods=_redated(read_periods(asked), plan),
         core=without_provisos(asked), expansions=tuple(load_lexicon().expansion_terms(measures)),
@@ -163,7 +164,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         verdict=asks_verdict(asked), why=asks_why(asked), judgement=judged, sign=sign_asked(asked),
         gross_of=gross_of(asked), loss_named=any(_LOSS.search(m.text) for m in measures),
         bottom_line=bottom_line_asked(asked), threshold=parse_threshold(asked), sides=compared(asked),
-        band=band_asked(asked), moves=moves(asked), amount=asks_amount(asked, measures), counted=counted_noun(asked), kinds=kinds_asked(asked),
+        band=band_asked(asked), moves=moves(asked), amount=asks_amount(asked, measures) and not asks_discussion(asked), counted=counted_noun(asked), kinds=kinds_asked(asked),
         asks_figure=asks_figure(asked) or (looks_up_a_figure(asked) and not asks_why(asked)),
         part_of_whole=part_of_whole(asked),
         format=requested_format(asked), currency=asked_currency(asked), pick=pick,

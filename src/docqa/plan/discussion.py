@@ -27,6 +27,8 @@ _DESCRIBE = re.compile(
 _DOES_SAY = re.compile(
     r"^\W*(?:what|which|who|whom)\b.{0,80}?\b(?:does|do|did)\b.{0,60}?\b(?:say|lay\s+out|set\s+out|outline|"
     r"highlight|identify|cite|flag|describe|discuss|mention|see|face|consider)\b", re.I)
+# "What is PepsiCo's Juice Transaction described in the FY2021 10-K?"
+_AS_DESCRIBED = re.compile(r"^\W*(?:what|who)\b.*\b(?:as\s+)?(?:described|discussed|explained|outlined|set\s+out)\s+in\b", re.I)
 # "how does X recognize / account for / value / test / manage / fund Y": a policy or a practice
 _HOW_DOES = re.compile(
     r"^\W*(?:(?:can|could)\s+you\s+)?(?:explain\s+)?how\s+(?:does|do|did|is|are|was|were|has|have|will|would|should)\b"
@@ -37,7 +39,8 @@ _PRACTICE = re.compile(
     r"mitigat\w*|hedg\w*|assess\w*|evaluat\w*|compet\w*|approach\w*|treat\w*|calculat\w*|allocat\w*|protect\w*|"
     r"address\w*|handl\w*|monitor\w*|plan(?:s|ned|ning)?\s+to|intend\w*|impair\w*|review\w*|classif\w*|defin\w*|"
     r"present(?:s|ed)?|disclos\w*|describ\w*|characteri[sz]\w*|view(?:s|ed)?|expect(?:s|ed)?\s+to|generat\w*|"
-    r"make\s+money|earn\s+(?:its\s+)?(?:revenue|money))\b", re.I)
+    r"make\s+money|earn\s+(?:its\s+)?(?:revenue|money)|prioriti[sz]\w*|deploy\w*|differentiat\w*|distribut\w*|"
+    r"oversee\w*|govern\w*|compensat\w*|retain\w*|attract\w*|sourc\w*|procur\w*)\b", re.I)
 # "explain the reasons for the change", "what drove": why a figure moved, not what is said on a topic
 _WHY = re.compile(r"\b(?:why|drove|drive[sn]?|drivers?|reasons?|caus\w*|due\s+to|contribut\w*)\b", re.I)
 _HOW_MUCH = re.compile(r"^\W*how\s+(?:much|many|big|large|high|low|far|long)\b", re.I)
@@ -63,7 +66,8 @@ def asks_discussion(question: str) -> bool:
     rather than a figure, a verdict or why something changed?"""
     if _HOW_MUCH.match(question) or _WHY.search(question):
         return False
-    if _SAYS_ABOUT.search(question) or _DESCRIBE.match(question) or _DOES_SAY.match(question):
+    if (_SAYS_ABOUT.search(question) or _DESCRIBE.match(question) or _DOES_SAY.match(question)
+            or _AS_DESCRIBED.search(question)):
         return True
     how = _HOW_DOES.match(question)
     return bool(how and _PRACTICE.search(how.group("rest")))
