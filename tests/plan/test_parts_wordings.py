@@ -127,6 +127,10 @@ def test_one_word_names_joined_by_and_may_be_one_name():
     ("Adobe fiscal 2022 operating expenses, please:\n- research and development\n- sales and marketing",
      ("Adobe fiscal 2022 operating expenses: research and development?",
       "Adobe fiscal 2022 operating expenses: sales and marketing?")),
+    # the same list with its lines run together
+    ("Adobe fiscal 2022 operating expenses, please: - research and development - sales and marketing",
+     ("Adobe fiscal 2022 operating expenses: research and development?",
+      "Adobe fiscal 2022 operating expenses: sales and marketing?")),
     # "vs" between two figures; a date's comma is no list's comma (the two sides of "and" are two figures)
     ("PG&E Corporation 2022 operating revenues: electric vs natural gas",
      ("PG&E Corporation 2022 operating revenues: electric?", "PG&E Corporation 2022 operating revenues: natural gas?")),

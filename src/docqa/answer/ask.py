@@ -178,6 +178,8 @@ class Asker:
                 if draft is not None:
                     yield self._text_checked(self._verified(draft, plan, pages, grounding, progress), plan)
             return
+        if name == "section":
+            progress("composing", "quoting the section of the filing that discusses it")
         given = Evidence.of(evidence, self.store)
         for answerer in self.answerers.get(name, ()):
             draft = answerer.answer(plan, given)

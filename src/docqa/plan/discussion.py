@@ -28,7 +28,10 @@ _DOES_SAY = re.compile(
     r"^\W*(?:what|which|who|whom)\b.{0,80}?\b(?:does|do|did)\b.{0,60}?\b(?:say|lay\s+out|set\s+out|outline|"
     r"highlight|identify|cite|flag|describe|discuss|mention|see|face|consider)\b", re.I)
 # "What is PepsiCo's Juice Transaction described in the FY2021 10-K?"
-_AS_DESCRIBED = re.compile(r"^\W*(?:what|who)\b.*\b(?:as\s+)?(?:described|discussed|explained|outlined|set\s+out)\s+in\b", re.I)
+# ("What is the quantity of restructuring costs outlined in its income statement" asks an amount.)
+_AS_DESCRIBED = re.compile(r"^\W*(?:what|who)\s+(?:is|are|was|were)\s+(?!(?:the\s+)?(?:quantity|amount|value|number|total|"
+                           r"figure|size|level|percentage|ratio|sum)\b).*\b(?:as\s+)?(?:described|discussed|explained|"
+                           r"outlined|set\s+out)\s+in\b", re.I)
 # "how does X recognize / account for / value / test / manage / fund Y": a policy or a practice
 _HOW_DOES = re.compile(
     r"^\W*(?:(?:can|could)\s+you\s+)?(?:explain\s+)?how\s+(?:does|do|did|is|are|was|were|has|have|will|would|should)\b"

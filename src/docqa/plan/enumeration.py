@@ -20,6 +20,7 @@ MAX_ITEMS = 6
 # The label ends at a colon or a spaced dash; what follows is the list.
 _SET_OFF = re.compile(r"\s*:\s+|\s*:\s*\n|\s+[-\u2013\u2014]\s+|\s*[\u2013\u2014]\s*")
 _BULLET_LINE = re.compile(r"^\s*(?:[-\u2013\u2014*\u2022\u25aa\u25cf]|\(?\d{1,2}[.)]|\(?[a-h][.)])\s*", re.I)
+_INLINE_BULLET = re.compile(r"(?:^|\s)[-\u2013\u2014*\u2022]\s+")
 _NUMBERED = re.compile(r"(?:^|[\s,;]+(?:and\s+)?)\(?(?:\d{1,2}|[a-h]|i{1,3}|iv|v)\)\s*", re.I)
 _VS = re.compile(r"\s+(?:vs\.?|versus)\s+", re.I)
 _COMMA = re.compile(r"\s*,\s*(?:and\s+|&\s*)?")
@@ -55,6 +56,9 @@ def _items(tail: str, protected: list[tuple[int, int]]) -> list[str]:
     if "\n" in body.strip():
         lines = [_BULLET_LINE.sub("", line).strip(" ,;") for line in body.split("\n")]
         return _clean([line for line in lines if line])
+    if _INLINE_BULLET.match(body) and len(_INLINE_BULLET.findall(body)) >= 2:
+        # the bullets of a list whose lines were run together: "- research and development - sales and marketing"
+        return _clean(_INLINE_BULLET.split(body))
     if len(_NUMBERED.findall(body)) >= 2:
         return _clean(_NUMBERED.split(body))
     if ";" in body:
