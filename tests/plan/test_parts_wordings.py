@@ -138,6 +138,12 @@ def test_one_word_names_joined_by_and_may_be_one_name():
      ("Acme - long-term debt at December 31, 2022", "Capital expenditures for 2022")),
     # years written "FY22 and FY21"
     ("adobe net income FY22 and FY21", ("adobe net income FY22", "adobe net income FY21")),
+    # the list after "what were", a period and an aside before it
+    ("For Acme's fiscal 2022 (year ended January 31, 2022), what were subscription revenue, services revenue and "
+     "total revenue?",
+     ("For Acme's fiscal 2022 (year ended January 31, 2022), what were subscription revenue?",
+      "For Acme's fiscal 2022 (year ended January 31, 2022), what were services revenue?",
+      "For Acme's fiscal 2022 (year ended January 31, 2022), what were total revenue?")),
     # two names with the same noun after each; a name may hold "and"
     ("What operating income did Acme's Retail segment and its Wholesale segment report in 2021?",
      ("What operating income did Acme's Retail segment report in 2021?",

@@ -48,7 +48,13 @@ def company_names(document: Document) -> frozenset[str]:
 def _names(company: str | None, aliases: tuple[str, ...]) -> frozenset[str]:
     names = {normalize_name(n) for n in (company, *aliases) if n}
     names |= {short for n in list(names) for short in _short_forms(n)}
+    names |= {normalize_name(m.group(1)) for n in (company, *aliases) if n and (m := _CAMEL_HEAD.match(n))}
     return frozenset(n for n in names if len(n) >= 2)
+
+
+# "MongoDB" -> "Mongo", "PepsiCo" -> "Pepsi": a name run together from a word and a short tail is
+# called by the word (five letters or more, so that no ordinary short word becomes a company)
+_CAMEL_HEAD = re.compile(r"^([A-Z][a-z]{4,})[A-Z][A-Za-z]{0,2}\b")
 
 
 def _short_forms(name: str) -> set[str]:

@@ -270,6 +270,7 @@ _UNNAMED_ITEM = re.compile(r"\s*,\s*(?:the\s+)?(?P<item>[a-z][\w&'-]*(?:\s+[a-z]
 # ("What non-current assets did EPI Holdings have | in Canada and in Hong Kong").
 _OWNED = re.compile(r"(?:['’]s?|\b(?:its|their))\s+", re.I)
 _DID_VERB = re.compile(r"\b(?:[Dd]id|[Dd]oes|[Dd]o)\s+(?:[A-Z&][\w.&’'-]*\s+){1,5}[a-z]+\b")
+_WHAT_WERE = re.compile(r"(?:^|,\s*)what\s+(?:were|was|are|is)\s+(?:the\s+)?(?=[a-z])", re.I)
 # Where it ends: the period asked, or the question's end.
 _PERIOD_AFTER = re.compile(
     r",?\s+(?:(?:in|for|during|at|as\s+of|on|over|by)\s+(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+)?"
@@ -296,10 +297,12 @@ def _by_phrase(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
     in Hong Kong"): each its own question in the question's frame. A measure's own "and"
     ("research and development", "cash and cash equivalents") joins nothing; a lone modifier
     before "and" shares the next item's noun ("external and internal R&D expenses")."""
-    if _GROUPS.search(question) or not (asks_figure(question) or looks_up_a_figure(question)):
+    if _GROUPS.search(question) or not (asks_figure(question) or looks_up_a_figure(question) or _WHAT_WERE.search(question)):
         return ()  # "the Domestic and International segments": the parts are segments (``_by_group``)
     did = _DID_VERB.search(question)
-    anchors = sorted([m.end() for m in _OWNED.finditer(question)] + ([did.end()] if did else []))
+    asked = _WHAT_WERE.search(question)  # "For Mongo's fiscal 2022 (...), what were | A, B and C"
+    anchors = sorted([m.end() for m in _OWNED.finditer(question)] + ([did.end()] if did else [])
+                     + ([asked.end()] if asked else []))
     # The latest anchor that starts a list ("In its 2019 10-K, what net sales did Amazon attribute |
     # to Germany and to Japan"), else an earlier one ("X's A and its B": the second "its" is B's own).
     for k in range(len(anchors) - 1, -1, -1):
