@@ -90,13 +90,16 @@ def _headed(plan: QuestionPlan, document: Document, pages: list, words: list[str
         return None
     section = find_section(pages, words, (plan.discussed_as or plan.section_words) if alternates else (),
                            prefer=frozenset(plan.section_items))
-    if section is None or (ITEM_HEADING.match(section.heading.text) and plan.section_items):
+    if section is None:
         return None
+    head_page = pages[section.heading.page]
+    if ITEM_HEADING.match(section.heading.text) and head_page.info is not None and in_items(head_page.info.section,
+                                                                                           plan.section_items):
+        return None  # the topic's own Item ("Item 1A. Risk Factors"): read whole, its sentences spread over it
     chosen = _lines_quoted(section, pages, plan.discussed)
     if not chosen:
         return None
-    head = pages[section.heading.page]
-    where = ", ".join(x for x in (head.info.section if head.info else None, f"p. {head.number}") if x)
+    where = ", ".join(x for x in (head_page.info.section if head_page.info else None, f"p. {head_page.number}") if x)
     lines = "\n".join(f"• “{quote}” (p. {number})" for number, quote in chosen)
     return Draft(
         text=f"“{section.heading.text}” ({where}) of {document.file_name} discusses it; its key lines:\n{lines}",
