@@ -1,10 +1,12 @@
-"""Section answers: an open question about a topic a filing discusses as a whole ("what are the main
-risk factors?", "describe the legal proceedings", "how is liquidity managed?") is answered by the
-Item that discusses it, read in full, with its key sentences quoted and cited.
+"""Section answers: an open question about what a filing says ("what does X say about competition?",
+"how does X recognize revenue?", "what are the main risk factors?", "describe the legal
+proceedings") is answered by the section that discusses it, its key sentences quoted and cited.
 
-The quotes speak to the topic; they are not a verdict or a figure, so the answer is badged as
-passages, never verified. The sentences are chosen by the question's own words first, spread over
-the section's pages so that one paragraph does not stand for the whole Item.
+The section is the one whose printed heading names the topic (``outline.py``); a known topic's own
+Item ("Item 1A. Risk Factors") is read whole, its sentences spread over its pages, or, when the
+question adds words to the topic ("risks around cybersecurity"), the Item's sentences that hold them
+(``key_sentences.py``). The quotes speak to the topic; they are not a verdict or a figure, so the
+answer is badged as passages, never verified.
 """
 
 from __future__ import annotations
@@ -12,24 +14,13 @@ from __future__ import annotations
 import re
 
 from docqa.answer.contract import Evidence, Filings
-from docqa.answer.extractive import units
-from docqa.answer.outline import Section, find_section, in_items, roots, same_root
+from docqa.answer.key_sentences import holding, spread, under_heading
+from docqa.answer.outline import find_section, in_items, roots, same_root
 from docqa.finance.text import stems
 from docqa.plan import Intent, QuestionPlan
 from docqa.plan.companies import company_names
 from docqa.types import Citation, Document, Draft
-from docqa.verify import quote_on_page
 
-MAX_QUOTES = 5
-MIN_WORDS = 8          # a heading or a footer is no key sentence
-MAX_WORDS = 90         # nor is a whole paragraph run together
-# Lines that point elsewhere or say how to read the filing, not what it says about the topic.
-_NOT_CONTENT = re.compile(
-    r"forward[\s-]looking\s+statements?|safe\s+harbor|\bsee\s+(?:item|note|part)\b|\b(?:is|are)\s+(?:discussed|described|"
-    r"included|set\s+forth)\s+(?:in|under)\b|\bincorporated\s+(?:herein\s+)?by\s+reference\b|\btable\s+of\s+contents\b"
-    r"|\(in\s+(?:millions|thousands|billions)", re.I)
-# A sentence opens with a capital, a figure or a quote; one in lower case continues the page before.
-_OPENS = re.compile(r"^[\W_]*[A-Z0-9$“\"'(]")
 _PLAIN = frozenset(stems("what are is the main key principal primary describe summarize discuss explain outline "
                          "tell give provide list how does do did company company's its their in of for fiscal year "
                          "report annual 10-k filing"))
@@ -53,7 +44,7 @@ class SectionAnswerer:
         if headed is not None:
             return headed
         pages = _where_discussed(every_page, plan)
-        chosen = _specific_sentences(pages, specific) if specific and pages else []
+        chosen = holding(pages, specific) if specific and pages else []
         if not chosen and specific and topic:
             # the topic's Item does not speak to it ("opioid lawsuits" under an Item 3 that points elsewhere):
             # the heading anywhere in the filing that names what the question adds
@@ -66,20 +57,14 @@ class SectionAnswerer:
         wanted = {s for s in stems(plan.content) if s not in skip and not s.isdigit()}
         wanted |= {s for phrase in plan.section_words for s in stems(phrase)} - _PLAIN
         in_item = {p.number for p in pages if p.info is not None and in_items(p.info.section, plan.section_items)}
-        chosen = chosen or _key_sentences(pages, wanted, in_item)
+        chosen = chosen or spread(pages, wanted, in_item)
         if not chosen:
             return None
         section = " and ".join(dict.fromkeys(p.info.section for p in pages if p.info and p.info.section)) or "The filing"
-        lines = "\n".join(f"• “{quote}” (p. {number})" for number, quote in chosen)
-        return Draft(
-            text=f"{section} of {document.file_name} discusses it; its key lines:\n{lines}",
-            found=True, answerer=self.name, decisive=False,
-            citations=tuple(Citation(document=document.file_name, document_id=document.id, page=n, quote=q)
-                            for n, q in chosen))
+        return _quoted(document, section, chosen)
 
 
 ITEM_HEADING = re.compile(r"^item\s+\d", re.I)
-LEAD_BONUS = (0.3, 0.15)   # a section's first sentences say what it is about
 
 
 def _headed(plan: QuestionPlan, document: Document, pages: list, words: list[str], alternates: bool = True) -> Draft | None:
@@ -96,45 +81,21 @@ def _headed(plan: QuestionPlan, document: Document, pages: list, words: list[str
     if ITEM_HEADING.match(section.heading.text) and head_page.info is not None and in_items(head_page.info.section,
                                                                                            plan.section_items):
         return None  # the topic's own Item ("Item 1A. Risk Factors"): read whole, its sentences spread over it
-    chosen = _lines_quoted(section, pages, plan.discussed)
+    chosen = under_heading(section, pages, plan.discussed)
     if not chosen:
         return None
     where = ", ".join(x for x in (head_page.info.section if head_page.info else None, f"p. {head_page.number}") if x)
+    return _quoted(document, f"“{section.heading.text}” ({where})", chosen)
+
+
+def _quoted(document: Document, section: str, chosen: list[tuple[int, str]]) -> Draft:
+    """"<section> of <filing> discusses it", and its key lines, each cited to its page."""
     lines = "\n".join(f"• “{quote}” (p. {number})" for number, quote in chosen)
     return Draft(
-        text=f"“{section.heading.text}” ({where}) of {document.file_name} discusses it; its key lines:\n{lines}",
-        found=True, answerer="section", decisive=False,
+        text=f"{section} of {document.file_name} discusses it; its key lines:\n{lines}",
+        found=True, answerer=SectionAnswerer.name, decisive=False,
         citations=tuple(Citation(document=document.file_name, document_id=document.id, page=n, quote=q)
                         for n, q in chosen))
-
-
-class _Lines:
-    def __init__(self, lines: tuple[str, ...]):
-        self.text = "\n".join(lines)
-
-
-def _lines_quoted(section: Section, pages: list, words: tuple[str, ...]) -> list[tuple[int, str]]:
-    """Up to MAX_QUOTES sentences under the heading: its first ones, and those that hold the most of
-    the question's words, in reading order."""
-    wanted = [w for w in roots(" ".join(words))]
-    candidates: list[tuple[float, int, int, str]] = []
-    order = 0
-    for index, lines in section.lines:
-        page = pages[index]
-        for unit in units(_Lines(lines)):
-            n_words = len(unit.split())
-            if (not MIN_WORDS <= n_words <= MAX_WORDS or _NOT_CONTENT.search(unit) or "  " in unit
-                    or unit.endswith(":") or not _OPENS.match(unit)):  # "... are as follows:" leads into a table, says nothing itself
-                continue
-            if not quote_on_page(unit, page.text):
-                continue
-            printed = roots(unit)
-            hits = sum(any(same_root(w, p) for p in printed) for w in wanted)
-            lead = LEAD_BONUS[order] if order < len(LEAD_BONUS) else 0.0
-            candidates.append((hits / (len(wanted) or 1) + lead, order, page.number, unit))
-            order += 1
-    best = sorted(candidates, key=lambda c: (-c[0], c[1]))[:MAX_QUOTES]
-    return [(number, unit) for _, _, number, unit in sorted(best, key=lambda c: c[1])]
 
 
 def _filing(plan: QuestionPlan, evidence: Evidence, filings: Filings) -> Document | None:
@@ -186,44 +147,4 @@ def _holds(words: list[str], phrase: tuple[str, ...]) -> bool:
     n = len(phrase)
     return any(tuple(words[i:i + n]) == phrase for i in range(len(words) - n + 1))
 
-
-def _specific_sentences(pages, words: list[str]) -> list[tuple[int, str]]:
-    """The Item's sentences that hold the most of the words the question adds to its topic (at least
-    one), wherever they are in the Item, in reading order."""
-    candidates: list[tuple[float, int, int, str]] = []
-    order = 0
-    for page in pages:
-        for unit in units(page):
-            if (not MIN_WORDS <= len(unit.split()) <= MAX_WORDS or _NOT_CONTENT.search(unit) or "  " in unit
-                    or not _OPENS.match(unit) or not quote_on_page(unit, page.text)):
-                continue
-            printed = roots(unit)
-            hits = sum(any(same_root(w, p) for p in printed) for w in words)
-            if hits:
-                candidates.append((hits / len(words), order, page.number, unit))
-            order += 1
-    best = sorted(candidates, key=lambda c: (-c[0], c[1]))[:MAX_QUOTES]
-    return [(number, unit) for _, _, number, unit in sorted(best, key=lambda c: c[1])]
-
-
-def _key_sentences(pages, wanted: set[str], in_item: set[int]) -> list[tuple[int, str]]:
-    """Up to MAX_QUOTES sentences spread over the pages (a page's share of them, at least one),
-    the best by the question's words (the first of a page breaks ties), in page order."""
-    share = max(1, -(-MAX_QUOTES // max(1, len(pages))))
-    best: list[tuple[float, int, str]] = []
-    for page in pages:
-        candidates = []
-        for position, unit in enumerate(units(page)):
-            words = unit.split()
-            if not MIN_WORDS <= len(words) <= MAX_WORDS or _NOT_CONTENT.search(unit) or "  " in unit or not _OPENS.match(unit):
-                continue
-            if not quote_on_page(unit, page.text):
-                continue  # a sentence joined across a hyphenated line break is not quoted as printed
-            overlap = len(set(stems(unit)) & wanted) / (len(wanted) or 1)
-            if overlap == 0 and page.number not in in_item:
-                continue  # outside the Item, a sentence must speak to the question
-            candidates.append((overlap + (0.3 if position == 0 else 0.0), page.number, unit))
-        best.extend(sorted(candidates, key=lambda c: -c[0])[:share])
-    best.sort(key=lambda c: -c[0])
-    return sorted(((n, u) for _, n, u in best[:MAX_QUOTES]), key=lambda c: c[0])  # stable: page order, then as read
 
