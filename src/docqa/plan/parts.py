@@ -20,6 +20,9 @@ import re
 
 from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.plan.enumeration import listed_items
+from docqa.plan.list_words import MONTH
+from docqa.plan.name_parts import GROUPS, SET_APART, by_group
+from docqa.plan.year_parts import by_year
 from docqa.plan.format import asks_figure, looks_up_a_figure
 from docqa.plan.measures import head_noun_after
 
@@ -29,30 +32,9 @@ _ALONG = r"(?:as\s+well\s+as|along\s+with|together\s+with|alongside|plus)\s+"
 _JOIN = re.compile(rf"\s*(?:,\s*(?:and\s+|{_ALONG})?|and\s+|{_ALONG}|&\s*)(?:(?:the|its|their)\s+)?", re.I)
 MAX_PARTS = 6
 
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
-# A quarter named before its year ("Q2 2023", "the second quarter of 2022", "second-quarter fiscal 2023").
-_QUARTER_PRE = r"(?:q[1-4]\s*(?:of\s+)?|(?:first|second|third|fourth)[\s-]+(?:fiscal\s+)?quarter\s+(?:of\s+)?)"
-_ITEM = (rf"(?:(?:(?:{_MONTH}\s+\d{{1,2}},?\s*)|{_QUARTER_PRE}?(?:fiscal\s+(?:year\s+)?|FY\s?)|{_QUARTER_PRE})?(?:19|20)\d{{2}}"
-         r"|FY\s?'?\d{2})")  # "FY22 and FY21"
-_YEAR = r"(?:FY\s?|fiscal\s+(?:year\s+)?)?(?:19|20)\d{2}"
-_LIST_JOIN = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)"
-# "2021 and 2020", "fiscal 2019 and for fiscal 2018", "at December 31, 2021 and at December 31, 2020"
-# "2022 vs 2021", "fiscal 2023 compared to fiscal 2022": both years' figures, when no change is asked (``over_time``)
-_YEAR_JOIN = (rf"(?:{_LIST_JOIN}|\s+(?:vs\.?|versus|compared\s+(?:to|with))\s+)(?:(?:for|in|at|as\s+of|on|of|during)\s+)?"
-              r"(?:the\s+)?(?:end\s+of\s+)?")
-_YEARS = re.compile(rf"(?<![\w-]){_ITEM}(?:{_YEAR_JOIN}{_ITEM})+(?![\w-])", re.I)
-_ITEM_RE = re.compile(rf"(?P<pre>(?:{_MONTH}\s+\d{{1,2}},?\s*)|{_QUARTER_PRE}?(?:fiscal\s+(?:year\s+)?|FY\s?'?)|{_QUARTER_PRE})?"
-                      rf"(?P<year>(?:19|20)\d{{2}}|(?<=FY)\d{{2}}|(?<=FY\s)\d{{2}}|(?<=FY')\d{{2}})", re.I)
-# Words before a list of years that make it a span ("between 2019 and 2020"), not a list.
-_SPAN_BEFORE = re.compile(r"\b(?:between|from|through|to|vs\.?|versus)\s+(?:(?:fiscal|calendar)\s+(?:years?\s+)?|years?\s+)?$",
-                          re.I)
 # The members of a list taken together: one figure of all of them, not one of each.
 _TOGETHER = re.compile(r"\b(?:combined|together(?!\s+with)|in\s+total|in\s+aggregate|aggregate|cumulative(?:ly)?|sum|"
                        r"summed|altogether|average|mean|over\s+(?:the|those|these)\b|across\b)", re.I)
-_NAME = r"[A-Z][A-Za-z.&'’-]*(?:\s+[A-Z][A-Za-z.&'’-]*)*"
-_GROUPS = re.compile(rf"(?<![\w'’])(?P<names>{_NAME}(?:{_LIST_JOIN}{_NAME})+)\s+"
-                     r"(?P<noun>(?:reportable\s+|operating\s+|business\s+)?"
-                     r"(?:segments|regions|divisions|businesses|units|geographies))\b")
 
 
 def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: bool,
@@ -64,7 +46,7 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     "the acquisitions of FY2022 and FY2023" is one list."""
     if one_question or _TOGETHER.search(question):
         return ()
-    if (measures or counts) and not _SET_APART.search(question):  # names set apart are places: "in Canada"
+    if (measures or counts) and not SET_APART.search(question):  # names set apart are places: "in Canada"
         listed = listed_items(question, [m.span for m in load_lexicon().match(question, every=True)])
         if listed:
             return _each(listed)  # each item is planned again when asked, and split further by year
@@ -78,8 +60,8 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     if not measures and not counts and not _HOW_MUCH.match(question) and not looks_up_a_figure(question):
         return _each(parts) if len(parts) > 1 else ()
     if not over_time:
-        parts = tuple(p for part in parts for p in (_by_year(part) or (part,)))
-    parts = tuple(p for part in parts for p in (_by_group(part) or (part,)))
+        parts = tuple(p for part in parts for p in (by_year(part) or (part,)))
+    parts = tuple(p for part in parts for p in (by_group(part) or (part,)))
     if len(parts) < 2 or len(parts) > MAX_PARTS:
         return ()
     return _each(parts)
@@ -154,7 +136,7 @@ def _by_sides(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, ..
     return (f"{left}{end}", f"{second[:1].upper()}{second[1:]}{end}")
 
 
-_DAY = re.compile(rf"\b{_MONTH}\s+\d{{1,2}},\s*(?:19|20)\d{{2}}", re.I)  # "December 31, 2022": no list's comma
+_DAY = re.compile(rf"\b{MONTH}\s+\d{{1,2}},\s*(?:19|20)\d{{2}}", re.I)  # "December 31, 2022": no list's comma
 
 
 def _period_of(text: str) -> str | None:
@@ -274,7 +256,7 @@ _WHAT_WERE = re.compile(r"(?:^|,\s*)what\s+(?:were|was|are|is)\s+(?:the\s+)?(?=[
 # Where it ends: the period asked, or the question's end.
 _PERIOD_AFTER = re.compile(
     r",?\s+(?:(?:in|for|during|at|as\s+of|on|over|by)\s+(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+)?"
-    rf"(?:years?\b|quarters?\b|period\b|half\b|end\b|fy|q[1-4]\b|(?:19|20)\d\d|\d{{1,2}}\s+{_MONTH}|{_MONTH}|"
+    rf"(?:years?\b|quarters?\b|period\b|half\b|end\b|fy|q[1-4]\b|(?:19|20)\d\d|\d{{1,2}}\s+{MONTH}|{MONTH}|"
     r"(?:first|second|third|fourth|three|six|nine|twelve)\b|(?:fiscal\s+)?(?:19|20)\d\d))|\s*[?.]\s*$", re.I)
 # A list of reasons, descriptions or comparisons is one question about them, never parts.
 _NOT_A_FIGURE = re.compile(r"\b(?:reasons?|why|how|explain\w*|driv\w+|factors?|describe|trends?|compar\w+|"
@@ -297,8 +279,8 @@ def _by_phrase(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
     in Hong Kong"): each its own question in the question's frame. A measure's own "and"
     ("research and development", "cash and cash equivalents") joins nothing; a lone modifier
     before "and" shares the next item's noun ("external and internal R&D expenses")."""
-    if _GROUPS.search(question) or not (asks_figure(question) or looks_up_a_figure(question) or _WHAT_WERE.search(question)):
-        return ()  # "the Domestic and International segments": the parts are segments (``_by_group``)
+    if GROUPS.search(question) or not (asks_figure(question) or looks_up_a_figure(question) or _WHAT_WERE.search(question)):
+        return ()  # "the Domestic and International segments": the parts are segments (``name_parts.by_group``)
     did = _DID_VERB.search(question)
     asked = _WHAT_WERE.search(question)  # "For Mongo's fiscal 2022 (...), what were | A, B and C"
     anchors = sorted([m.end() for m in _OWNED.finditer(question)] + ([did.end()] if did else [])
@@ -373,109 +355,3 @@ def _end_with_head(question: str, m: MetricMatch) -> int:
 def _at(m: MetricMatch, end: int) -> MetricMatch:
     return MetricMatch(key=m.key, kind=m.kind, phrase=m.phrase, text=m.text, span=(m.span[0], end))
 
-
-def _by_year(question: str) -> tuple[str, ...]:
-    """"Net income in 2019 and 2020": the figure of each year. The words before the first year
-    ("fiscal", "FY") are each year's ("fiscal 2018 and 2019" is fiscal 2018, fiscal 2019)."""
-    runs = list(_YEARS.finditer(question))
-    if len(runs) != 1:
-        return ()
-    run = runs[0]
-    if _SPAN_BEFORE.search(question[:run.start()]):
-        return ()
-    items = list(_ITEM_RE.finditer(run.group(0)))
-    digits = [m.group("year") for m in items]
-    if len(items) < 2 or len(set(digits)) != len(digits):
-        return ()
-    first = items[0].group("pre") or ""
-    head, tail = question[:run.start()], question[run.end():]
-    return tuple(f"{head}{m.group('pre') or first}{m.group('year')}{tail}" for m in items)
-
-
-def _by_group(question: str) -> tuple[str, ...]:
-    """"Revenue of the Domestic and International segments": each segment's figure, named by its
-    own name ("the Domestic segment"); a single name that holds "and" ("Safety and Industrial
-    segment") is left whole, as the noun is not plural."""
-    found = list(_GROUPS.finditer(question))
-    if len(found) != 1:
-        return _by_named(question)
-    match = found[0]
-    names = [n.strip() for n in re.split(_LIST_JOIN, match.group("names")) if n.strip()]
-    start = match.start()
-    owner = re.match(r".*['’]s\s+", names[0])
-    if owner:  # "Best Buy's Domestic and International segments": the owner stays before the list
-        start += owner.end()
-        names[0] = names[0][owner.end():]
-    if len(names) < 2 or len(set(names)) < len(names):
-        return ()
-    noun = match.group("noun")
-    singular = noun[:-3] + "y" if noun.endswith("ies") else noun[:-2] if noun.endswith("sses") else noun[:-1]
-    head, tail = question[:start], question[match.end():]
-    if tail[:1] in ("'", "’"):
-        tail = tail[:1] + "s" + tail[1:]  # "the segments' revenues": the segment's
-    return tuple(f"{head}{name} {singular}{tail}" for name in names)
-
-
-# Names handed out one by one without a plural noun: "both Canadian Operations and Other International
-# Operations operating income", "Segment Adjusted EBITDA for 2019 — Canada and EMEA?". ("Safety and
-# Industrial operating income" is one name: without "both" or the list set apart, "and" may be a name's.)
-_BOTH = re.compile(rf"\b(?i:both)\s+(?:the\s+)?(?P<names>{_NAME}(?:{_LIST_JOIN}(?:the\s+)?{_NAME})+)(?=\s+[a-z(])")
-_SET_APART = re.compile(rf"\s*(?:[:\u2013\u2014]|\s-)\s*(?P<names>{_NAME}(?:{_LIST_JOIN}{_NAME})+)\s*(?P<end>[?.]?)\s*$")
-
-
-# "rev in Developed Europe and Emerging Markets": places of two or more words each, after "in" at the
-# end (one-word names joined by "and" may be one name: "in Safety and Industrial")
-_NAME_OF_TWO = r"[A-Z][A-Za-z.&'’-]*(?:\s+[A-Z][A-Za-z.&'’-]*)+"
-_IN_NAMES = re.compile(rf"\s(?P<prep>in|for|across)\s+(?:the\s+)?(?P<names>{_NAME_OF_TWO}(?:{_LIST_JOIN}(?:the\s+)?{_NAME_OF_TWO})+)"
-                       r"\s*(?P<end>[?.]?)\s*$")
-_THE = re.compile(r"^the\s+", re.I)
-
-
-# "the U.S. segment and the International Operated Markets segment", "Limbach's GCR segment and its ODR
-# segment": two names, each with the same noun after it (a name may hold "and": "US and Utilities SBU")
-_CAPS = r"[A-Z][\w.&'’-]*(?:\s+(?:and\s+|&\s+|of\s+)?[A-Z][\w.&'’-]*)*"
-_REPEATED = re.compile(rf"(?P<a>{_CAPS})\s+(?P<noun>[A-Za-z]+)\s+and\s+(?:the\s+|its\s+|their\s+)?(?P<b>{_CAPS})\s+(?P=noun)\b")
-_POSSESSOR = re.compile(r"^(?:[A-Z][\w.&-]*\s+){0,3}[A-Z][\w.&-]*['’]s?\s+")
-
-
-def _by_repeated_noun(question: str) -> tuple[str, ...]:
-    found = _REPEATED.search(question)
-    if found is None or found.group("noun").lower() in _SMALL_NOUNS:
-        return ()
-    a, start = found.group("a"), found.start()
-    owner = _POSSESSOR.match(a)
-    if owner:  # "Limbach's GCR segment and its ODR segment": the owner stays before each
-        a, start = a[owner.end():], start + owner.end()
-    if not a or a == found.group("b"):
-        return ()
-    noun, head, tail = found.group("noun"), question[:start], question[found.end():]
-    return tuple(f"{head}{name} {noun}{tail}" for name in (a, found.group("b")))
-
-
-_SMALL_NOUNS = frozenset("and or the of in for to from at by on with as".split())
-
-
-def _by_named(question: str) -> tuple[str, ...]:
-    if repeated := _by_repeated_noun(question):
-        return repeated
-    both = _BOTH.search(question)
-    if both:
-        # the names end where a measure begins ("Western Europe | EBIT")
-        end = min([m.span[0] for m in load_lexicon().match(question, every=True)
-                   if both.start("names") < m.span[0] < both.end("names")], default=both.end("names"))
-        names = [_THE.sub("", n.strip()) for n in re.split(_LIST_JOIN, question[both.start("names"):end]) if n.strip()]
-        head, tail = question[:both.start()], question[end:].lstrip()
-        tail = f" {tail}" if tail else ""
-        return tuple(f"{head}{n}{tail}" for n in names) if len(names) > 1 else ()
-    places = _IN_NAMES.search(question)
-    if places:
-        names = [_THE.sub("", n.strip()) for n in re.split(_LIST_JOIN, places.group("names")) if n.strip()]
-        head = question[:places.start()]
-        return (tuple(f"{head} {places.group('prep')} {n}{places.group('end')}" for n in names)
-                if len(set(names)) == len(names) > 1 else ())
-    apart = _SET_APART.search(question)
-    if apart and apart.start() > 0:
-        names = [n.strip() for n in re.split(_LIST_JOIN, apart.group("names")) if n.strip()]
-        head = question[:apart.start()].rstrip(" ,")
-        return tuple(f"{head} in {n}{apart.group('end')}" for n in names) if len(set(names)) == len(names) > 1 else ()
-    return ()
