@@ -86,7 +86,8 @@ def query_tokens(text: str) -> list[str]:
 
 
 _SPACES = re.compile(r"\s+")
-_HYPHEN_BREAK = re.compile(r"(\w)-\s*\n\s*(\w)")
+# "mobile-\nfirst" as printed, and "mobile- first" as a sentence built from its lines quotes it: one word
+_HYPHEN_BREAK = re.compile(r"(\w)-\s+(\w)")
 
 
 def normalize_for_match(text: str) -> str:

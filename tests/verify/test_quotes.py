@@ -67,6 +67,13 @@ def test_compound_broken_at_its_own_hyphen():
     assert quote_on_page("operate; cosourced and outsourced", page)
 
 
+def test_a_sentence_built_from_lines_keeps_a_broken_word_whole():
+    # Block's 2020 10-K: "mobile-" ends one line and "first" opens the next; a sentence joined from the
+    # lines reads "mobile- first", and is the printed sentence all the same
+    page = "Cash App's ecosystem which provides a seamless, mobile-\nfirst solution for individuals to file their taxes"
+    assert quote_on_page("which provides a seamless, mobile- first solution for individuals", page)
+
+
 def test_quoted_text_gives_each_quote_once_after_what_it_is_about():
     a = cite("Net income $ 596 $ 2,371 $ 3,033")
     same = cite("net income  $ 596 $ 2,371 $ 3,033")  # the same quote, spaced and cased otherwise
