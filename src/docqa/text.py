@@ -10,7 +10,11 @@ whitespace tokenizer, so both agree on what a token is.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
+from functools import lru_cache
+
+import snowballstemmer
 
 # The comma first, then the digit before it: a pattern that opens with a lookbehind is tried at every
 # position of the text, one that opens with a literal jumps from comma to comma (ten times faster).
@@ -97,3 +101,15 @@ def normalize_for_match(text: str) -> str:
     text = _HYPHEN_BREAK.sub(r"\1\2", text)
     text = _SPACES.sub(" ", text)
     return text.strip().lower()
+
+
+_STEMMER = snowballstemmer.stemmer("english")
+_STEM_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=200_000)
+def stem(word: str) -> str:
+    """Snowball's English stem of one word (PostgreSQL's "english" configuration stems alike). One
+    stemmer for the process, behind a lock: snowballstemmer's stemmer objects are not thread-safe."""
+    with _STEM_LOCK:
+        return _STEMMER.stemWord(word)

@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Sequence
 
-import snowballstemmer
-
 from docqa.answer.quote_labels import headings
-from docqa.text import tokens
+from docqa.text import stem, tokens
 
 MAX_PAGES = 3            # a section read past this many pages is a chapter, not an answer
 MIN_MATCH = 0.5          # how well a heading must name the topic (its word roots against the question's)
@@ -82,20 +79,14 @@ def same_root(a: str, b: str) -> bool:
     "investments" are not (Snowball stems, and a suffix the stemmer leaves on one of them)."""
     if a == b:
         return True
-    x, y = _stem(a), _stem(b)
+    x, y = stem(a), stem(b)
     if x == y:
         return True
     short, long_ = (x, y) if len(x) <= len(y) else (y, x)
     return len(short) >= ROOT and long_.startswith(short) and long_[len(short):] in _LEFT_SUFFIXES
 
 
-_STEMMER = snowballstemmer.stemmer("english")
 _LEFT_SUFFIXES = frozenset({"it", "at", "iv", "or", "er", "ic", "al", "ment", "e"})
-
-
-@lru_cache(maxsize=8192)
-def _stem(word: str) -> str:
-    return _STEMMER.stemWord(word)
 
 
 def match(heading: str, words: Sequence[str], alternates: Sequence[str] = ()) -> float:
@@ -124,11 +115,12 @@ def _dice(printed: list[str], wanted: list[str]) -> float:
 
 
 def find_section(pages: Sequence, words: Sequence[str], alternates: Sequence[str] = (),
-                 prefer: frozenset[str] = frozenset()) -> Section | None:
+                 prefer: frozenset[str] = frozenset(), heads: list[Heading] | None = None) -> Section | None:
     """The section whose heading best names the topic, with its lines; an Item that points to a
     note is followed there. ``prefer``: the Items where the topic usually sits (ties go to them).
-    The question's own words come first; the topic's usual headings only when they find none."""
-    heads = outline(pages)
+    The question's own words come first; the topic's usual headings only when they find none.
+    ``heads``: the filing's outline, when the caller has read it already."""
+    heads = outline(pages) if heads is None else heads
     if not heads:
         return None
     scored = [(match(h.text, words), h) for h in heads]

@@ -15,7 +15,7 @@ import re
 
 from docqa.answer.contract import Evidence, Filings
 from docqa.answer.key_sentences import holding, spread, under_heading
-from docqa.answer.outline import find_section, in_items, roots, same_root
+from docqa.answer.outline import Heading, find_section, in_items, outline, roots, same_root
 from docqa.finance.text import stems
 from docqa.plan import Intent, QuestionPlan
 from docqa.plan.companies import company_names
@@ -40,7 +40,8 @@ class SectionAnswerer:
         topic = {r for phrase in plan.section_words for r in roots(phrase)}
         specific = [w for w in roots(" ".join(plan.discussed)) if not any(same_root(w, t) for t in topic)]
         # the heading that names what the question asks ("Foreign Currency Risk"), else a known topic's own
-        headed = _headed(plan, document, every_page, list(plan.discussed))
+        heads = outline(every_page)  # read once: a second heading may be looked for below
+        headed = _headed(plan, document, every_page, heads, list(plan.discussed))
         if headed is not None:
             return headed
         pages = _where_discussed(every_page, plan)
@@ -48,7 +49,7 @@ class SectionAnswerer:
         if not chosen and specific and topic:
             # the topic's Item does not speak to it ("opioid lawsuits" under an Item 3 that points elsewhere):
             # the heading anywhere in the filing that names what the question adds
-            headed = _headed(plan, document, every_page, specific, alternates=False)
+            headed = _headed(plan, document, every_page, heads, specific, alternates=False)
             # nor any heading: the lines that speak to it, wherever they are, are the text answerer's
             return headed
         if not pages:
@@ -67,14 +68,15 @@ class SectionAnswerer:
 ITEM_HEADING = re.compile(r"^item\s+\d", re.I)
 
 
-def _headed(plan: QuestionPlan, document: Document, pages: list, words: list[str], alternates: bool = True) -> Draft | None:
+def _headed(plan: QuestionPlan, document: Document, pages: list, heads: list[Heading], words: list[str],
+            alternates: bool = True) -> Draft | None:
     """The section whose printed heading names ``words``, its key sentences quoted (``alternates``: a
     known topic's usual headings may name it when the words name no heading). An Item's own heading
     ("Item 1A. Risk Factors") is read as a whole Item instead (``_where_discussed``)."""
     if not words:
         return None
     section = find_section(pages, words, (plan.discussed_as or plan.section_words) if alternates else (),
-                           prefer=frozenset(plan.section_items))
+                           prefer=frozenset(plan.section_items), heads=heads)
     if section is None:
         return None
     head_page = pages[section.heading.page]

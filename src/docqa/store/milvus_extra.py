@@ -7,7 +7,6 @@ try:  # the 'milvus' extra
     from pymilvus import AnnSearchRequest, DataType, Function, FunctionType, MilvusClient, RRFRanker
     from pymilvus.client import entity_helper
     from pymilvus.exceptions import MilvusException, MilvusUnavailableException
-    import snowballstemmer
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("the Milvus store needs the 'milvus' extra: pip install -e '.[milvus]'") from exc
 
@@ -18,4 +17,4 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 entity_helper.CHECK_STR_ARRAY = False
 
 __all__ = ["AnnSearchRequest", "DataType", "Function", "FunctionType", "MilvusClient", "MilvusException",
-           "MilvusUnavailableException", "RRFRanker", "snowballstemmer"]
+           "MilvusUnavailableException", "RRFRanker"]

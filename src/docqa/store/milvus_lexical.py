@@ -5,25 +5,16 @@ and every token the analyzer could split hashed into one ``[a-z0-9]`` word."""
 from __future__ import annotations
 
 import hashlib
-import threading
 from functools import lru_cache
 
 from docqa.store.base import indexed_body
-from docqa.store.milvus_extra import snowballstemmer
 from docqa.store.milvus_rows import MAX_VARCHAR
-from docqa.text import index_text
+from docqa.text import index_text, stem
 from docqa.types import Chunk
 
-_stemmer = snowballstemmer.stemmer("english")
-_stem_lock = threading.Lock()
 
-
-@lru_cache(maxsize=200_000)
 def _stem(token: str) -> str:
-    if not token.isalpha():
-        return token
-    with _stem_lock:  # snowballstemmer's stemmer objects are not thread-safe
-        return _stemmer.stemWord(token)
+    return stem(token) if token.isalpha() else token
 
 
 @lru_cache(maxsize=200_000)
