@@ -4,8 +4,8 @@
     .venv/bin/python benchmarks/eval_by_set.py RUN_FOLDER [RUN_FOLDER ...] --questions Q.jsonl [Q.jsonl ...]
 
 `docqa eval answers` scores all its --questions files together; this splits a run's answers.jsonl
-back by the file each question came from: numeric, yes/no and unanswerable counts and strict accuracy,
-then one line over all the files given: strict accuracy (numeric + yes/no), precision when an answer
+back by the file each question came from: numeric, yes/no and unanswerable counts and strict accuracy
+(text questions: the lenient proxy, a reference page cited, found), then one line over all the files given: strict accuracy (numeric + yes/no), precision when an answer
 is given, answers found but wrong, and citations of another period or company. Several run folders
 (the second form) are read as one run, the later folder's answer winning: a "before" scored in two
 runs (the older files in one, files written later in another).
@@ -50,6 +50,11 @@ def main() -> None:
             got = [r["correct"] for r in subset if r["answer_type"] == kind and r.get("correct") is not None]
             if got:
                 parts.append(f"{kind} {sum(got):.0f}/{len(got)} = {sum(got) / len(got):.2f}")
+        text = [r for r in subset if r["answer_type"] == "text"]
+        if text:  # no exact criterion: the lenient proxy, and whether a page the reference names is cited
+            parts.append(f"text: proxy {sum(r.get('proxy') or 0 for r in text):.0f}/{len(text)}, cites a reference "
+                         f"page {sum(bool(r.get('cites_evidence_page')) for r in text)}/{len(text)}, "
+                         f"found {sum(bool(r.get('found')) for r in text)}/{len(text)}")
         strict = [r["correct"] for r in _scored(subset)]
         if strict:
             parts.append(f"strict {sum(strict) / len(strict):.3f}")
