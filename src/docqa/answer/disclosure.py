@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from docqa.answer.extractive import units
 from docqa.answer.contract import Filings, ReadsFilings
 from docqa.plan import QuestionPlan
-from docqa.plan.topic import (_STOP, DEAL_VERBS, Slot, Topic_, _stem, _words)
+from docqa.plan.topic import (_STOP, DEAL_VERBS, Slot, Topic_, _stem, _words, verb_base)
 from docqa.store.base import Store, StoredPage
 from docqa.types import Citation, Document, Draft, EvidencePage
 
@@ -157,8 +157,21 @@ def _verb_far_from_object(stems: list[str], topic: Topic_) -> bool:
 
 def _negated(words: list[str], positions: list[int]) -> bool:
     lo, hi = min(positions), max(positions)
-    window = words[max(0, lo - _NEGATION_BEFORE): hi + _NEGATION_AFTER + 1]
-    return any(w in _NEGATIONS for w in window)
+    start = max(0, lo - _NEGATION_BEFORE)
+    window = words[start: hi + _NEGATION_AFTER + 1]
+    return any(w in _NEGATIONS or (w in _NONE_AMOUNTS and _an_amount_of_none(words, start + i))
+               for i, w in enumerate(window))
+
+
+# "(with zero drawn)", "nil outstanding": an amount of none; "net zero emissions" and "zero-coupon notes" are not.
+_NONE_AMOUNTS = frozenset(("zero", "nil"))
+_NOT_NONE_AFTER = frozenset("coupon emissions emission carbon waste based sum tolerance".split())
+
+
+def _an_amount_of_none(words: list[str], at: int) -> bool:
+    before = words[at - 1] if at else ""
+    after = words[at + 1] if at + 1 < len(words) else ""
+    return before != "net" and after not in _NOT_NONE_AFTER
 
 
 _CLAUSE_BREAK = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
@@ -166,6 +179,21 @@ _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 # "fully paid and non-assessable shares", "paid-in capital": words of share capital, no payment.
 _SHARE_CAPITAL = re.compile(r"\bfully[\s-]+paid\b|\bpaid[\s-]+(?:in|up)\s+(?:share\s+)?capital\b|\bpaid[\s-]up\b", re.I)
 _ADDRESSED = re.compile(r"\byou(?:r)?\b", re.I)
+
+
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")
+# a flow over the period that closes on the day, not the balance on it
+_OVER_A_PERIOD = re.compile(r"\b(?:during|(?:year|years|months|quarter|weeks)\s+ended|at\s+any\s+time|average|maximum)\b",
+                            re.I)
+
+
+def _said_of_the_day(found: list[Found], day: str) -> bool:
+    """Some sentence states the balance on ``day`` (ISO): it prints the date, not as the end of a period."""
+    year, month, dom = day.split("-")
+    name = _MONTH_NAMES[int(month) - 1]
+    printed = re.compile(rf"\b{name}\s+{int(dom)},?\s+{year}\b|\b{int(dom)}\s+{name},?\s+{year}\b", re.I)
+    return any(printed.search(f.sentence) and not _OVER_A_PERIOD.search(f.sentence) for f in found)
 
 
 def _dated(found: list[Found], years, amounts: bool = False) -> list[Found]:
@@ -243,6 +271,7 @@ def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Fou
     # The printed forms too: an irregular form ("paid") holds no stem's start ("pay").
     firsts = [{p[0][:6] for p in slot.phrases} | {f.split()[0][:6].lower() for f in slot.shown if f.split()}
               for slot in topic.slots]
+    verb_stems = {p[0] for slot in topic.slots if slot.label == topic.verb for p in slot.phrases if len(p) == 1}
     for page in pages:
         text = page.text
         low = text.lower()
@@ -253,7 +282,8 @@ def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Fou
             if _BOILERPLATE.search(sentence):
                 continue
             # the same words, "paid" of share capital read as no payment (positions stay the sentence's)
-            words = _words(_SHARE_CAPITAL.sub(lambda m: re.sub(r"paid", "held", m.group(0), flags=re.I), sentence))
+            words = _words(_verb_in_names(_SHARE_CAPITAL.sub(lambda m: re.sub(r"paid", "held", m.group(0), flags=re.I),
+                                                             sentence), verb_stems))
             stems = [_stem(w) for w in words]
             at = _match(stems, topic.slots)
             if at is None or (topic.event and _verb_far_from_object(stems, topic)):
@@ -264,7 +294,8 @@ def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Fou
             # "our goodwill impairment test", "restructuring accounting policy": a procedure, not an event.
             supposed = (bool(_SUPPOSED.search(quote)) or (max(at) + 1 < len(stems) and stems[max(at) + 1] in _PROCEDURE)
                         or _framed(sentence, words, at) or bool(_POLICY.search(quote)))
-            done = bool(_STATED.search(quote) or (topic.verb in DEAL_VERBS and _DONE.search(quote)))
+            done = bool(_STATED.search(quote) or (topic.verb in DEAL_VERBS and _DONE.search(quote))
+                        or _states_the_verb(words, topic))
             score = (len(set(at)) + 2.0 * done + 1.0 * bool(_AMOUNT.search(quote))
                      + (1.0 if _stem(topic.verb) in stems else 0.0) - 0.1 * (max(at) - min(at))
                      + 1.5 * sum(_match(stems, [slot]) is not None for slot in topic.optional)
@@ -273,6 +304,35 @@ def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Fou
             found.append(Found(document, page.number, quote, negated, supposed, score, stated,
                                bool(_IMMATERIAL.search(sentence))))
     return found
+
+
+_CAPITALISED = re.compile(r"(?<=\s)[A-Z][a-z]+\b")
+
+
+def _verb_in_names(sentence: str, verb_stems: set[str]) -> str:
+    """The asked verb inside a name is no statement of it: "the Acquired Entities in the Jake Marshall
+    Transaction" says nothing was acquired. A capitalised form mid-sentence beside another capitalised
+    word is read as a name (one placeholder word, so the word positions hold)."""
+    if not verb_stems:
+        return sentence
+
+    def masked(m: re.Match) -> str:
+        if _stem(m.group(0)) not in verb_stems:
+            return m.group(0)
+        before = sentence[:m.start()].rstrip().rsplit(None, 1)
+        after = sentence[m.end():].split(None, 1)
+        beside = [w for w in (before[-1] if before else "", after[0] if after else "") if w]
+        return "Name" if any(w[:1].isupper() for w in beside) else m.group(0)
+
+    return _CAPITALISED.sub(masked, sentence)
+
+
+def _states_the_verb(words: list[str], topic: Topic_) -> bool:
+    """The sentence tells the asked verb in a past form ("The shareholders ratified ...", asked "was
+    KPMG approved"): the verb's own forms, as the topic's slot for it lists them."""
+    pasts = {f.lower() for slot in topic.slots if slot.label == topic.verb for f in slot.shown
+             if verb_base(f, past=True) is not None}
+    return bool(pasts) and any(w in pasts for w in words)
 
 
 def _whitespace_positions(sentence: str, at: list[int]) -> list[int]:
@@ -343,6 +403,11 @@ class DisclosureAnswerer(ReadsFilings):
         if said and denied and plan.years and _dated(denied, plan.years) and not _dated(said, plan.years, amounts=True):
             # "None of our reporting units incurred any goodwill impairment charges in 2020" against
             # undated lines that only name the words: the filing's dated word decides
+            said = []
+        if said and denied and plan.balance_day and _said_of_the_day(denied, plan.balance_day) \
+                and not _said_of_the_day(said, plan.balance_day):
+            # "Was anything drawn on the revolver at December 31, 2022?": "(with zero drawn)" as of that
+            # day answers it, not "the maximum borrowings during the year ended December 31, 2022"
             said = []
         if said:
             return self._yes(topic, said)

@@ -15,6 +15,7 @@ from docqa.finance.topics import topics_for
 from docqa.plan.choice import choose_documents
 from docqa.plan.companies import _held, company_names, normalize_name
 from docqa.plan.composition import compose, convention, defined_inputs, main_clause
+from docqa.plan.direct import asked_directly
 from docqa.plan.discussion import asks_discussion, discussed_words
 from docqa.plan.facts import asked_fact
 from docqa.plan.filing_types import detect_doc_types
@@ -214,7 +215,7 @@ def _with_subject(plan: QuestionPlan, documents: list[Document], explicit: Searc
         # "as of January 1, 2023": the balance at the close of fiscal 2022 (a 52/53-week year)
         years = _dated_by(years, plan.balance_day)
     return replace(plan, companies=tuple(companies), named_as=named_as, unheld=tuple(unheld), closest=tuple(closest), years=years,
-                   rewritten=owner_as_the_company(_respelt(question_first(question), held if pool is documents
+                   rewritten=owner_as_the_company(_respelt(question_first(asked_directly(question)), held if pool is documents
                                                            else _held(pool), is_word), companies))
 
 

@@ -48,7 +48,7 @@ def classify(plan: "QuestionPlan") -> "Intent":
     """The plan's intent, from its slots: a count, an event the filing reports, a verdict on a
     figure, an explanation, a figure, or the lines that answer."""
     from docqa.plan.model import Intent
-    from docqa.plan.topic import asks_deal, asks_event, topic_is_a_line
+    from docqa.plan.topic import asks_deal, asks_event, asks_passive_event, topic_is_a_line
 
     if plan.statistic is not None:
         return Intent.STATISTIC
@@ -60,6 +60,8 @@ def classify(plan: "QuestionPlan") -> "Intent":
     on_a_line = plan.sign or (plan.judgement == "exists" and topic_is_a_line(question))
     if asks_event(question) and not on_a_line:
         return Intent.EVENT
+    if plan.judgement is None and not plan.measures and asks_passive_event(question):
+        return Intent.EVENT  # "was an impairment recorded on X?", "were the notes issued in June?"
     if plan.fact is not None:
         return Intent.FILING_FACT
     if plan.list_noun is not None and not plan.measures:

@@ -16,8 +16,19 @@ _ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2
 _QUARTER_YEAR = re.compile(r"\bq[1-4]\s*'(\d\d)\b|\b[1-4]q'?(\d\d)\b", re.I)
 
 
+# "the 4.500% 2028 Notes", "notes due 2026": a year that names a debt's maturity, not a period asked.
+_MATURITY_AFTER = re.compile(r"\s+(?:(?:senior|secured|unsecured|subordinated|convertible|term)\s+)*"
+                             r"(?:notes?|bonds?|debentures?|term\s+loans?)\b", re.I)
+_MATURITY_BEFORE = re.compile(r"\b(?:due|maturing|matures?|maturity)\s+(?:in\s+)?$", re.I)
+
+
+def names_a_maturity(question: str, m: re.Match) -> bool:
+    return bool(_MATURITY_AFTER.match(question[m.end():]) or _MATURITY_BEFORE.search(question[:m.start()]))
+
+
 def detect_years(question: str) -> list[int]:
-    years = {int(m.group(1)) if m.group(1) else 2000 + int(m.group(2)) for m in _YEAR_MENTION.finditer(question)}
+    years = {int(m.group(1)) if m.group(1) else 2000 + int(m.group(2)) for m in _YEAR_MENTION.finditer(question)
+             if not names_a_maturity(question, m)}
     years |= {2000 + int(m.group(1) or m.group(2)) for m in _QUARTER_YEAR.finditer(question)}
     return sorted(y for y in years if 1990 <= y <= 2039)
 
@@ -266,7 +277,7 @@ def read_periods(question: str) -> AskedPeriods:
     years: list[int] = []
     filing_years: list[int] = []
     for m in _YEAR_MENTION.finditer(question):
-        if free(m.span()):
+        if free(m.span()) and not names_a_maturity(question, m):
             y = _year_of(m.group(1) or m.group(2))
             if y is None or not 1990 <= y <= 2039:
                 continue

@@ -20,11 +20,11 @@ _EVENT_VERBS = ("disclose", "announce", "report", "record", "recognize", "recogn
                 "adopt", "implement", "execute", "suffer", "undergo", "receive", "confirm")
 # Verbs whose own meaning is part of what is asked ("approve the say-on-pay vote", "pay dividends").
 _ACTION_VERBS = frozenset(("approve", "pay", "declare", "authorize", "authorise", "settle", "launch", "introduce",
-                           "complete", "initiate"))
+                           "complete", "initiate", "issue"))
 _VERB_FORMS_OF = {"pay": ("paid", "paying", "pays", "payment", "payments"), "approve": ("approval", "ratified", "adopted"),
                   "declare": ("declaration",), "settle": ("settlement", "resolved", "resolve", "resolution"), "launch": ("introduced",),
                   "introduce": ("introduction", "launched"), "complete": ("completion", "closed"),
-                  "initiate": ("initiated", "commenced"), "authorize": ("authorization", "approved"),
+                  "initiate": ("initiated", "commenced"), "issue": ("issued", "issuance", "issuing"), "authorize": ("authorization", "approved"),
                   "authorise": ("authorisation", "approved")}
 # Verbs that ask whether a deal or a transaction happened, with the words a filing states it in
 # ("did X buy out ..." / "completed a buyout of ..."): a synonym table, read after the verbs above.
@@ -55,6 +55,37 @@ _PHRASAL = {("pay", "off"): "repay", ("pay", "down"): "repay", ("pay", "back"): 
 _IRREGULAR = {"paid": "pay", "took": "take", "taken": "take", "made": "make", "undertook": "undertake",
               "undertaken": "undertake", "underwent": "undergo", "undergone": "undergo", "suffered": "suffer"}
 
+# Past forms a statement is told in ("Square acquired", "sales grew"), to ask it as "did ... <base>".
+_PAST = {"paid": "pay", "took": "take", "made": "make", "sold": "sell", "bought": "buy", "drew": "draw", "grew": "grow",
+         "rose": "rise", "fell": "fall", "won": "win", "spun": "spin", "met": "meet", "held": "hold", "lost": "lose",
+         "began": "begin", "led": "lead", "gave": "give", "underwent": "undergo", "undertook": "undertake", "kept": "keep",
+         "spent": "spend", "brought": "bring", "became": "become", "left": "leave", "sent": "send", "built": "build",
+         "struck": "strike", "wrote": "write", "raised": "raise", "closed": "close", "issued": "issue"}
+
+
+def _known_verbs() -> set[str]:
+    return {*_MENTION_VERBS, *_EVENT_VERBS, *DEAL_VERBS, *_VERB_FORMS_OF, *_PAST.values()}
+
+
+def verb_base(word: str, past: bool = False) -> str | None:
+    """The verb a lower-case word is a form of ("acquired": "acquire", "ratified": "ratify"), or
+    None when it is no verb form this module knows; ``past`` takes past forms only."""
+    w = word.lower()
+    if w != word or not w.isalpha():
+        return None  # a capitalised word is a name ("United", "Limited"), not the statement's verb
+    if w in _PAST:
+        return _PAST[w]
+    if w in _IRREGULAR and not past:
+        return _IRREGULAR[w]
+    if not w.endswith("ed") or len(w) < 5:
+        return None
+    known = _known_verbs()
+    for base in (w[:-1], w[:-2], w[:-3] + "y" if w.endswith("ied") else "", w[:-3] if w[-3] == w[-4] else ""):
+        if base and base in known:
+            return base
+    return w[:-3] + "y" if w.endswith("ied") else w[:-2]
+
+
 _AUX = r"(?:did|does|do|has|have|had)"
 _VERB_FORMS = "|".join(sorted({f"{v}(?:s|es|d|ed|ing)?" for v in (*_MENTION_VERBS, *_EVENT_VERBS)} |
                               set(_IRREGULAR), key=len, reverse=True))
@@ -64,12 +95,13 @@ _DISCLOSURE_Q = re.compile(
     re.I,
 )
 # "Is X subject to Y?", "Was X able to Y?", "Is X spinning off Y?": whether the filing says so.
-_STATE_Q = re.compile(r"^\s*(?:as\s+of\s+[^,]{1,30},\s*)?(?P<aux>is|are|was|were|does|do|has|have|did)\s+(?P<rest>[^?]+?)\s*\?", re.I)
-_STATE_FILLER = frozenset("able there any subject".split())
+_STATE_Q = re.compile(r"^\s*(?:as\s+of\s+[^,]{1,30},\s*)?(?P<aux>is|are|was|were|does|do|has|have|had|did)\s+(?P<rest>[^?]+?)\s*\?", re.I)
+_STATE_FILLER = frozenset("able there any anything subject".split())
 
 # Where the topic ends and the period or the document begins: "... in its fiscal 2017 10-K".
 _SCOPE_TAIL = re.compile(
-    r"\s+(?:(?:in|within|during|for|at|from|according\s+to|as\s+of|over|throughout|since|on|by)\s+"
+    r"\s+(?:(?:in|within|during|for|at|from|according\s+to|as\s+of|over|throughout|since|on|by|before|prior\s+to|"
+    r"until|by\s+the\s+end\s+of)\s+"
     r"(?:(?:its|their|the|his|her|this|that|a|an|fiscal|fy|calendar|q[1-4]|first|second|third|fourth|"
     r"latest|most|recent|last|annual|quarterly|full|company'?s?|[\w.&'’-]+'s|[\w.&-]+’s)\s+){0,4}"
     r"(?:(?:fy|fiscal\s*)?'?\d{2,4}\b|10-?[kq]\b|8-?k\b|annual\s+(?:report|meeting|filing)|quarterly\s+report|"
@@ -84,10 +116,14 @@ _STOP = frozenset(
 _QUALIFIERS = frozenset(
     "material materially important significant major key ongoing notable substantial substantially large entire whole full "
     "big meaningful certain specific particular formal formally official officially public publicly new "
-    "recent recently current currently potential possible actual actually company company's companies "
-    "business firm fiscal year years annual quarter quarterly report reports filing 10 k q fy".split())
+    "recent recently current currently potential possible actual actually company company's companies anything "
+    "business firm fiscal year years annual quarter quarterly report reports filing 10 k q fy "
+    "inc corp corporation ltd llc plc co "
+    # linking words: "an impairment tied to bermekimab" is an impairment of bermekimab
+    "tied related relating associated linked connected attributable under".split())
 
 _WORD = re.compile(r"[a-z0-9]+")
+_DATE_WORDS = frozenset("january february march april may june july august september october november december".split())
 # "Any material legal battles": a matter the filing itself calls immaterial is no.
 _MATERIAL_ASKED = frozenset("material materially significant significantly important major substantial".split())
 
@@ -178,6 +214,7 @@ def parse_topic(question: str, company_words: set[str] | None = None) -> Topic_ 
 
 # "Did Walmart buy out ...", "Did Starvest sell ...": a named company, then what it did.
 _DID_Q = re.compile(r"^\s*(?:[Dd]id|[Hh]as|[Hh]ave|[Hh]ad)\s+(?P<subject>(?:[A-Z&][\w.&’'-]*\s+){1,5})"
+                    r"(?:(?:actually|ever|also|really|already|finally|formally|officially|publicly|successfully)\s+)?"
                     r"(?P<verb>[a-z]+)\s+(?P<topic>[^?]+?)\s*[?.!]*\s*$")
 _NOT_A_VERB = frozenset("have has had be been being any ever also the a an its their total net gross".split())
 
@@ -248,6 +285,40 @@ def asks_deal(question: str) -> bool:
     return topic is not None and topic.event
 
 
+# A participle's verb where its form is no regular one ("drawn": borrow, "ratified": approve).
+_FORM_OF = {f: verb for table in (DEAL_VERBS, _VERB_FORMS_OF) for verb, forms in table.items() for f in forms
+            if " " not in f and f.endswith(("ed", "en", "wn", "id", "ld", "ght"))}
+_EVENT_BASES = frozenset((*_EVENT_VERBS, *DEAL_VERBS, *_ACTION_VERBS))
+
+
+def _passive(aux: str, words: list[str], company_words: set[str] | None) -> Topic_ | None:
+    """"Was an impairment recorded (by X) on its Farmers Edge investment?", "Were the notes issued in
+    June?", "Was anything drawn on the revolver?": "did X record / issue / borrow ...", an event the
+    filing states or does not, with the participle as the question's verb."""
+    if aux.lower() not in {"was", "were", "has", "have", "had"}:
+        return None
+    for i, word in enumerate(words[1:], start=1):
+        plain = word.strip(",.;:")
+        base = verb_base(plain, past=True)
+        if base not in _EVENT_BASES and plain.islower():
+            base = _FORM_OF.get(plain)   # "drawn": borrow, "ratified": approve
+        if base is None or base not in _EVENT_BASES:
+            continue
+        before = [w for w in words[:i] if w.lower() not in {"been", "already", "actually", "ever", "also"}]
+        topic_text, base = _particle(" ".join(words[i + 1:]), base)
+        topic = _topic(" ".join((*before, topic_text)), base, company_words)
+        if topic is not None:
+            topic.event = True
+        return topic
+    return None
+
+
+def asks_passive_event(question: str) -> bool:
+    """"Was an impairment recorded ...?": an event asked in the passive."""
+    m = _STATE_Q.match(re.split(r"(?<=\?)\s", question.strip(), maxsplit=1)[0])
+    return m is not None and _passive(m.group("aux"), m.group("rest").split(), None) is not None
+
+
 def parse_state(question: str, company_words: set[str] | None = None) -> Topic_ | None:
     """Y of "is X subject to Y?", "was X able to Y?": every content word past the company's name."""
     if disclosure_question(question):
@@ -257,19 +328,39 @@ def parse_state(question: str, company_words: set[str] | None = None) -> Topic_ 
     if not m:
         return None
     words = m.group("rest").split()
-    rest = " ".join(w for w in words if _stem(w.strip(",.;:")) not in _STATE_FILLER)
+    if (passive := _passive(m.group("aux"), words, company_words)) is not None:
+        return passive
+    rest = " ".join(w for w in words if _stem(w.strip(",.;:")) not in _STATE_FILLER
+                    and w.strip(",.;:").lower() not in _STATE_FILLER)
     topic = _topic(rest, "state", company_words)
     if topic is not None:
         topic.state = True
         names = company_words or set()
-        plain = re.sub(r"\b(?:able\s+to|subject\s+to|there|any)\s+", "", _SCOPE_TAIL.sub("", m.group("rest")), flags=re.I)
+        plain = re.sub(r"\b(?:able\s+to|subject\s+to|there|any)\s+", "", _without_period(m.group("rest")), flags=re.I)
         shown = [w for w in plain.split() if not (set(_stems(w)) & names)]
-        topic.text = " ".join(shown).strip(" ,;:") or topic.text
+        text = re.sub(r"\s+(?:at|in|of|on|for|by|from|to)(?:$|(?=\s+(?:tied|related|relating|linked|connected|attributable|"
+                      r"associated)\b))", "", " ".join(shown).strip(" ,;:"), flags=re.I)
+        topic.text = text or topic.text
     return topic
 
 
+# "an IPR&D impairment in fiscal 2022 tied to bermekimab": what the topic is tied to is part of it,
+# wherever the period falls
+_LINKED = re.compile(r"\s+(?:(?:tied|related|relating|linked|connected|attributable)\s+to|associated\s+with)\s+"
+                     r"(?P<object>[^,;?]+)", re.I)
+
+
+def _without_period(raw: str) -> str:
+    """Y without the period or filing it is asked of, keeping what Y is tied to."""
+    linked = _LINKED.search(raw)
+    if linked is not None:
+        main = _SCOPE_TAIL.sub("", f"{raw[:linked.start()]} {raw[linked.end():]}".strip()).strip(" ,;:")
+        raw = f"{main} {linked.group(0).strip().split()[0]} to {_SCOPE_TAIL.sub('', linked.group('object')).strip()}"
+    return _SCOPE_TAIL.sub("", raw).strip(" ,;:")
+
+
 def _topic(raw: str, base: str, company_words: set[str] | None) -> Topic_ | None:
-    raw = _SCOPE_TAIL.sub("", raw).strip(" ,;:")
+    raw = _without_period(raw)
     if not raw:
         return None
     company_words = company_words or set()
@@ -318,7 +409,8 @@ def _topic(raw: str, base: str, company_words: set[str] | None) -> Topic_ | None
     slots = [slot for slot in slots if slot.key not in implied]
     for j, s in enumerate(topic_stems):
         word = _words(raw)[j] if j < len(_words(raw)) else s
-        if used[j] or s in _STOP or s in _QUALIFIERS or word in _QUALIFIERS or s in company_words or s.isdigit():
+        if used[j] or s in _STOP or s in _QUALIFIERS or word in _QUALIFIERS or s in company_words or s.isdigit() \
+                or len(word) < 2 or word in _DATE_WORDS:  # "A&R", "Mary N."; a date is the period asked
             continue
         if any(slot.phrases == ((s,),) for slot in slots):
             continue
