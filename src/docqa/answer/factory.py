@@ -57,7 +57,8 @@ def route_answerers(settings: Settings, needs: Needs) -> dict[str, tuple[Answere
     from docqa.answer.lists import ListAnswerer
     from docqa.answer.section import SectionAnswerer
     from docqa.answer.sentence_figures import SentenceFigureAnswerer
+    from docqa.answer.sentence_moves import SentenceMoveAnswerer
 
-    return {"facts": (FilingFactsAnswerer(), ListAnswerer()), "figures": (FiguresAnswerer(), SentenceFigureAnswerer()),
+    return {"facts": (FilingFactsAnswerer(), ListAnswerer()), "figures": (FiguresAnswerer(), SentenceFigureAnswerer(), SentenceMoveAnswerer()),
             "disclosure": (DisclosureAnswerer(),), "section": (SectionAnswerer(),),
             "text": (text_answerer(settings, needs),)}

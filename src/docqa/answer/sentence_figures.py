@@ -69,7 +69,7 @@ class SentenceFigureAnswerer:
         if not found and evidence.filings is not None:
             # Search ranks pages by the question's words, and a sentence may say it in others
             # ("how many people ... employ" / "we had 6 employees"): read the filing asked, whole.
-            found = [s for rank, page in enumerate(_filing_pages(plan, evidence, evidence.filings), len(evidence.pages))
+            found = [s for rank, page in enumerate(filing_pages(plan, evidence, evidence.filings), len(evidence.pages))
                      for s in _stated(page, rank, hard, kind, year, counted, plan.quarter)]
         if not found:
             return None
@@ -85,7 +85,7 @@ class SentenceFigureAnswerer:
 MAX_FILING_PAGES = 400   # a longer document is a compilation, not one filing to read whole
 
 
-def _filing_pages(plan: QuestionPlan, evidence: Evidence, filings) -> list[EvidencePage]:
+def filing_pages(plan: QuestionPlan, evidence: Evidence, filings) -> list[EvidencePage]:
     """Every page of the filing asked: the plan's first company's filings when it chose one, else
     the best retrieved page's; the rest of the retrieved pages' sentences were read already."""
     ids = [i for g in plan.groups[:1] for i in g.document_ids]
@@ -123,7 +123,7 @@ def _kind_asked(plan: QuestionPlan) -> str:
     return "currency"
 
 
-def _holds(sentence_stems: set[str], word: str) -> bool:
+def holds_word(sentence_stems: set[str], word: str) -> bool:
     """The word, a synonym, or a form of it ("employees", "employed": a stem shared to all but
     the last two letters of the shorter)."""
     if has_word(sentence_stems, word):
@@ -163,7 +163,7 @@ def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int
         folded = fold(sentence)
         words = [(m.start(), m.end(), normalized(stems(m.group(0)))) for m in _WORD.finditer(folded)]
         sentence_stems = {s for _, _, st in words for s in st}
-        if not all(_holds(sentence_stems, w) for w in hard):
+        if not all(holds_word(sentence_stems, w) for w in hard):
             continue
         years = [(m.start(), int(m.group(0))) for m in _YEAR.finditer(sentence)]
         if year is not None and years and year not in {y for _, y in years}:
@@ -172,7 +172,7 @@ def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int
             continue  # no year named: the filing's own year only
         # "the book value ... after the impairment was $1,952,597": the amount is what the asked
         # words qualify, not theirs
-        asked_at = [(start, end) for start, end, st in words if any(_holds(set(st), w) for w in hard)
+        asked_at = [(start, end) for start, end, st in words if any(holds_word(set(st), w) for w in hard)
                     and not _QUALIFYING.search(folded[max(0, start - 30):start])]
         if not asked_at:
             continue
@@ -229,7 +229,7 @@ def _counts_what_was_asked(sentence: str, start: int, end: int, hard: list[str])
     text = fold(sentence)
     after = _WORD.findall(text[end:end + 50])[:5]   # "2,100 full-time equivalent employees", "50,110 full- and part-time employees"
     before = _WORD.findall(text[max(0, start - 40):start])[-3:]
-    return any(_holds(set(normalized(stems(w))), h) for w in after + before for h in hard)
+    return any(holds_word(set(normalized(stems(w))), h) for w in after + before for h in hard)
 
 
 def _kind_of(sentence: str, start: int, end: int, number: Number) -> str | None:

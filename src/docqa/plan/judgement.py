@@ -154,3 +154,24 @@ def moves(question: str) -> str | None:
     if UP.search(question):
         return "up"
     return "down" if DOWN.search(question) else None
+
+
+_AUX_FIRST = re.compile(r"^\W*(?:did|does|do|has|have|had|was|were|is|are)\s+", re.I)
+# "did the board declare a higher quarterly dividend than ...": the comparative stands before its noun
+_HIGHER_NOUN = re.compile(r"\b(?:a|an)\s+(?:higher|lower|larger|smaller|bigger|greater)\s+(?P<noun>[^,?]+?)"
+                          r"(?=\s+(?:than|compared|versus|vs\b|in\b|for\b|during\b|over\b)|[,?]|$)", re.I)
+
+
+def judged_phrase(question: str) -> str:
+    """The words of what a direction question asks about: "did amcor's adjusted free cash flow go up
+    in fiscal 2023" -> "amcor's adjusted free cash flow"; "was hotel occupancy higher in Q4" ->
+    "hotel occupancy"; "did the board declare a higher quarterly dividend" -> "quarterly dividend"."""
+    first = question.split("?")[0]
+    noun = _HIGHER_NOUN.search(first)
+    if noun is not None:
+        return noun.group("noun").strip()
+    moves_at = [m for m in (UP.search(first), DOWN.search(first)) if m is not None]
+    if not moves_at:
+        return ""
+    move = min(moves_at, key=lambda m: m.start())
+    return _AUX_FIRST.sub("", first[:move.start()]).strip(" ,;:-\u2013\u2014")

@@ -93,6 +93,7 @@ class QuestionPlan:
     verdict: bool = False                          # "is / did / has X ...?"
     why: bool = False                              # "what drove ...", "why ..."
     judgement: str | None = None                   # what a yes/no about a figure asks: "up", "positive" ...
+    judged: str = ""                               # the words of what a direction is asked of ("adjusted free cash flow")
     sign: bool = False                             # "did X report a net loss": a line's sign
     gross_of: tuple[GrossOf, ...] = ()             # "before deducting royalties": the amount before what is taken off
     loss_named: bool = False                       # "did the net loss shrink": the measure is named as a loss

@@ -1,0 +1,53 @@
+"""A direction a filing states only in a sentence (the sentences are copied from the filings named)."""
+
+from __future__ import annotations
+
+import pytest
+
+from docqa.answer.contract import Evidence
+from docqa.answer.sentence_moves import SentenceMoveAnswerer
+from docqa.plan import build_plan
+from docqa.types import EvidencePage
+
+# AMCOR_2023Q4_EARNINGS.pdf p. 5 and its outlook; JOHNSON_JOHNSON_2022Q4_EARNINGS.pdf p. 1
+AMCOR_FCF = "Adjusted Free Cash Flow for fiscal 2023 was $848 million and compares with $1,066 million last year."
+AMCOR_OUTLOOK = ("Fiscal 2024 guidance: Adjusted Free Cash Flow of approximately $850 million to $950 million, "
+                 "representing solid growth.")
+JNJ_YEAR = ("2022 Full-Year earnings per share (EPS) of $6.73 decreasing 13.8% and adjusted EPS of $10.15 "
+            "increasing by 3.6%")
+JNJ_QUARTER = ("2022 Fourth-Quarter earnings per share (EPS) of $1.33 decreasing 24.9% and adjusted EPS of $2.35 "
+               "increasing by 10.3%")
+
+
+def _page(text: str, year: int = 2023) -> EvidencePage:
+    return EvidencePage(label="P1", document="X_EARNINGS.pdf", document_id="x", page=5, text=text, year=year)
+
+
+def _answer(question: str, *texts: str, year: int = 2023):
+    return SentenceMoveAnswerer().answer(build_plan(question, []), Evidence.of([_page(t, year) for t in texts]))
+
+
+@pytest.mark.parametrize("question, verdict", [
+    ("Did Amcor's adjusted free cash flow go up in fiscal 2023 vs fiscal 2022?", "No"),
+    ("Did adjusted free cash flow decline in fiscal 2023?", "Yes"),
+])
+def test_two_amounts_set_against_each_other_say_the_direction(question, verdict):
+    draft = _answer(question, AMCOR_FCF, AMCOR_OUTLOOK)
+    assert draft is not None and draft.text.startswith(verdict), draft
+    assert draft.citations[0].quote == AMCOR_FCF
+
+
+def test_the_verb_after_the_measure_asked_is_its_move_not_the_one_before():
+    draft = _answer("J&J full year 2022 - did adjusted diluted EPS increase versus 2021?", JNJ_YEAR, year=2022)
+    assert draft is not None and draft.text.startswith("Yes")
+    draft = _answer("Did J&J's EPS increase in 2022?", JNJ_YEAR, year=2022)
+    assert draft is not None and draft.text.startswith("No")   # "EPS of $6.73 decreasing 13.8%"
+
+
+def test_a_quarter_is_no_answer_for_the_year_and_an_outlook_is_no_move():
+    assert _answer("Did adjusted EPS increase in 2022?", JNJ_QUARTER, year=2022) is None
+    assert _answer("Did adjusted free cash flow go up in fiscal 2024?", AMCOR_OUTLOOK, year=2024) is None
+
+
+def test_another_year_is_no_answer():
+    assert _answer("Did adjusted free cash flow go up in fiscal 2022?", AMCOR_FCF, year=2023) is None
