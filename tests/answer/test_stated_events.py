@@ -101,3 +101,34 @@ def test_what_an_impairment_is_tied_to_must_be_printed():
     assert answer.text.startswith("Yes") and "bermekimab" in answer.text, answer.text
     plan = build_plan("Was there an IPR&D impairment at Example Corp in fiscal 2022 tied to bermekimab?", [])
     assert plan.topic is not None and "bermekimab" in plan.topic.text and "there" not in plan.topic.text
+
+
+# GENERALMILLS_2019_10K.pdf p. 22; e0d6bb578bfc... (Creative Media & Community Trust 2022 10-K) p. 3 and p. 56
+BRANDS = ("In fiscal 2022, as a result of lower sales projections in our long range plans for the businesses supporting "
+          "our Progresso, Food Should Taste Good, and Mountain High brand intangible assets, we recorded $193 million "
+          "of impairment charges related to these brand intangible assets.")
+SOLD_PROPERTIES = "For sold properties, ADR is presented for the Company's period of ownership only."
+GAINS = ("Realized capital gains and realized capital losses are calculated by subtracting from the sales price of a "
+         "property any costs incurred to sell such property.")
+
+
+def test_a_modal_inside_a_name_supposes_nothing():
+    _, answer = _ask("Did Example Corp record impairment charges on brand intangible assets in fiscal 2022?", [BRANDS])
+    assert answer.text.startswith("Yes"), answer.text
+
+
+def test_a_past_form_used_as_an_adjective_or_a_method_states_no_deal():
+    _, answer = _ask("Did Example Corp sell any of its properties in 2022?", [SOLD_PROPERTIES, GAINS])
+    assert answer.text.startswith("No"), answer.text
+    _, answer = _ask("Did Example Corp sell any of its properties in 2022?",
+                     ["In June 2022, we sold two properties for $45 million."])
+    assert answer.text.startswith("Yes"), answer.text
+
+
+def test_a_government_party_named_with_a_possessive_is_no_company_asked():
+    from docqa.types import Document, DocumentMeta, DocType
+
+    doc = Document(id="m", file_name="3M_2018_10K.pdf", path="/x/3M_2018_10K.pdf", sha256="m", pages=3,
+                   meta=DocumentMeta(company="3M Company", doc_type=DocType.ANNUAL, fiscal_year=2018))
+    plan = build_plan("Did 3M settle the State of Minnesota's natural resource damages (NRD) lawsuit in 2018?", [doc])
+    assert plan.companies == ("3M Company",) and not plan.unheld

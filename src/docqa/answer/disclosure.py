@@ -44,7 +44,8 @@ _SUPPOSED = re.compile(
     r"\b(?:may|might|could|would|should|shall|can|if|hereby|herein|hereunder|whether|unless|potential(?:ly)?|possibl[ey]|possibility|"
     r"in\s+the\s+event|risks?\s+(?:of|that)|there\s+(?:can|is)\s+no\s+assurance|to\s+the\s+extent|"
     r"annually|at\s+least\s+annually|whenever|policy|policies|we\s+(?:test|evaluate|assess|review)|"
-    r"(?:is|are)\s+(?:tested|evaluated|assessed|reviewed)|generally|typically|from\s+time\s+to\s+time)\b",
+    r"(?:is|are)\s+(?:tested|evaluated|assessed|reviewed|calculated|computed|determined)|generally|typically|"
+    r"from\s+time\s+to\s+time)\b",
     re.I,
 )
 # Words that make the matched words a prospect, a permission or a rule rather than something that
@@ -292,7 +293,7 @@ def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Fou
             quote = _excerpt(sentence, _whitespace_positions(sentence, at))
             negated = _negated(words, at)
             # "our goodwill impairment test", "restructuring accounting policy": a procedure, not an event.
-            supposed = (bool(_SUPPOSED.search(quote)) or (max(at) + 1 < len(stems) and stems[max(at) + 1] in _PROCEDURE)
+            supposed = (_supposes(quote) or (max(at) + 1 < len(stems) and stems[max(at) + 1] in _PROCEDURE)
                         or _framed(sentence, words, at) or bool(_POLICY.search(quote)))
             done = bool(_STATED.search(quote) or (topic.verb in DEAL_VERBS and _DONE.search(quote))
                         or _states_the_verb(words, topic))
@@ -324,7 +325,21 @@ def _verb_in_names(sentence: str, verb_stems: set[str]) -> str:
         beside = [w for w in (before[-1] if before else "", after[0] if after else "") if w]
         return "Name" if any(w[:1].isupper() for w in beside) else m.group(0)
 
-    return _CAPITALISED.sub(masked, sentence)
+    return _ADJECTIVAL.sub(lambda m: m.group(1) + ("Name" if _stem(m.group(2)) in verb_stems
+                                                   and verb_base(m.group(2), past=True) else m.group(2)),
+                           _CAPITALISED.sub(masked, sentence))
+
+
+# "For sold properties, ADR is presented ...", "the acquired businesses": a past form used as an
+# adjective, after an article or a preposition, describes; it does not state that it happened.
+_ADJECTIVAL = re.compile(r"\b((?i:for|of|the|on|from|with|any|all|newly|recently|previously)\s+)([a-z]+)(?=\s+[a-z])")
+
+
+def _supposes(quote: str) -> bool:
+    """A word of possibility, policy or habit, read as a word: a capitalised one mid-sentence is part
+    of a name ("Food Should Taste Good", "May Department Stores")."""
+    return any(not (m.group(0)[:1].isupper() and m.start() > 0 and quote[:m.start()].rstrip()[-1:] not in ".!?:")
+               for m in _SUPPOSED.finditer(quote))
 
 
 def _states_the_verb(words: list[str], topic: Topic_) -> bool:

@@ -126,6 +126,10 @@ def unheld_companies(question: str, documents: list[Document], detected: list[st
     return _unheld_companies(question, _held(documents), detected)
 
 
+_A_PUBLIC_BODY = re.compile(r"\b(?:state|city|county|government|republic|commonwealth|province|kingdom|district|"
+                            r"department|ministry)\s+of\s+(?:the\s+)?$", re.I)
+
+
 def _unheld_companies(question: str, names: _Held, detected: list[str],
                       owner: OwnerCheck | None = None) -> tuple[list[str], list[str]]:
     out: list[str] = []
@@ -141,6 +145,8 @@ def _unheld_companies(question: str, names: _Held, detected: list[str],
         if _detect_companies(phrase.text, names, None, None):
             continue  # a spelling of a held name
         possessive = re.match(r"^(?:'s|’s)", question[phrase.start + len(phrase.text):]) is not None
+        if detected and _A_PUBLIC_BODY.search(question[:phrase.start]):
+            continue  # "settle the State of Minnesota's lawsuit": a government party, not a filer asked
         if detected and (not possessive or _RENAMED.search(question)):
             continue  # "Block's (formerly known as Square)": one company by two names
         out.append(phrase.text)

@@ -96,7 +96,7 @@ _DISCLOSURE_Q = re.compile(
 )
 # "Is X subject to Y?", "Was X able to Y?", "Is X spinning off Y?": whether the filing says so.
 _STATE_Q = re.compile(r"^\s*(?:as\s+of\s+[^,]{1,30},\s*)?(?P<aux>is|are|was|were|does|do|has|have|had|did)\s+(?P<rest>[^?]+?)\s*\?", re.I)
-_STATE_FILLER = frozenset("able there any anything subject".split())
+_STATE_FILLER = frozenset("able there any anything subject outstanding".split())
 
 # Where the topic ends and the period or the document begins: "... in its fiscal 2017 10-K".
 _SCOPE_TAIL = re.compile(
