@@ -132,3 +132,26 @@ def test_a_government_party_named_with_a_possessive_is_no_company_asked():
                    meta=DocumentMeta(company="3M Company", doc_type=DocType.ANNUAL, fiscal_year=2018))
     plan = build_plan("Did 3M settle the State of Minnesota's natural resource damages (NRD) lawsuit in 2018?", [doc])
     assert plan.companies == ("3M Company",) and not plan.unheld
+
+
+# OFX Group annual report, fiscal year ended 31 March 2022, p. 49
+FIRMA = ("Events subsequent to balance date On 2 May 2022, the Group largely completed its acquisition of Canadian "
+         "corporate foreign exchange business, Firma.")
+
+
+def test_an_event_after_the_period_asked_is_no_and_is_quoted_as_later():
+    _, answer = _ask("Did Example Corp complete its acquisition of Firma within its fiscal year ended 31 March 2022?",
+                     [FIRMA])
+    assert answer.text.startswith("No") and "after the period asked" in answer.text and "2 May 2022" in answer.text
+    _, answer = _ask("Did Example Corp complete its acquisition of Firma within its fiscal year ended 31 March 2022?",
+                     ["On 2 February 2022, the Group completed its acquisition of Firma."])
+    assert answer.text.startswith("Yes"), answer.text
+
+
+@pytest.mark.parametrize("question, absent", [
+    ("PepsiCo 2023 AGM — has the board decided to hold the say-on-pay advisory vote every year?", "agm"),
+    ("Is there substantial doubt about Limbach's ability to continue as a going concern per its FY2022 10-K?", "fy2022"),
+])
+def test_the_label_and_the_filing_asked_are_no_words_to_find(question, absent):
+    plan = build_plan(question, [])
+    assert plan.topic is not None and absent not in {s.label for s in plan.topic.slots}

@@ -189,6 +189,29 @@ _OVER_A_PERIOD = re.compile(r"\b(?:during|(?:year|years|months|quarter|weeks)\s+
                             re.I)
 
 
+# "Events subsequent to balance date: On 2 May 2022, the Group completed ...": after the period asked
+_SUBSEQUENT = re.compile(r"\bsubsequent\s+(?:events?|to\s+(?:the\s+)?(?:balance(?:\s+sheet)?\s+date|year[\s-]end|"
+                         r"reporting\s+date|period\s+end|end\s+of\s+the\s+(?:fiscal\s+)?(?:year|period)))\b", re.I)
+_DAY_MONTH_YEAR = re.compile(r"\b(\d{1,2})\s+(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+((?:19|20)\d\d)\b"
+                             r"|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2}),?\s+((?:19|20)\d\d)\b",
+                             re.I)
+_MONTH_OF = {m[:3]: i for i, m in enumerate(_MONTH_NAMES, start=1)}
+
+
+def _after_the_period(sentence: str, period_end: str | None) -> bool:
+    """The sentence tells of the event after the period asked closed: a subsequent event, or every
+    date it prints falls after the period's last day (asked "within the year ended 31 March 2022")."""
+    if _SUBSEQUENT.search(sentence):
+        return True
+    if not period_end:
+        return False
+    days = []
+    for m in _DAY_MONTH_YEAR.finditer(sentence):
+        day, month, year = (m.group(1), m.group(2), m.group(3)) if m.group(1) else (m.group(5), m.group(4), m.group(6))
+        days.append(f"{int(year):04d}-{_MONTH_OF[month.lower()[:3]]:02d}-{int(day):02d}")
+    return bool(days) and all(d > period_end for d in days)
+
+
 def _said_of_the_day(found: list[Found], day: str) -> bool:
     """Some sentence states the balance on ``day`` (ISO): it prints the date, not as the end of a period."""
     year, month, dom = day.split("-")
@@ -391,14 +414,17 @@ class DisclosureAnswerer(ReadsFilings):
         if not scope:
             return None
         said = [f for f in found if not f.negated and not (topic.event and f.supposed)]
+        later: list[Found] = []   # stated, but after the period asked closed
         if topic.event and not topic.state:
             # That it happened, in the period asked: a past-tense verb or an amount ("we paid",
             # "dividends paid (3,369)"), not an infinitive in a list of what the company may do
             # ("opportunities to ... pay dividends"), nor a sentence dated only in other years
             # (Netflix's 2015 stock dividend, asked of 2017), nor an agreement addressed to "you".
             kept = [f for f in said if f.stated and not _other_years(f.sentence, plan.years) and not _ADDRESSED.search(f.sentence)
-                    and not _done_in_another_year(f.sentence, topic, plan.years)]
-            supposed_too = [f for f in said if f not in kept]
+                    and not _done_in_another_year(f.sentence, topic, plan.years)
+                    and not _after_the_period(f.sentence, plan.period_end)]
+            later = [f for f in said if f.stated and _after_the_period(f.sentence, plan.period_end)]
+            supposed_too = [f for f in said if f not in kept and f not in later]
             said = kept
         elif topic.state and topic.topics:
             # "Did X have a stock split in 2017?": a known event asked as a state is still dated;
@@ -428,7 +454,7 @@ class DisclosureAnswerer(ReadsFilings):
             return self._yes(topic, said)
         if topic.state and not denied:
             return None  # nothing says so, and nothing says not: no verdict from absence for a state
-        return self._no(topic, scope, denied, supposed, first_pages)
+        return self._no(topic, scope, denied, supposed, first_pages, later)
 
     def _documents(self, plan: QuestionPlan, evidence: list[EvidencePage], store: Store) -> list[Document]:
         ids: list[str] = []
@@ -463,7 +489,7 @@ class DisclosureAnswerer(ReadsFilings):
                      reason=f"sentences printing {self._searched(topic)}")
 
     def _no(self, topic: Topic_, scope: list[tuple[Document, int]], denied: list[Found], supposed: list[Found],
-            first_pages: dict[str, StoredPage]) -> Draft:
+            first_pages: dict[str, StoredPage], later: list[Found] = ()) -> Draft:
         where = "; ".join(f"{doc.file_name}, every page (p. 1–p. {n})" for doc, n in scope)
         searched = self._searched(topic)
         citations: list[Citation] = []
@@ -476,7 +502,12 @@ class DisclosureAnswerer(ReadsFilings):
                                       quote=f.sentence))
         else:
             extra = ""
-            if supposed:
+            if later:
+                f = max(later, key=lambda f: f.score)
+                extra = f" It tells of it after the period asked: “{f.sentence}” (p. {f.page})."
+                citations.append(Citation(document=f.document.file_name, document_id=f.document.id, page=f.page,
+                                          quote=f.sentence))
+            elif supposed:
                 supposed.sort(key=lambda f: -f.score)
                 f = supposed[0]
                 extra = f" It speaks of it only as a possibility or a policy (p. {f.page})."

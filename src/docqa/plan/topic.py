@@ -100,12 +100,14 @@ _STATE_FILLER = frozenset("able there any anything subject outstanding".split())
 
 # Where the topic ends and the period or the document begins: "... in its fiscal 2017 10-K".
 _SCOPE_TAIL = re.compile(
-    r"\s+(?:(?:in|within|during|for|at|from|according\s+to|as\s+of|over|throughout|since|on|by|before|prior\s+to|"
+    r"\s+(?:(?:in|within|during|for|at|from|according\s+to|as\s+of|over|throughout|since|on|by|before|prior\s+to|per|"
     r"until|by\s+the\s+end\s+of)\s+"
     r"(?:(?:its|their|the|his|her|this|that|a|an|fiscal|fy|calendar|q[1-4]|first|second|third|fourth|"
     r"latest|most|recent|last|annual|quarterly|full|company'?s?|[\w.&'’-]+'s|[\w.&-]+’s)\s+){0,4}"
     r"(?:(?:fy|fiscal\s*)?'?\d{2,4}\b|10-?[kq]\b|8-?k\b|annual\s+(?:report|meeting|filing)|quarterly\s+report|"
-    r"filing|report|year|quarter|proxy|form|meeting|period|q[1-4]\b|fiscal\b)).*$",
+    r"filing|report|year|quarter|proxy|form|meeting|agm\b|period|q[1-4]\b|fiscal\b)).*$"
+    # the label a question opened with, moved behind it ("..., PepsiCo 2023 AGM"): a year or a filing in it
+    r"|,\s+[^,]*\b(?:(?:19|20)\d\d|fy\s?'?\d\d|q[1-4]|10-?[kq]|8-?k)\b[^,]*$",
     re.I,
 )
 
@@ -123,6 +125,7 @@ _QUALIFIERS = frozenset(
     "tied related relating associated linked connected attributable under".split())
 
 _WORD = re.compile(r"[a-z0-9]+")
+_PERIOD_TOKEN = re.compile(r"^(?:fy|q[1-4]|h[12])'?\d{2,4}$|^\d{1,2}q\d{2}$")
 _DATE_WORDS = frozenset("january february march april may june july august september october november december".split())
 # "Any material legal battles": a matter the filing itself calls immaterial is no.
 _MATERIAL_ASKED = frozenset("material materially significant significantly important major substantial".split())
@@ -410,7 +413,7 @@ def _topic(raw: str, base: str, company_words: set[str] | None) -> Topic_ | None
     for j, s in enumerate(topic_stems):
         word = _words(raw)[j] if j < len(_words(raw)) else s
         if used[j] or s in _STOP or s in _QUALIFIERS or word in _QUALIFIERS or s in company_words or s.isdigit() \
-                or len(word) < 2 or word in _DATE_WORDS:  # "A&R", "Mary N."; a date is the period asked
+                or len(word) < 2 or word in _DATE_WORDS or _PERIOD_TOKEN.match(word):  # "A&R", "Mary N."; a date is the period
             continue
         if any(slot.phrases == ((s,),) for slot in slots):
             continue
