@@ -107,7 +107,8 @@ _SCOPE_TAIL = re.compile(
     r"(?:(?:fy|fiscal\s*)?'?\d{2,4}\b|10-?[kq]\b|8-?k\b|annual\s+(?:report|meeting|filing)|quarterly\s+report|"
     r"filing|report|year|quarter|proxy|form|meeting|agm\b|period|q[1-4]\b|fiscal\b)).*$"
     # the label a question opened with, moved behind it ("..., PepsiCo 2023 AGM"): a year or a filing in it
-    r"|,\s+[^,]*\b(?:(?:19|20)\d\d|fy\s?'?\d\d|q[1-4]|10-?[kq]|8-?k)\b[^,]*$",
+    r"|,\s+(?:(?-i:[A-Z])[\w.&'’-]*\s+|&\s+){0,4}(?:fy\s?'?\d{2,4}|q[1-4]\s+(?:19|20)\d\d|(?:19|20)\d\d|10-?[kq]|8-?k)"
+    r"(?:\s+[\w-]+){0,2}\s*$",
     re.I,
 )
 
