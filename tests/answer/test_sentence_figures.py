@@ -107,3 +107,38 @@ def test_the_noun_counted_may_stand_five_words_after_the_count():
                "whether in one of our manufacturing or processing facilities, research labs, offices or other facilities.")
     draft = _answer("How many full- and part-time employees did the company report in 2020?", corning, year=2020)
     assert draft is not None and draft.figures[0].value == 50110
+
+
+# Swiss Water 2022 MD&A p. 4; Mercurity Fintech 2022 20-F p. 57; MGMRESORTS_2020_10K.pdf p. 98; OFX 2022 p. 112
+SWISS_WATER = "As a result, a one-time $2.5 million impairment of plant and equipment was recorded in Q4 2022."
+MERCURITY = ("We estimated the fair values of the cryptocurrencies based on the intraday low price every day and "
+             "recognized $3,144,053 impairment loss for the year ended December 31, 2022, including $3,111,232 "
+             "impairment loss of Bitcoins and $5,864 impairment loss of other cryptocurrencies.")
+MGM_PRICE = ("During the year ended December 31, 2020, the Company repurchased approximately 11 million shares of its "
+             "common stock at an average price of $32.57 per share for an aggregate amount of $354 million.")
+OFX_SHARES = "A total of 1,912,000 ordinary shares were bought back and subsequently cancelled in the current period."
+
+
+def test_an_amount_asked_by_its_size_is_an_amount_and_may_stand_before_its_words():
+    draft = _answer("How large an impairment of plant and equipment did the company record in 2022?", SWISS_WATER,
+                    year=2022)
+    assert draft is not None and draft.figures[0].value == 2.5
+
+
+def test_of_the_amounts_beside_the_asked_words_the_one_all_of_them_stand_nearest():
+    draft = _answer("How much impairment did the company record on its Bitcoin in 2022?", MERCURITY,
+                    year=2022)
+    assert draft is not None and abs(draft.figures[0].value - 3.111232) < 1e-6
+
+
+@pytest.mark.parametrize("question, text, value", [
+    ("At what average price per share did the company repurchase its common stock during 2020?", MGM_PRICE, 32.57),
+    ("How many of its own shares did the company buy back in the year to 31 March 2020?", OFX_SHARES, 1912000),
+])
+def test_a_price_or_a_count_of_an_activity_is_read_and_passes_verification(question, text, value):
+    from docqa.verify import verify
+
+    draft = _answer(question, text, year=2020)
+    assert draft is not None and draft.figures[0].value == value
+    answer = verify(draft, build_plan(question, []), {("x", 4): text})
+    assert answer.found, answer.reason

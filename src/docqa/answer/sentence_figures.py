@@ -24,6 +24,7 @@ from docqa.finance.periods import quarters_named
 from docqa.finance.rowlookup import has_word, normalized, phrase_words, variants
 from docqa.finance.text import stems
 from docqa.plan import QuestionPlan
+from docqa.plan.format import fits_kind_asked
 from docqa.plan.topic import DEAL_VERBS
 from docqa.text import fold
 from docqa.types import Citation, Draft, EvidencePage, Figure
@@ -176,6 +177,7 @@ def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int
                     and not _QUALIFYING.search(folded[max(0, start - 30):start])]
         if not asked_at:
             continue
+        candidates: list[tuple[int, Stated]] = []
         for start, end, number in numbers_at(sentence, claims_only=True):
             got = _kind_of(sentence, start, end, number)
             if got != kind:
@@ -186,21 +188,39 @@ def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int
                 continue  # the amount of another year the sentence compares with
             before = [(start - e, e) for s, e in asked_at if e <= start]
             after = [(s - end, s) for s, e in asked_at if s >= end]
+            # the asked words before the amount first ("dividends declared were $0.45"), else after it
+            # ("$2.5 million impairment of plant and equipment"), where what stands between links them
+            sides = []
             if before:
                 gap, at = min(before)
-                between = folded[at:start]
-            elif after:
+                sides.append((gap, folded[at:start], False))
+            if after:
                 gap, at = min(after)
-                gap += MAX_GAP // 2
-                between = folded[end:at]
-            else:
-                continue
-            # "2,100 full-time equivalent employees": words that qualify the noun counted
-            qualifies = kind == "count" and not before and _QUALIFIERS.fullmatch(between) is not None
-            if gap <= MAX_GAP and (_links(between) or qualifies):
-                out.append(Stated(number, kind, sentence, page, gap, rank))
-                break
+                sides.append((gap + MAX_GAP // 2, folded[end:at], True))
+            for gap, between, follows in sides:
+                # "2,100 full-time equivalent employees": words that qualify the noun counted
+                qualifies = kind == "count" and follows and _QUALIFIERS.fullmatch(between) is not None
+                if gap <= MAX_GAP and (_links(between) or qualifies):
+                    candidates.append((_reach(words, hard, start, end), Stated(number, kind, sentence, page, gap, rank)))
+                    break
+        if candidates:
+            # "recognized $3,144,053 impairment loss ..., including $3,111,232 impairment loss of Bitcoins":
+            # of the amounts that stand with the asked words, the one all of them stand nearest
+            out.append(min(candidates, key=lambda c: c[0])[1])
     return out
+
+
+def _reach(words: list[tuple[int, int, list[str]]], hard: list[str], start: int, end: int) -> int:
+    """How far from the amount the farthest asked word stands (each at its nearest place), all of them
+    on one side of it: "$5,864 impairment loss of other cryptocurrencies" is not "Bitcoins" before it."""
+    def side(after: bool) -> int:
+        far = 0
+        for word in hard:
+            gaps = [s - end if after else start - e for s, e, st in words
+                    if holds_word(set(st), word) and (s >= end if after else e <= start)]
+            far = max(far, min(gaps, default=10 ** 6))
+        return far
+    return min(side(True), side(False))
 
 
 # Words that may stand between what is asked and its amount: "dividends declared were $0.45",
@@ -255,6 +275,8 @@ def _draft(found: Stated, subject: str, year: int | None, plan: QuestionPlan) ->
     number, page = found.number, found.page
     # The measure as the question names it ("dividend per share"), else the words asked around it.
     named = plan.reading.asked[0].text if len(plan.reading.asked) == 1 else subject
+    if plan.reading.asked and not fits_kind_asked(plan.reading.asked[0], plan):
+        named = subject   # "average price per share repurchase common stock", not the buyback's amount
     if found.kind == "count" and plan.counted and not plan.reading.asked:
         named = f"number of {plan.counted}"   # "How many people did X employ": the number of people
     label = named[:1].upper() + named[1:]

@@ -29,10 +29,15 @@ def without_answer_form(question: str) -> str:
         if trimmed != question and trimmed.strip() else question
 
 
+# "How large an impairment of plant and equipment did X record", "how big was the buyback": an amount
+_HOW_LARGE = re.compile(r"\bhow\s+(?:large|big|sizable|sizeable|high|substantial)\s+(?:(?:an?|the)\s+)?", re.I)
+
+
 def asked_directly(question: str) -> str:
-    """``question`` as the yes/no question its statement asks; unchanged when it is none or its verb
-    cannot be found."""
-    question = without_answer_form(question)
+    """``question`` as the yes/no question its statement asks, and an amount asked by its size ("how
+    large an impairment") asked as "how much"; unchanged when it is neither."""
+    question = _HOW_LARGE.sub(lambda m: "How much " if m.group(0)[:1].isupper() else "how much ",
+                              without_answer_form(question))
     found = _ABOUT_A_STATEMENT.match(question.strip())
     if found is None:
         return question

@@ -120,7 +120,7 @@ def kinds_asked(question: str) -> frozenset[str]:
 
 
 _ASKS_FIGURE = re.compile(
-    r"^\s*(?:(?:in|for|during|at|as\s+of|from|according\s+to|per|based\s+on|using)\b[^,?]{0,120},\s*)?(?:what|how\s+much|how\s+many)\b"
+    r"^\s*(?:(?:in|for|during|at|as\s+of|from|according\s+to|per|based\s+on|using)\b[^,?]{0,120},\s*)?(?:(?:at|by)\s+)?(?:what|how\s+much|how\s+many)\b"
     r"(?!\s+(?:drove|caused|are\s+the\s+(?:risks|reasons|main|key|primary)|is\s+the\s+(?:reason|strategy|outlook)))", re.I)
 _PART_OF_WHOLE = re.compile(r"\b(?:what|which)\s+(?:percent(?:age)?|share|portion|proportion|fraction|part)\s+of\b", re.I)
 
@@ -161,3 +161,19 @@ _PROSE = re.compile(r"^(?:(?:a|an|the|some)\s+)?(?:summary|overview|description|
 def part_of_whole(question: str) -> bool:
     """"What percentage of FY2023 buybacks occurred in Q4": a part of a whole is asked."""
     return _PART_OF_WHOLE.search(question) is not None
+
+
+def fits_kind_asked(measure: "MetricMatch", plan: "QuestionPlan") -> bool:
+    """The measure's own figure is the kind asked: a count or a per-share price asked of an activity
+    the lexicon knows as an amount of money ("how many shares did X buy back", "at what average price")
+    is not that amount."""
+    from docqa.finance.lexicon import load_lexicon
+
+    if measure.kind != "metric":
+        return True
+    kind = load_lexicon().metric(measure.key).kind
+    if plan.counted or "count" in plan.kinds:
+        return kind in ("count", "shares")
+    if "per_share" in plan.kinds:
+        return kind == "per_share"
+    return True

@@ -29,6 +29,7 @@ from docqa.finance.periods import FiscalCalendar, Period
 from docqa.finance.text import holds, stems, tokens
 from docqa.ingest.metadata.dates import DATE, fiscal_year_ending, parse_date
 from docqa.plan import Intent, QuestionPlan
+from docqa.plan.format import fits_kind_asked
 from docqa.plan.periods import detect_years
 from docqa.text import fold
 from docqa.types import Citation, DocType, Document, Figure
@@ -288,7 +289,9 @@ def not_stated(citations: Sequence[Citation], plan: QuestionPlan, filings: Mappi
         if not citations:
             return None
     filings = filings or {}
-    measures = plan.reading.asked or plan.measures
+    measures = [m for m in (plan.reading.asked or plan.measures) if fits_kind_asked(m, plan)]
+    if not measures:
+        return None  # "how many shares did X buy back", "at what average price": not the buyback's amount
     asked = asked_periods(plan)
     name = measures[0].text
     stating = [c for c in citations if _quote_states(c, measures, plan)]
