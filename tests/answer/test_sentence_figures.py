@@ -142,3 +142,20 @@ def test_a_price_or_a_count_of_an_activity_is_read_and_passes_verification(quest
     assert draft is not None and draft.figures[0].value == value
     answer = verify(draft, build_plan(question, []), {("x", 4): text})
     assert answer.found, answer.reason
+
+
+def test_a_part_of_what_is_asked_is_not_its_amount():
+    # Syndax 2022 10-K: the total is printed in the sentence before
+    part = ("Of the full-time employees, 68 were primarily engaged in research and development activities and 24 "
+            "have an M.D. or Ph.D degree.")
+    whole = "As of December 31, 2018, we had 107 full-time employees."
+    draft = _answer("How many full-time employees did the company report in its 2018 annual report?", part, whole)
+    assert draft is not None and draft.figures[0].value == 107
+
+
+def test_a_count_as_of_a_day_after_the_year_in_the_years_own_filing_is_its_count():
+    sentence = "As of February 22, 2023, we had 107 full-time employees."
+    draft = _answer("How many full-time employees did the company report in its 2022 annual report?", sentence,
+                    year=2022)
+    assert draft is not None and draft.figures[0].value == 107
+    assert _answer("How many full-time employees did the company have in 2021?", sentence, year=2021) is None

@@ -167,7 +167,8 @@ def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int
         if not all(holds_word(sentence_stems, w) for w in hard):
             continue
         years = [(m.start(), int(m.group(0))) for m in _YEAR.finditer(sentence)]
-        if year is not None and years and year not in {y for _, y in years}:
+        if year is not None and years and year not in {y for _, y in years} \
+                and not _counted_at_filing(sentence, page, year, kind):
             continue  # about another year
         if year is not None and not years and page.year != year:
             continue  # no year named: the filing's own year only
@@ -186,6 +187,8 @@ def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int
                 continue  # "stores in all 50 states": a number of something else
             if len(years) > 1 and year is not None and _nearest_year(years, start) != year:
                 continue  # the amount of another year the sentence compares with
+            if _PART_OF_THE.search(folded[:start]):
+                continue  # "Of the full-time employees, 68 were engaged in research": a part of what is asked
             before = [(start - e, e) for s, e in asked_at if e <= start]
             after = [(s - end, s) for s, e in asked_at if s >= end]
             # the asked words before the amount first ("dividends declared were $0.45"), else after it
@@ -208,6 +211,18 @@ def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int
             # of the amounts that stand with the asked words, the one all of them stand nearest
             out.append(min(candidates, key=lambda c: c[0])[1])
     return out
+
+
+_AS_OF_A_DAY = re.compile(r"\bas\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+((?:19|20)\d\d)",
+                          re.I)
+
+
+def _counted_at_filing(sentence: str, page: EvidencePage, year: int, kind: str) -> bool:
+    """"As of February 22, 2023, we had 107 full-time employees" in the fiscal 2022 annual report: a
+    count the year's own filing gives as of a day just after the year closed."""
+    dated = _AS_OF_A_DAY.search(sentence)
+    return (kind == "count" and page.year == year and dated is not None and int(dated.group(1)) == year + 1
+            and all(int(y) == year + 1 for y in _YEAR.findall(sentence)))
 
 
 def _reach(words: list[tuple[int, int, list[str]]], hard: list[str], start: int, end: int) -> int:
@@ -234,6 +249,7 @@ _LINKING = frozenset(
 _MONTH_WORDS = frozenset("january february march april may june july august september october november december".split())
 
 
+_PART_OF_THE = re.compile(r"\bof\s+(?:the|our|its|their|these|those|such|all)\s+[^,;]{1,60},\s*(?:approximately\s+|about\s+)?$", re.I)
 _QUALIFYING = re.compile(r"\b(?:after|before|net\s+of|following|excluding|less)\s+(?:the\s+|its\s+|any\s+|an?\s+)?$", re.I)
 _QUALIFIERS = re.compile(r"\s*(?:[A-Za-z][\w-]*\s+){0,3}")
 
