@@ -197,14 +197,17 @@ def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int
             if before:
                 gap, at = min(before)
                 sides.append((gap, folded[at:start], False))
-            if after:
+            if after and (not before or _PARTS_FOLLOW.search(sides[0][1])):
+                # an amount after "including" is one part's, named after it ("including $3,111,232
+                # impairment loss of Bitcoins"); otherwise words before that do not link make it another
+                # thing's ("reduction of our workforce by approximately 67%, or 12 employees")
                 gap, at = min(after)
                 sides.append((gap + MAX_GAP // 2, folded[end:at], True))
             for gap, between, follows in sides:
                 # "2,100 full-time equivalent employees": words that qualify the noun counted
                 qualifies = kind == "count" and follows and _QUALIFIERS.fullmatch(between) is not None
                 if gap <= MAX_GAP and (_links(between) or qualifies):
-                    candidates.append((_reach(words, hard, start, end), Stated(number, kind, sentence, page, gap, rank)))
+                    candidates.append((_reach(words, hard, start, end, folded), Stated(number, kind, sentence, page, gap, rank)))
                     break
         if candidates:
             # "recognized $3,144,053 impairment loss ..., including $3,111,232 impairment loss of Bitcoins":
@@ -225,17 +228,21 @@ def _counted_at_filing(sentence: str, page: EvidencePage, year: int, kind: str) 
             and all(int(y) == year + 1 for y in _YEAR.findall(sentence)))
 
 
-def _reach(words: list[tuple[int, int, list[str]]], hard: list[str], start: int, end: int) -> int:
-    """How far from the amount the farthest asked word stands (each at its nearest place), all of them
-    on one side of it: "$5,864 impairment loss of other cryptocurrencies" is not "Bitcoins" before it."""
-    def side(after: bool) -> int:
-        far = 0
-        for word in hard:
-            gaps = [s - end if after else start - e for s, e, st in words
-                    if holds_word(set(st), word) and (s >= end if after else e <= start)]
-            far = max(far, min(gaps, default=10 ** 6))
-        return far
-    return min(side(True), side(False))
+def _reach(words: list[tuple[int, int, list[str]]], hard: list[str], start: int, end: int, folded: str) -> int:
+    """How far from the amount the farthest asked word stands, each at its nearest place: after the
+    amount, or before it within its clause ("employed approximately 295,000 colleagues"); a word before
+    it across "and" or a comma is another item's ("... of Bitcoins and $5,864 impairment loss of other
+    cryptocurrencies")."""
+    far = 0
+    for word in hard:
+        gaps = [s - end if s >= end else start - e for s, e, st in words
+                if holds_word(set(st), word) and (s >= end or (e <= start and not _ANOTHER_ITEM.search(folded[e:start])))]
+        far = max(far, min(gaps, default=10 ** 6))
+    return far
+
+
+_PARTS_FOLLOW = re.compile(r"\b(?:including|of\s+which|comprising|consisting\s+of|comprised\s+of)\b", re.I)
+_ANOTHER_ITEM = re.compile(r"\band\b|[,;(]")
 
 
 # Words that may stand between what is asked and its amount: "dividends declared were $0.45",
