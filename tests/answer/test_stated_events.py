@@ -155,3 +155,53 @@ def test_an_event_after_the_period_asked_is_no_and_is_quoted_as_later():
 def test_the_label_and_the_filing_asked_are_no_words_to_find(question, absent):
     plan = build_plan(question, [])
     assert plan.topic is not None and absent not in {s.label for s in plan.topic.slots}
+
+
+# CVSHEALTH_2022_10K.pdf p. 90 (a heading run into its sentence); ADOBE_2022_10K.pdf p. 87; COSTCO_2021_10K.pdf p. 51
+CVS_PAPER = ("Short-term Borrowings Commercial Paper and Back-up Credit Facilities The Company did not have any "
+             "commercial paper outstanding as of December 31, 2022 or 2021.")
+CVS_PROGRAM = ("In connection with its commercial paper program, the Company maintains a $2.0 billion, five-year "
+               "unsecured back-up revolving credit facility, which expires on May 16, 2025.")
+ADOBE_REVOLVER = "As of December 2, 2022, there were no outstanding borrowings under this Revolving Credit Agreement."
+COSTCO_NOTES = "In June 2021, the Japanese subsidiary repaid approximately $94 of its Guaranteed Senior Notes."
+
+
+def test_whether_any_of_a_line_was_outstanding_on_a_day_is_read_from_its_sentences():
+    _, answer = _ask("Did Example Corp have any commercial paper outstanding as of December 31, 2022?",
+                     [CVS_PROGRAM, CVS_PAPER])
+    assert answer.text.startswith("No") and "did not have any commercial paper" in answer.text, answer.text
+    _, answer = _ask("Were there any borrowings outstanding under the revolving credit agreement as of December 2, 2022?",
+                     [ADOBE_REVOLVER])
+    assert answer.text.startswith("No"), answer.text
+    _, answer = _ask("Was any commercial paper outstanding at December 31, 2022?",
+                     ["At December 31, 2022, there was approximately $435 million in commercial paper issued and "
+                      "outstanding."])
+    assert answer.text.startswith("Yes"), answer.text
+
+
+def test_a_possessive_subject_goes_on_to_its_noun_and_a_capitalised_word_is_no_verb():
+    plan = build_plan("Did Costco's Japanese subsidiary repay part of its Guaranteed Senior Notes during fiscal 2021?", [])
+    assert plan.topic is not None and plan.topic.verb == "repay"
+    _, answer = _ask("Is it true that Example Corp's Japanese subsidiary repaid part of its Guaranteed Senior Notes "
+                     "during fiscal 2021?", [COSTCO_NOTES.replace("2021", "2022")])
+    assert answer.text.startswith("No")  # repaid in 2022, asked of 2021
+    _, answer = _ask("Is it true that Example Corp's Japanese subsidiary repaid part of its Guaranteed Senior Notes "
+                     "during fiscal 2022?", [COSTCO_NOTES.replace("2021", "2022")])
+    assert answer.text.startswith("Yes"), answer.text
+
+
+def test_a_light_verb_in_the_passive_leaves_the_event_to_its_noun():
+    plan = build_plan("Was a settlement reached between Example Corp and the French Tax Authority in 2019?", [])
+    assert plan.topic is not None and plan.topic.event
+    assert {s.label for s in plan.topic.slots} >= {"settlement", "french"} and "meet" not in {s.label for s in plan.topic.slots}
+
+
+def test_another_name_that_begins_with_a_held_short_name_is_not_that_company():
+    from docqa.types import Document, DocumentMeta, DocType
+
+    docs = [Document(id=i, file_name=f"{i}.pdf", path=f"/x/{i}.pdf", sha256=i, pages=3,
+                     meta=DocumentMeta(company=c, doc_type=DocType.ANNUAL, fiscal_year=2023))
+            for i, c in (("jpm", "JPMorgan Chase & Co."), ("fmb", "First Mid Bancshares, Inc."))]
+    plan = build_plan("Was a secured note issued to the FDIC by JPMorgan Chase in connection with the First Republic "
+                      "acquisition in the second quarter of 2023?", docs)
+    assert "First Mid Bancshares, Inc." not in plan.companies

@@ -156,6 +156,21 @@ def _verb_far_from_object(stems: list[str], topic: Topic_) -> bool:
     return min(abs(a - b) for a in at_verb for b in at_object) > _EVENT_SPAN
 
 
+def _negated_later(stems: list[str], words: list[str], at: list[int], slots: list[Slot]) -> bool:
+    """The words asked, named again later in the sentence under a negation: "Commercial Paper and
+    Back-up Credit Facilities The Company did not have any commercial paper outstanding" (a heading
+    run into its sentence names them first)."""
+    for _ in range(2):
+        rest = ["" if i <= min(at) else s for i, s in enumerate(stems)]
+        again = _match(rest, slots)
+        if again is None:
+            return False
+        if _negated(words, again):
+            return True
+        at = again
+    return False
+
+
 def _negated(words: list[str], positions: list[int]) -> bool:
     lo, hi = min(positions), max(positions)
     start = max(0, lo - _NEGATION_BEFORE)
@@ -314,7 +329,7 @@ def scan(pages: list[StoredPage], document: Document, topic: Topic_) -> list[Fou
                 continue  # a verb and its object a clause or two apart are no one statement
             # Map stem positions (over _words) to whitespace words of the sentence for the excerpt.
             quote = _excerpt(sentence, _whitespace_positions(sentence, at))
-            negated = _negated(words, at)
+            negated = _negated(words, at) or _negated_later(stems, words, at, topic.slots)
             # "our goodwill impairment test", "restructuring accounting policy": a procedure, not an event.
             supposed = (_supposes(quote) or (max(at) + 1 < len(stems) and stems[max(at) + 1] in _PROCEDURE)
                         or _framed(sentence, words, at) or bool(_POLICY.search(quote)))
@@ -399,7 +414,7 @@ class DisclosureAnswerer(ReadsFilings):
         if not documents:
             return None
         topic = plan.topic
-        if topic is None or len(topic.slots) > MAX_STATE_SLOTS and topic.state:
+        if topic is None or len(topic.slots) > MAX_STATE_SLOTS and topic.state and not topic.existential:
             return None
         found: list[Found] = []
         scope: list[tuple[Document, int]] = []
@@ -454,7 +469,7 @@ class DisclosureAnswerer(ReadsFilings):
             return self._yes(topic, said)
         if topic.state and not denied:
             return None  # nothing says so, and nothing says not: no verdict from absence for a state
-        return self._no(topic, scope, denied, supposed, first_pages, later)
+        return self._no(topic, scope, denied, supposed, first_pages, later, plan.balance_day)
 
     def _documents(self, plan: QuestionPlan, evidence: list[EvidencePage], store: Store) -> list[Document]:
         ids: list[str] = []
@@ -489,12 +504,13 @@ class DisclosureAnswerer(ReadsFilings):
                      reason=f"sentences printing {self._searched(topic)}")
 
     def _no(self, topic: Topic_, scope: list[tuple[Document, int]], denied: list[Found], supposed: list[Found],
-            first_pages: dict[str, StoredPage], later: list[Found] = ()) -> Draft:
+            first_pages: dict[str, StoredPage], later: list[Found] = (), day: str | None = None) -> Draft:
         where = "; ".join(f"{doc.file_name}, every page (p. 1–p. {n})" for doc, n in scope)
         searched = self._searched(topic)
         citations: list[Citation] = []
         if denied:
-            denied.sort(key=lambda f: -f.score)
+            # a balance asked on a day: the denial of that day first ("As of December 2, 2022, there were no ...")
+            denied.sort(key=lambda f: (not (day and _said_of_the_day([f], day)), -f.score))
             f = denied[0]
             text = (f"No. {f.document.file_name} says the opposite: “{f.sentence}” (p. {f.page}). "
                     f"No sentence in {where} states {topic.text}; searched for {searched}.")

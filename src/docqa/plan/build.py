@@ -116,6 +116,9 @@ def _with_scope(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
     return replace(plan, scope=scope_asked(plan.asked, plan.measures, words), named_as=named_as)
 
 
+_ANY_OUTSTANDING = re.compile(r"\bany\b[^?]{0,80}\boutstanding\b|\boutstanding\b[^?]{0,40}\bany\b", re.I)
+
+
 def _with_topic(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
     """Y of "did X disclose / report Y" or "is X subject to Y", without the words of X's own names
     (as the filings of the companies asked print them)."""
@@ -132,7 +135,9 @@ def _with_topic(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
         # "did X sell Y": what X did, in the filing's words (when a line item is named, its printed
         # figure decides first: "did Verizon buy back shares" reads the repurchases line, then this)
         topic = deal_topic(asked, words)
-    if topic is None and not plan.measures:  # a figure's state ("is working capital positive") is a figure's
+    if topic is None and (not plan.measures or _ANY_OUTSTANDING.search(asked)):
+        # a figure's state ("is working capital positive") is a figure's; whether any of it was
+        # outstanding on a day ("was any commercial paper outstanding") is what a sentence says
         topic = parse_state(asked, words)
     return replace(plan, discloses=True, topic=topic)
 

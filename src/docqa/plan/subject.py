@@ -90,10 +90,23 @@ def _as_written(normalised: str, question: str) -> list[str]:
     return [hit.group(0)] if hit is not None else []
 
 
+def _another_name_goes_on(after: str, own: set[str]) -> bool:
+    """The capitalised word after a one-word name is no word of the held company's name."""
+    nxt = re.match(r"\s+([A-Z][a-z]+)\b", after)
+    return nxt is not None and nxt.group(1).lower() not in own and nxt.group(1).lower() not in _PERIOD_WORDS
+
+
+_PERIOD_WORDS = frozenset("quarter half year fiscal annual quarterly".split())
+
+
 def _ordinary_word_mention(name: str, company: str, question: str, owner: OwnerCheck | None) -> bool:
     if " " in name or not name.isalpha():
         return False
-    if any(m.group(0)[:1].isupper() for m in re.finditer(rf"\b{re.escape(name)}\b", question, re.I)):
+    found = list(re.finditer(rf"\b{re.escape(name)}\b", question, re.I))
+    own = {w.lower() for w in re.findall(r"[A-Za-z]+", company)}
+    if found and all(_another_name_goes_on(question[m.end():], own) for m in found):
+        return True  # "the First Republic acquisition": another name that begins with the word, not "First Mid"
+    if any(m.group(0)[:1].isupper() for m in found):
         return False
     return owner is None or owner(name) != company
 
@@ -127,7 +140,10 @@ def unheld_companies(question: str, documents: list[Document], detected: list[st
 
 
 _A_PUBLIC_BODY = re.compile(r"\b(?:state|city|county|government|republic|commonwealth|province|kingdom|district|"
-                            r"department|ministry)\s+of\s+(?:the\s+)?$", re.I)
+                            r"department|ministry)\s+of\s+(?:the\s+)?$"
+                            # the other party of a deal: "the acquisition of M*Modal's technology business"
+                            r"|\b(?:acquisition|purchase|sale|merger|divestiture|disposal)\s+(?:of|with)\s+(?:the\s+)?[\w*&.-]*$",
+                            re.I)
 
 
 def _unheld_companies(question: str, names: _Held, detected: list[str],

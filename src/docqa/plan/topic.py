@@ -60,7 +60,8 @@ _PAST = {"paid": "pay", "took": "take", "made": "make", "sold": "sell", "bought"
          "rose": "rise", "fell": "fall", "won": "win", "spun": "spin", "met": "meet", "held": "hold", "lost": "lose",
          "began": "begin", "led": "lead", "gave": "give", "underwent": "undergo", "undertook": "undertake", "kept": "keep",
          "spent": "spend", "brought": "bring", "became": "become", "left": "leave", "sent": "send", "built": "build",
-         "struck": "strike", "wrote": "write", "raised": "raise", "closed": "close", "issued": "issue"}
+         "struck": "strike", "wrote": "write", "raised": "raise", "closed": "close", "issued": "issue",
+         "repaid": "repay", "prepaid": "prepay"}
 
 
 def _known_verbs() -> set[str]:
@@ -96,7 +97,7 @@ _DISCLOSURE_Q = re.compile(
 )
 # "Is X subject to Y?", "Was X able to Y?", "Is X spinning off Y?": whether the filing says so.
 _STATE_Q = re.compile(r"^\s*(?:as\s+of\s+[^,]{1,30},\s*)?(?P<aux>is|are|was|were|does|do|has|have|had|did)\s+(?P<rest>[^?]+?)\s*\?", re.I)
-_STATE_FILLER = frozenset("able there any anything subject outstanding".split())
+_STATE_FILLER = frozenset("able there any anything subject outstanding have has had".split())
 
 # Where the topic ends and the period or the document begins: "... in its fiscal 2017 10-K".
 _SCOPE_TAIL = re.compile(
@@ -123,7 +124,8 @@ _QUALIFIERS = frozenset(
     "business firm fiscal year years annual quarter quarterly report reports filing 10 k q fy "
     "inc corp corporation ltd llc plc co "
     # linking words: "an impairment tied to bermekimab" is an impairment of bermekimab
-    "tied related relating associated linked connected attributable under".split())
+    "tied related relating associated linked connected connection attributable under between among part portion "
+    "million billion thousand".split())
 
 _WORD = re.compile(r"[a-z0-9]+")
 _PERIOD_TOKEN = re.compile(r"^(?:fy|q[1-4]|h[12])'?\d{2,4}$|^\d{1,2}q\d{2}$")
@@ -181,6 +183,7 @@ class Topic_:
     material: bool = False                  # "any material ...": a matter the filing calls immaterial is no
     optional: list[Slot] = field(default_factory=list)  # implied parts: a bonus when printed, not required
     state: bool = False                     # "is X subject to Y?": Yes on evidence, No only when denied
+    existential: bool = False               # "were there any X", "was any X outstanding": whether X was there at all
     topics: list[Topic] = field(default_factory=list)
 
     def searched(self) -> list[str]:
@@ -195,7 +198,10 @@ def disclosure_question(question: str) -> re.Match | None:
     """The question's first sentence when it asks "did X <disclosure verb> Y"; the sentences after
     it ("If X is not useful, explain why.") say how to answer, not what."""
     first = re.split(r"(?<=\?)\s", question.strip(), maxsplit=1)[0]
-    return _DISCLOSURE_Q.match(first)
+    m = _DISCLOSURE_Q.match(first)
+    if m is not None and m.group("verb")[:1].isupper():
+        return None  # "... its Guaranteed Senior Notes": a capitalised word mid-sentence is a name, not the verb
+    return m
 
 
 def parse_topic(question: str, company_words: set[str] | None = None) -> Topic_ | None:
@@ -220,6 +226,12 @@ def parse_topic(question: str, company_words: set[str] | None = None) -> Topic_ 
 _DID_Q = re.compile(r"^\s*(?:[Dd]id|[Hh]as|[Hh]ave|[Hh]ad)\s+(?P<subject>(?:[A-Z&][\w.&’'-]*\s+){1,5})"
                     r"(?:(?:actually|ever|also|really|already|finally|formally|officially|publicly|successfully)\s+)?"
                     r"(?P<verb>[a-z]+)\s+(?P<topic>[^?]+?)\s*[?.!]*\s*$")
+_OWNED_SUBJECT = tuple(
+    re.compile(r"^\s*(?:[Dd]id|[Hh]as|[Hh]ave|[Hh]ad)\s+(?P<subject>(?:[A-Z&][\w.&’'-]*\s+){0,4}"
+               rf"[A-Z&][\w.&-]*(?:'s|’s)\s+(?:[A-Za-z-]+\s+){{{n}}})"
+               r"(?:(?:actually|ever|also|really|already|finally|formally|officially|publicly|successfully)\s+)?"
+               r"(?P<verb>[a-z]+)\s+(?P<topic>[^?]+?)\s*[?.!]*\s*$")
+    for n in range(3))
 _NOT_A_VERB = frozenset("have has had be been being any ever also the a an its their total net gross".split())
 
 
@@ -229,7 +241,14 @@ def deal_topic(question: str, company_words: set[str] | None = None) -> Topic_ |
     names a transaction ("buy", "sell", "repay"); its object's words alone otherwise."""
     first = re.split(r"(?<=\?)\s", question.strip(), maxsplit=1)[0]
     m = _DID_Q.match(first)
-    if m is None or m.group("verb") in _NOT_A_VERB or m.group("subject").rstrip().endswith(("'s", "’s", "'", "’")):
+    if m is not None and re.search(r"(?:'s|’s|s'|s’)\s", m.group("subject")) and m.group("verb") not in _known_verbs() \
+            and verb_base(m.group("verb")) is None:
+        # "Did Costco's Japanese subsidiary repay ...": the subject goes on to its noun; the verb is
+        # the first word after it that is one
+        m = next((o for o in (pattern.match(first) for pattern in _OWNED_SUBJECT)
+                  if o is not None and (verb_base(o.group("verb")) is not None or o.group("verb") in _known_verbs())),
+                 None)
+    if m is None or m.group("verb") in _NOT_A_VERB:
         return None
     verb = _IRREGULAR.get(m.group("verb"), m.group("verb"))
     topic_text, verb = _particle(m.group("topic"), verb)
@@ -293,6 +312,8 @@ def asks_deal(question: str) -> bool:
 _FORM_OF = {f: verb for table in (DEAL_VERBS, _VERB_FORMS_OF) for verb, forms in table.items() for f in forms
             if " " not in f and f.endswith(("ed", "en", "wn", "id", "ld", "ght"))}
 _EVENT_BASES = frozenset((*_EVENT_VERBS, *DEAL_VERBS, *_ACTION_VERBS))
+# "a settlement was reached", "an agreement was entered into": the noun is the event, the verb says only that it was
+_LIGHT = frozenset(("reached", "entered", "struck"))
 
 
 def _passive(aux: str, words: list[str], company_words: set[str] | None) -> Topic_ | None:
@@ -303,7 +324,7 @@ def _passive(aux: str, words: list[str], company_words: set[str] | None) -> Topi
         return None
     for i, word in enumerate(words[1:], start=1):
         plain = word.strip(",.;:")
-        base = verb_base(plain, past=True)
+        base = "record" if plain.lower() in _LIGHT else verb_base(plain, past=True)
         if base not in _EVENT_BASES and plain.islower():
             base = _FORM_OF.get(plain)   # "drawn": borrow, "ratified": approve
         if base is None or base not in _EVENT_BASES:
@@ -339,6 +360,7 @@ def parse_state(question: str, company_words: set[str] | None = None) -> Topic_ 
     topic = _topic(rest, "state", company_words)
     if topic is not None:
         topic.state = True
+        topic.existential = any(w.lower() in ("any", "anything", "there") for w in words[:4])
         names = company_words or set()
         plain = re.sub(r"\b(?:able\s+to|subject\s+to|there|any)\s+", "", _without_period(m.group("rest")), flags=re.I)
         shown = [w for w in plain.split() if not (set(_stems(w)) & names)]
@@ -350,7 +372,7 @@ def parse_state(question: str, company_words: set[str] | None = None) -> Topic_ 
 
 # "an IPR&D impairment in fiscal 2022 tied to bermekimab": what the topic is tied to is part of it,
 # wherever the period falls
-_LINKED = re.compile(r"\s+(?:(?:tied|related|relating|linked|connected|attributable)\s+to|associated\s+with)\s+"
+_LINKED = re.compile(r"\s+(?P<link>(?:tied|related|relating|linked|connected|attributable)\s+to|associated\s+with|in\s+connection\s+with)\s+"
                      r"(?P<object>[^,;?]+)", re.I)
 
 
@@ -359,7 +381,7 @@ def _without_period(raw: str) -> str:
     linked = _LINKED.search(raw)
     if linked is not None:
         main = _SCOPE_TAIL.sub("", f"{raw[:linked.start()]} {raw[linked.end():]}".strip()).strip(" ,;:")
-        raw = f"{main} {linked.group(0).strip().split()[0]} to {_SCOPE_TAIL.sub('', linked.group('object')).strip()}"
+        raw = f"{main} {linked.group('link')} {_SCOPE_TAIL.sub('', linked.group('object')).strip()}"
     return _SCOPE_TAIL.sub("", raw).strip(" ,;:")
 
 
