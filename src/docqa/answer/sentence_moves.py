@@ -41,6 +41,7 @@ _DOWN = re.compile(r"^(?:decreas\w*|declin\w*|fell|fall|falls|falling|down|lower
                    r"contract\w*)$")
 # "$848 million and compares with $1,066 million", "versus", "(compared with 12.0 cents ...)"
 _SET_AGAINST = re.compile(r"\b(?:compar\w*\s+(?:with|to|against)|versus|vs\.?|against|from)\s*$", re.I)
+_SET_AGAINST_BEFORE = re.compile(r"\b(?:compar\w*\s+(?:with|to)|versus|vs\.?|from)\b[^.;]*$", re.I)
 _OUTLOOK = re.compile(r"\b(?:guidance|outlook|expect\w*|anticipat\w*|forecast\w*|project\w*|will|target\w*|"
                       r"plan(?:s|ned)?\s+to|range)\b", re.I)
 _FULL_YEAR = re.compile(r"\b(?:full[\s-]+year|fiscal\s+(?:year\s+)?(?:19|20)\d\d|twelve\s+months|year\s+ended)\b", re.I)
@@ -97,11 +98,24 @@ def _moves(page: EvidencePage, rank: int, hard: list[str], year: int | None, qua
 
 def _of_the_period(sentence: str, page: EvidencePage, year: int | None, quarter: int | None) -> bool:
     years = {int(y) for y in _YEAR.findall(sentence)}
-    if year is not None and (year not in years if years else page.year != year):
-        return False  # about another year, or undated in another year's filing
+    if year is not None and years and year not in years and not _only_the_year_before(sentence, year, page):
+        return False  # about another year
+    if year is not None and not years and page.year != year:
+        return False  # undated, in another year's filing
     if quarter is not None:
-        return quarters_named(sentence) == {quarter}
+        named = quarters_named(sentence)
+        # a quarter's filing speaks of its quarter when the sentence names no period at all
+        return named == {quarter} or (not named and not years and not _FULL_YEAR.search(sentence))
     return not _QUARTER_WORD.search(sentence) or bool(_FULL_YEAR.search(sentence))
+
+
+def _only_the_year_before(sentence: str, year: int, page: EvidencePage) -> bool:
+    """"The tax rate increased to 24.6% compared to 22.9% in the fourth quarter of fiscal 2021", in
+    the fiscal 2022 filing: the only year named is the one it is set against."""
+    if page.year != year:
+        return False
+    named = [m for m in _YEAR.finditer(sentence)]
+    return all(int(m.group(0)) == year - 1 and _SET_AGAINST_BEFORE.search(sentence[:m.start()]) for m in named)
 
 
 _SPAN = re.compile(r"\b(?:full[\s-]+year|twelve\s+months|fiscal\s+year|year\s+ended)\b|(?P<quarter>\bquarter\b|\bq[1-4]\b)",
