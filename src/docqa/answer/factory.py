@@ -58,7 +58,9 @@ def route_answerers(settings: Settings, needs: Needs) -> dict[str, tuple[Answere
     from docqa.answer.section import SectionAnswerer
     from docqa.answer.sentence_figures import SentenceFigureAnswerer
     from docqa.answer.sentence_moves import SentenceMoveAnswerer
+    from docqa.answer.sentence_threshold import SentenceThresholdAnswerer
 
-    return {"facts": (FilingFactsAnswerer(), ListAnswerer()), "figures": (FiguresAnswerer(), SentenceFigureAnswerer(), SentenceMoveAnswerer()),
+    return {"facts": (FilingFactsAnswerer(), ListAnswerer()), "figures": (FiguresAnswerer(), SentenceFigureAnswerer(), SentenceMoveAnswerer(),
+                                                                          SentenceThresholdAnswerer()),
             "disclosure": (DisclosureAnswerer(),), "section": (SectionAnswerer(),),
             "text": (text_answerer(settings, needs),)}

@@ -66,12 +66,12 @@ class SentenceFigureAnswerer:
         kind = _kind_asked(plan)
         counted = [w for w in phrase_words(plan.counted or "")[0][-1:]] or hard
         found = [s for rank, page in enumerate(evidence.pages)
-                 for s in _stated(page, rank, hard, kind, year, counted, plan.quarter)]
+                 for s in stated_in(page, rank, hard, kind, year, counted, plan.quarter)]
         if not found and evidence.filings is not None:
             # Search ranks pages by the question's words, and a sentence may say it in others
             # ("how many people ... employ" / "we had 6 employees"): read the filing asked, whole.
             found = [s for rank, page in enumerate(filing_pages(plan, evidence, evidence.filings), len(evidence.pages))
-                     for s in _stated(page, rank, hard, kind, year, counted, plan.quarter)]
+                     for s in stated_in(page, rank, hard, kind, year, counted, plan.quarter)]
         if not found:
             return None
         found.sort(key=lambda s: (s.gap, s.rank))
@@ -153,7 +153,7 @@ def _shared(a: str, b: str) -> int:
     return n
 
 
-def _stated(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int | None,
+def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int | None,
             counted: list[str], quarter: int | None = None) -> list[Stated]:
     out = []
     for sentence in units(page):

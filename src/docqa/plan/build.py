@@ -171,7 +171,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         verdict=asks_verdict(asked), why=asks_why(asked), judgement=judged, sign=sign_asked(asked),
         gross_of=gross_of(asked), loss_named=any(_LOSS.search(m.text) for m in measures),
         bottom_line=bottom_line_asked(asked), threshold=parse_threshold(asked), sides=compared(asked),
-        band=band_asked(asked), moves=moves(asked), judged=judged_phrase(asked) if judged in ("up", "down") else "", amount=asks_amount(asked, measures) and not asks_discussion(asked), counted=counted_noun(asked), kinds=kinds_asked(asked),
+        band=band_asked(asked), moves=moves(asked), judged=judged_phrase(asked) if judged in ("up", "down", "threshold") else "", amount=asks_amount(asked, measures) and not asks_discussion(asked), counted=counted_noun(asked), kinds=kinds_asked(asked),
         asks_figure=asks_figure(asked) or (looks_up_a_figure(asked) and not asks_why(asked)),
         part_of_whole=part_of_whole(asked),
         format=requested_format(asked), currency=asked_currency(asked), pick=pick,

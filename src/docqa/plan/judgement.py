@@ -51,6 +51,12 @@ class Threshold:
     level: float
     unit: str            # "%" | "$" | "" (a ratio, days, a per-share amount)
     words: str           # "more than", "at least"
+    noun: str = ""       # what is counted ("15 million shares"): a count, not money
+    span: tuple[int, int] = (0, 0)  # where the question says it
+
+
+# "more than 15 million shares": the noun a level counts
+_COUNTED_AFTER = re.compile(r"\s*(?!(?:in|of|for|during|at|by|than|on|over|to|and|or|the|a|an)\b)([a-z][a-z-]+)\b", re.I)
 
 
 def parse_threshold(question: str) -> Threshold | None:
@@ -60,15 +66,19 @@ def parse_threshold(question: str) -> Threshold | None:
         return None
     words = " ".join(m.group(1).lower().split())
     above = not words.startswith(("less", "lower", "below", "under", "fewer", "at most"))
+    counted = _COUNTED_AFTER.match(question.split("?")[0][m.end():])
+    noun = counted.group(1).lower() if counted else ""
     level = float(m.group(3).replace(",", ""))
     suffix = (m.group(4) or "").lower()
     if suffix in ("%", "percent", "per cent"):
-        return Threshold(above, level, "%", words)
+        return Threshold(above, level, "%", words, span=m.span())
     if suffix in _SCALE_WORDS or m.group(2):
-        return Threshold(above, level * _SCALE_WORDS.get(suffix, 1.0), "$", words)
+        # (a level with a scale word is read as money by the tables; its noun tells a count apart)
+        return Threshold(above, level * _SCALE_WORDS.get(suffix, 1.0), "$", words, "" if m.group(2) else noun,
+                         m.span())
     if 1900 <= level <= 2100 and "." not in m.group(3):
         return None  # "over 2022" is a year
-    return Threshold(above, level, "", words)
+    return Threshold(above, level, "", words, noun, m.span())
 
 
 # "larger than its net income", "exceed capital expenditures": one measure against another (a
@@ -167,6 +177,10 @@ def judged_phrase(question: str) -> str:
     in fiscal 2023" -> "amcor's adjusted free cash flow"; "was hotel occupancy higher in Q4" ->
     "hotel occupancy"; "did the board declare a higher quarterly dividend" -> "quarterly dividend"."""
     first = question.split("?")[0]
+    level = parse_threshold(first)
+    if level is not None and level.span != (0, 0):
+        # "did adobe repurchase more than 15 million shares": what the level is a level of
+        return _AUX_FIRST.sub("", f"{first[:level.span[0]]} {first[level.span[1]:]}").strip(" ,;:-\u2013\u2014")
     noun = _HIGHER_NOUN.search(first)
     if noun is not None:
         return noun.group("noun").strip()
