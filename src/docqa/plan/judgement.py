@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from docqa.plan.intent import YES_NO
 
@@ -51,8 +51,8 @@ class Threshold:
     level: float
     unit: str            # "%" | "$" | "" (a ratio, days, a per-share amount)
     words: str           # "more than", "at least"
-    noun: str = ""       # what is counted ("15 million shares"): a count, not money
-    span: tuple[int, int] = (0, 0)  # where the question says it
+    noun: str = field(default="", compare=False)       # what is counted ("15 million shares"): a count, not money
+    span: tuple[int, int] = field(default=(0, 0), compare=False)  # where the question says it
 
 
 # "more than 15 million shares": the noun a level counts
