@@ -159,3 +159,26 @@ def test_a_count_as_of_a_day_after_the_year_in_the_years_own_filing_is_its_count
                     year=2022)
     assert draft is not None and draft.figures[0].value == 107
     assert _answer("How many full-time employees did the company have in 2021?", sentence, year=2021) is None
+
+
+def test_a_headcount_asked_by_name_is_a_count_and_a_workforce_made_up_of_links():
+    # LOCKHEEDMARTIN_2022_10K.pdf p. 6-7
+    workforce = ("As of December 31, 2022, we had a highly skilled workforce made up of approximately 116,000 "
+                 "employees, including approximately 60,000 engineers, scientists and information technology "
+                 "professionals.")
+    hired = "During 2022, we hired more than 14,000 employees, despite the continuing challenges."
+    draft = _answer("Company headcount as of December 31, 2022?", hired, workforce, year=2022)
+    assert draft is not None and draft.figures[0].value == 116000
+
+
+def test_the_companys_own_short_name_is_no_word_of_what_is_asked():
+    from docqa.types import Document, DocumentMeta, DocType
+
+    doc = Document(id="amd", file_name="AMD_2015_10K.pdf", path="/x/AMD_2015_10K.pdf", sha256="amd", pages=3,
+                   meta=DocumentMeta(company="Advanced Micro Devices, Inc.", ticker="AMD", doc_type=DocType.ANNUAL,
+                                     fiscal_year=2015))
+    plan = build_plan("How many employees did AMD have as of December 26, 2015?", [doc])
+    page = EvidencePage(label="P1", document=doc.file_name, document_id=doc.id, page=14, year=2015,
+                        text="Employees As of December 26, 2015, we had approximately 9,100 employees.")
+    draft = SentenceFigureAnswerer().answer(plan, Evidence.of([page]))
+    assert draft is not None and draft.figures[0].value == 9100

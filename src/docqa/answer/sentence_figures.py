@@ -56,7 +56,7 @@ class SentenceFigureAnswerer:
     def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft | None:
         if not _asks_one_stated_figure(plan):
             return None
-        company = frozenset(w for c in plan.companies for w in stems(c))
+        company = plan.company_stems
         subject = leaf_text(plan.main_clause, company)
         hard, _ = phrase_words(subject)
         hard = [w for w in hard if w not in company]
@@ -252,7 +252,9 @@ _LINKING = frozenset(
     "was were is are be been of totaled totalled totaling totalling total amounted amounting to approximately "
     "about nearly roughly around some over more than less almost reached increased decreased grew rose fell "
     "declined by in for the a an at as of during fiscal year years ended ending end we our its their had have "
-    "has and which were worth with on".split())
+    "has and which were worth with on "
+    # "a workforce made up of approximately 116,000 employees"
+    "made up consisting comprised composed".split())
 _MONTH_WORDS = frozenset("january february march april may june july august september october november december".split())
 
 

@@ -62,7 +62,7 @@ class SentenceMoveAnswerer:
     def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft | None:
         if plan.judgement not in ("up", "down") or not plan.judged or plan.sides is not None:
             return None
-        company = frozenset(w for c in plan.companies for w in stems(c))
+        company = plan.company_stems
         subject = leaf_text(plan.judged, company)
         hard = [w for w in phrase_words(subject)[0] if w not in company]
         if not hard:

@@ -14,7 +14,6 @@ from docqa.answer.contract import Evidence
 from docqa.answer.figures.reading.line_item_words import leaf_text
 from docqa.answer.sentence_figures import Stated, filing_pages, stated_in
 from docqa.finance.rowlookup import phrase_words
-from docqa.finance.text import stems
 from docqa.plan import QuestionPlan
 from docqa.types import Citation, Draft
 
@@ -28,7 +27,7 @@ class SentenceThresholdAnswerer:
         level = plan.threshold
         if plan.judgement != "threshold" or level is None or not plan.judged or plan.moves is not None:
             return None
-        company = frozenset(w for c in plan.companies for w in stems(c))
+        company = plan.company_stems
         subject = leaf_text(plan.judged, company)
         hard = [w for w in phrase_words(subject)[0] if w not in company]
         if not hard:

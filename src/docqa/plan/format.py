@@ -104,6 +104,10 @@ _SHARE_ASKED = re.compile(
 _PERCENT_ASKED = re.compile(r"\b(?:percent(?:age)?|rate)\b|%", re.I)
 
 
+# "Lockheed Martin headcount as of December 31, 2022": a word that names a count by itself
+_A_COUNT_BY_NAME = re.compile(r"\b(?:head[\s-]?count|employee\s+count|number\s+of\s+employees)\b", re.I)
+
+
 def kinds_asked(question: str) -> frozenset[str]:
     """The kind of number asked: "per_share" ("per share", "cents"), "share_of" (a part of a whole),
     "count" ("how many stores"), "percent" (a percentage or a rate is named)."""
@@ -112,7 +116,7 @@ def kinds_asked(question: str) -> frozenset[str]:
         kinds.add("per_share")
     if _SHARE_ASKED.search(question):
         kinds.add("share_of")
-    if _COUNT.search(question) or _COUNT_OF.search(question):
+    if _COUNT.search(question) or _COUNT_OF.search(question) or _A_COUNT_BY_NAME.search(question):
         kinds.add("count")
     if _PERCENT_ASKED.search(question):
         kinds.add("percent")

@@ -140,5 +140,12 @@ class QuestionPlan:
         return self.periods.resolve(default_year)
 
     @property
+    def company_stems(self) -> frozenset[str]:
+        """The stems of the companies asked about, as held and as the question names them ("AMD")."""
+        from docqa.finance.text import stems
+
+        return frozenset(w for c in (*self.companies, *self.named_as) for w in stems(c))
+
+    @property
     def metric_keys(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(m.key for m in self.measures if m.kind == "metric"))
