@@ -93,10 +93,15 @@ def _as_written(normalised: str, question: str) -> list[str]:
 def _another_name_goes_on(after: str, own: set[str]) -> bool:
     """The capitalised word after a one-word name is no word of the held company's name."""
     nxt = re.match(r"\s+([A-Z][a-z]+)\b", after)
-    return nxt is not None and nxt.group(1).lower() not in own and nxt.group(1).lower() not in _PERIOD_WORDS
+    return nxt is not None and nxt.group(1).lower() not in own and nxt.group(1).lower() not in _NOT_ANOTHER_NAME
 
 
-_PERIOD_WORDS = frozenset("quarter half year fiscal annual quarterly".split())
+# after a held short name, a period word or a corporate word names the company or its subsidiary
+# ("Odyssey Reinsurance Company" of Odyssey Group), not another company ("First Republic")
+_NOT_ANOTHER_NAME = frozenset(
+    "quarter half year fiscal annual quarterly reinsurance insurance bank bancorp bancshares group holdings holding "
+    "capital financial company corporation corp inc ltd limited plc llc partners international global resources "
+    "services systems technologies industries energy pharmaceuticals brands foods stores".split())
 
 
 def _ordinary_word_mention(name: str, company: str, question: str, owner: OwnerCheck | None) -> bool:
