@@ -19,3 +19,12 @@ from docqa.plan.periods import read_periods
 ])
 def test_the_period_asked_is_not_the_year_that_names_the_filing(question, year):
     assert read_periods(question).resolve(None) == [Period(year)]
+
+
+def test_a_period_set_aside_in_the_question_is_not_asked():
+    from docqa.plan import build_plan
+
+    plan = build_plan("amcor fiscal Q2 2023 - rigid packaging adjusted EBIT for the three months ended dec 31 2022 "
+                      "(the quarter, not the six month number)?", [])
+    assert plan.quarter_span and plan.ytd_months is None
+    assert build_plan("Did sales not grow in the six months ended June 30, 2023?", []).ytd_months == 6

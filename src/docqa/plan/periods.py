@@ -93,11 +93,15 @@ _YEAR_TO_DATE = re.compile(
 _MONTHS = {"six": 6, "6": 6, "nine": 9, "9": 9, "half": 6, "nine months": 9, "h1": 6, "1h": 6, "39": 9, "26": 6}
 
 
+# "(the quarter, not the six month number)", "rather than the year to date": a period set aside
+_NOT_ASKED = re.compile(r"\b(?:not\s+(?:the|a|an)|rather\s+than|instead\s+of|as\s+opposed\s+to)\s+[^,;)?]*", re.I)
+
+
 def year_to_date(question: str) -> int | None:
     """The months of a year-to-date period asked ("the six months ended June 30", "the first
     nine months", "H1"): 6 or 9; 0 for "year to date" with no length (the quarter's end says it);
     None when a quarter or a year is asked."""
-    m = _YEAR_TO_DATE.search(question)
+    m = _YEAR_TO_DATE.search(_NOT_ASKED.sub(" ", question))
     if m is None:
         return None
     if m.group("ytd"):
@@ -113,7 +117,7 @@ _QUARTER_SPAN = re.compile(r"\b(?:three|3)[\s-]+months?\s+(?:ended|ending)\b|\b(
 
 def quarter_span(question: str) -> bool:
     """A quarter's three months asked by their end date, not a year's twelve."""
-    return bool(_QUARTER_SPAN.search(question))
+    return bool(_QUARTER_SPAN.search(_NOT_ASKED.sub(" ", question)))
 
 
 def balance_date(question: str) -> str | None:
