@@ -234,3 +234,11 @@ def test_a_company_and_its_affiliates_is_one_counterparty_not_a_list():
     question = ("How much did TD SYNNEX spend buying inventories and services from MiTAC Holdings and its affiliates "
                 "in fiscal 2022?")
     assert build_plan(question, []).parts == ()
+
+
+def test_a_period_given_by_its_end_date_is_every_clauses():
+    from docqa.plan import build_plan
+
+    plan = build_plan("During the six months ended December 31, 2022, how much did Amcor spend buying back ordinary "
+                      "shares and CDIs, and how many shares was that?", [])
+    assert plan.parts[1] == "How many shares was that during the six months ended December 31, 2022?"

@@ -155,7 +155,10 @@ _WH = re.compile(r"^(?:what|how\s+much|how\s+many)\b", re.I)
 _ELLIPTIC = re.compile(r"^(?:what|how\s+much|how\s+many)\s+(for|of|on|in|about)\s+", re.I)
 _FRAME_END = re.compile(r"(?:['’]s?|\b(?:its|their|the))\s+", re.I)
 _SAME_YEAR = re.compile(r"\b(?:that|the\s+same)\s+(?:year|period|quarter)\b", re.I)
-_PERIOD = re.compile(r"\b(?:in|for|during|at|as\s+of)\s+(?:the\s+)?(?:end\s+of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?"
+_PERIOD = re.compile(r"\b(?:in|for|during|over|at|as\s+of)\s+(?:the\s+)?(?:(?:three|six|nine|twelve|3|6|9|12)[\s-]+months?|"
+                     r"(?:13|26|39|52)[\s-]+weeks?|quarter|(?:fiscal\s+)?year)\s+(?:ended|ending)\s+[A-Za-z]+\.?\s+\d{1,2},?\s+"
+                     r"(?:19|20)\d{2}\b"
+                     r"|\b(?:in|for|during|at|as\s+of)\s+(?:the\s+)?(?:end\s+of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?"
                      r"(?:(?:19|20)\d{2})\b|\b(?:fiscal\s+(?:year\s+)?|FY\s?)(?:19|20)\d{2}\b", re.I)
 # What may follow the last item for all of them: its owner, part or period, not another clause.
 _TAIL = re.compile(r"^\s+(?:of|in|for|at|as\s+of|on|during)\b[^?]*$", re.I)
@@ -198,7 +201,7 @@ def _by_clause(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
             if _SAME_YEAR.search(second):
                 second = _SAME_YEAR.sub(period.group(0), second, count=1)
             else:
-                second = f"{second.rstrip(' ?.')} {period.group(0)}{end}"
+                second = f"{second.rstrip(' ?.')} {_lower_first(period.group(0))}{end}"
         second = second[:1].upper() + second[1:]
     else:
         start = min(m.span[0] for m in before)
@@ -211,6 +214,10 @@ def _by_clause(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
             # "Walmart's total current tax provision for fiscal 2020, and the provision ...": that year's too
             second = f"{second.rstrip(' ?.')} {period.group(0)}{end}"
     return (first, second.rstrip(" ,") if second.rstrip()[-1:] in "?." else second.rstrip(" ,") + end)
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
 def _by_measure(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, ...]:
