@@ -278,14 +278,14 @@ def test_a_buyback_the_filing_denies_is_no_when_the_line_item_prints_nothing():
 def test_the_date_an_events_verb_carries_decides_its_year():
     # American Water's 2021 10-K: the New York subsidiary "was sold on January 1, 2022", in a line that
     # also names 2021; asked of 2021, the sale did not close in it.
-    from docqa.answer.disclosure import _done_in_another_year
+    from docqa.answer.disclosure_sentences import done_in_another_year
     from docqa.plan.topic import deal_topic
 
     topic = deal_topic("Did American Water complete the sale of its New York subsidiary during 2021?",
                        frozenset({"american", "water"}))
     line = ("Excludes authorized increases of $7 million and $4 million in 2021 and 2019, respectively, for the "
             "Company's New York subsidiary, which was sold on January 1, 2022.")
-    assert _done_in_another_year(line, topic, [2021])
-    assert not _done_in_another_year(line, topic, [2022])
-    assert not _done_in_another_year("In the first quarter of 2022, we sold our juice brands to PAI Partners.", topic, [2022])
+    assert done_in_another_year(line, topic, [2021])
+    assert not done_in_another_year(line, topic, [2022])
+    assert not done_in_another_year("In the first quarter of 2022, we sold our juice brands to PAI Partners.", topic, [2022])
 
