@@ -56,22 +56,10 @@ class SentenceFigureAnswerer:
     def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft | None:
         if not _asks_one_stated_figure(plan):
             return None
-        company = plan.company_stems
-        subject = leaf_text(plan.main_clause, company)
-        hard, _ = phrase_words(subject)
-        hard = [w for w in hard if w not in company]
+        subject, hard = asked_words(plan, plan.main_clause)
         if not hard:
             return None
-        year = max(plan.years) if plan.years else None
-        kind = _kind_asked(plan)
-        counted = [w for w in phrase_words(plan.counted or "")[0][-1:]] or hard
-        found = [s for rank, page in enumerate(evidence.pages)
-                 for s in stated_in(page, rank, hard, kind, year, counted, plan.quarter)]
-        if not found and evidence.filings is not None:
-            # Search ranks pages by the question's words, and a sentence may say it in others
-            # ("how many people ... employ" / "we had 6 employees"): read the filing asked, whole.
-            found = [s for rank, page in enumerate(filing_pages(plan, evidence, evidence.filings), len(evidence.pages))
-                     for s in stated_in(page, rank, hard, kind, year, counted, plan.quarter)]
+        found = stated_for(plan, evidence, hard, _kind_asked(plan), plan.counted or "")
         if not found:
             return None
         found.sort(key=lambda s: (s.gap, s.rank))
@@ -80,7 +68,29 @@ class SentenceFigureAnswerer:
                       and abs(s.number.magnitude - best.number.magnitude) > best.number.tolerance), None)
         if rival is not None and rival.gap <= best.gap * 1.25 + 10:
             return None  # two sentences state different amounts about as well
-        return _draft(best, subject, year or best.page.year, plan)
+        return _draft(best, subject, max(plan.years) if plan.years else best.page.year, plan)
+
+
+def asked_words(plan: QuestionPlan, text: str) -> tuple[str, list[str]]:
+    """The words of what is asked (the line's words, the company's names left out) and their stems
+    that a sentence must hold."""
+    company = plan.company_stems
+    subject = leaf_text(text, company)
+    return subject, [w for w in phrase_words(subject)[0] if w not in company]
+
+
+def stated_for(plan: QuestionPlan, evidence: Evidence, hard: list[str], kind: str, counted: str) -> list[Stated]:
+    """The amounts of ``kind`` sentences state for the asked words: the retrieved pages first, then,
+    when they state none, every page of the filing asked (search ranks pages by the question's words,
+    and a sentence may say it in others: "how many people ... employ" / "we had 6 employees")."""
+    year = max(plan.years) if plan.years else None
+    nouns = [w for w in phrase_words(counted)[0][-1:]] or hard
+    found = [s for rank, page in enumerate(evidence.pages)
+             for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter)]
+    if not found and evidence.filings is not None:
+        found = [s for rank, page in enumerate(filing_pages(plan, evidence, evidence.filings), len(evidence.pages))
+                 for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter)]
+    return found
 
 
 MAX_FILING_PAGES = 400   # a longer document is a compilation, not one filing to read whole

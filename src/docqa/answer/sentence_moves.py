@@ -19,10 +19,9 @@ from dataclasses import dataclass
 
 from docqa.answer.contract import Evidence
 from docqa.answer.extractive import units
-from docqa.answer.figures.reading.line_item_words import leaf_text
-from docqa.answer.sentence_figures import filing_pages, holds_word
+from docqa.answer.sentence_figures import asked_words, filing_pages, holds_word
 from docqa.finance.periods import quarters_named
-from docqa.finance.rowlookup import normalized, phrase_words
+from docqa.finance.rowlookup import normalized
 from docqa.finance.text import stems
 from docqa.plan import QuestionPlan
 from docqa.text import fold
@@ -62,9 +61,7 @@ class SentenceMoveAnswerer:
     def answer(self, plan: QuestionPlan, evidence: Evidence) -> Draft | None:
         if plan.judgement not in ("up", "down") or not plan.judged or plan.sides is not None:
             return None
-        company = plan.company_stems
-        subject = leaf_text(plan.judged, company)
-        hard = [w for w in phrase_words(subject)[0] if w not in company]
+        subject, hard = asked_words(plan, plan.judged)
         if not hard:
             return None
         year = max(plan.years) if plan.years else None

@@ -11,9 +11,7 @@ fall on both sides of the level give no verdict.
 from __future__ import annotations
 
 from docqa.answer.contract import Evidence
-from docqa.answer.figures.reading.line_item_words import leaf_text
-from docqa.answer.sentence_figures import Stated, filing_pages, stated_in
-from docqa.finance.rowlookup import phrase_words
+from docqa.answer.sentence_figures import Stated, asked_words, stated_for
 from docqa.plan import QuestionPlan
 from docqa.types import Citation, Draft
 
@@ -27,21 +25,11 @@ class SentenceThresholdAnswerer:
         level = plan.threshold
         if plan.judgement != "threshold" or level is None or not plan.judged or plan.moves is not None:
             return None
-        company = plan.company_stems
-        subject = leaf_text(plan.judged, company)
-        hard = [w for w in phrase_words(subject)[0] if w not in company]
-        if not hard:
-            return None
+        subject, hard = asked_words(plan, plan.judged)
         kind = "percent" if level.unit == "%" else "count" if level.noun else "currency" if level.unit == "$" else ""
-        if not kind:
+        if not hard or not kind:
             return None
-        year = max(plan.years) if plan.years else None
-        counted = [w for w in phrase_words(level.noun)[0][-1:]] or hard
-        found = [s for rank, page in enumerate(evidence.pages)
-                 for s in stated_in(page, rank, hard, kind, year, counted, plan.quarter)]
-        if not found and evidence.filings is not None:
-            found = [s for rank, page in enumerate(filing_pages(plan, evidence, evidence.filings), len(evidence.pages))
-                     for s in stated_in(page, rank, hard, kind, year, counted, plan.quarter)]
+        found = stated_for(plan, evidence, hard, kind, level.noun)
         if not found:
             return None
         verdicts = {_above(s, level.level) for s in found}
