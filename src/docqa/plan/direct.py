@@ -18,7 +18,6 @@ _ABOUT_A_STATEMENT = re.compile(
 # "..., yes or no?", "(Y/N)": how to answer, not what is asked
 _ANSWER_FORM = re.compile(r"\s*[,;:(\u2013\u2014-]*\s*\(?\b(?:yes\s+or\s+no|yes/no|y/n|true\s+or\s+false)\b\)?\s*[?.]?\s*$",
                           re.I)
-_BE = re.compile(r"^(?P<subject>(?:\S+\s+){1,8}?)(?P<be>was|were|is|are|has|have|had)\s+(?P<rest>\S.*)$", re.I)
 _MAX_SUBJECT_WORDS = 8
 
 

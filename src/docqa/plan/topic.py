@@ -64,8 +64,8 @@ _PAST = {"paid": "pay", "took": "take", "made": "make", "sold": "sell", "bought"
          "repaid": "repay", "prepaid": "prepay"}
 
 
-def _known_verbs() -> set[str]:
-    return {*_MENTION_VERBS, *_EVENT_VERBS, *DEAL_VERBS, *_VERB_FORMS_OF, *_PAST.values()}
+# every verb this module knows by its base form, read once: verb_base runs on words of every sentence scanned
+_KNOWN_VERBS = frozenset((*_MENTION_VERBS, *_EVENT_VERBS, *DEAL_VERBS, *_VERB_FORMS_OF, *_PAST.values()))
 
 
 def verb_base(word: str, past: bool = False) -> str | None:
@@ -80,9 +80,8 @@ def verb_base(word: str, past: bool = False) -> str | None:
         return _IRREGULAR[w]
     if not w.endswith("ed") or len(w) < 5:
         return None
-    known = _known_verbs()
     for base in (w[:-1], w[:-2], w[:-3] + "y" if w.endswith("ied") else "", w[:-3] if w[-3] == w[-4] else ""):
-        if base and base in known:
+        if base and base in _KNOWN_VERBS:
             return base
     return w[:-3] + "y" if w.endswith("ied") else w[:-2]
 
@@ -241,12 +240,12 @@ def deal_topic(question: str, company_words: set[str] | None = None) -> Topic_ |
     names a transaction ("buy", "sell", "repay"); its object's words alone otherwise."""
     first = re.split(r"(?<=\?)\s", question.strip(), maxsplit=1)[0]
     m = _DID_Q.match(first)
-    if m is not None and re.search(r"(?:'s|’s|s'|s’)\s", m.group("subject")) and m.group("verb") not in _known_verbs() \
+    if m is not None and re.search(r"(?:'s|’s|s'|s’)\s", m.group("subject")) and m.group("verb") not in _KNOWN_VERBS \
             and verb_base(m.group("verb")) is None:
         # "Did Costco's Japanese subsidiary repay ...": the subject goes on to its noun; the verb is
         # the first word after it that is one
         m = next((o for o in (pattern.match(first) for pattern in _OWNED_SUBJECT)
-                  if o is not None and (verb_base(o.group("verb")) is not None or o.group("verb") in _known_verbs())),
+                  if o is not None and (verb_base(o.group("verb")) is not None or o.group("verb") in _KNOWN_VERBS)),
                  None)
     if m is None or m.group("verb") in _NOT_A_VERB:
         return None
