@@ -61,3 +61,12 @@ def test_a_request_for_a_count_asks_a_figure():
     assert plan.asks_figure and plan.counted == "foreign affiliated restaurants" and "count" in plan.kinds
     assert not build_plan("Give me a summary of McDonald's risk factors in 2022", []).asks_figure
     assert build_plan("What was the number of employees at 3M in 2018?", []).counted == "employees"
+
+
+def test_a_name_after_a_label_is_the_part_asked_and_its_abbreviation_stands_for_all_of_it():
+    # "AES 2021: Utilities..." the first word after a label's colon is no grammar when it names something;
+    # an abbreviation in parentheses stands for the whole run before it
+    assert build_plan("AES 2021: Utilities SBU revenue?", DOCS).scope == ("Utilities SBU",)
+    scope = build_plan("Microsoft 2023: Intelligent Cloud Services (ICS) revenue?", DOCS).scope
+    assert scope == ("Intelligent Cloud Services|ICS",)
+    assert build_plan("AES 2021: What was revenue?", DOCS).scope == ()

@@ -27,6 +27,7 @@ _MONTHS_SPAN = (
     (re.compile(r"\b(nine|9)[\s-]+months?\b|\b3[6-9][\s-]+weeks?\b"), 9),
     (re.compile(r"\b(twelve|12)[\s-]+months?\b|\b5[23][\s-]+weeks?\b|\byears?\b|\bfiscal\b|\bannual\b|\bfy\b"), 12),
 )
+_WHOLE_YEAR = re.compile(r"\b(?:fiscal|full|total|whole)\s+year\b")
 _INSTANT = re.compile(r"\bas of\b|\bat\b|\bbalance\b|\bended\b")
 _DERIVED = re.compile(r"%|\bpercent|\bchange\b|\bincrease\b|\bdecrease\b|\bvariance\b|\bbps\b|\bgrowth\b|\bto sales\b|\bmix\b")
 
@@ -74,6 +75,8 @@ def parse_period(header: str, context: str = "", balance_sheet: bool = False) ->
         fiscal_year = int(year_match.group(1))
 
     months = _months(text) or (3 if quarter else None) or _months(ctx)
+    if months == 3 and not quarter and _WHOLE_YEAR.search(text) and header_quarter(text) is None:
+        months = 12  # "Quarter | 1st ... 4th | Fiscal Year": the year's column beside its quarters
     if months is None and quarter is None and _QUARTER.search(ctx):
         months = 3
     if months == 3:
@@ -213,8 +216,9 @@ def _add_months(date: tuple[int, int, int], months: int) -> tuple[int, int, int]
     return y, m, min(d, _days_in_month(y, m))
 
 
-_HEADER_QUARTER = re.compile(r"\b(?:q([1-4])|([1-4])q|(first|second|third|fourth)[\s-]+(?:fiscal[\s-]+)?quarter)\b", re.I)
-_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+_HEADER_QUARTER = re.compile(r"\b(?:q([1-4])|([1-4])q|(first|second|third|fourth|1st|2nd|3rd|4th)[\s-]+(?:fiscal[\s-]+)?quarter"
+                             r"|quarter\s+(1st|2nd|3rd|4th))\b", re.I)
+_ORDINAL = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
 
 
 def header_quarter(header: str) -> int | None:
@@ -229,4 +233,4 @@ def quarters_named(text: str) -> set[int]:
 
 
 def _quarter_of(m: re.Match[str]) -> int:
-    return int(m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) else _ORDINAL[m.group(3).lower()]
+    return int(m.group(1) or m.group(2)) if (m.group(1) or m.group(2)) else _ORDINAL[(m.group(3) or m.group(4)).lower()]

@@ -157,7 +157,14 @@ def score_row(phrase: str, row: Row, table: StatementTable) -> float:
     head = _HEAD.split(without_sign_alternatives(label), 1)[0]
     if head.strip() and head != label:
         score = max(score, round(HEAD_FACTOR * _score(phrase, head, row, table), 4))
+    short = _SHORT_NAME.search(label)
+    if short:
+        # "Revenue per available room (REVPAR)": the row is also its short name
+        score = max(score, round(HEAD_FACTOR * _score(phrase, short.group(1), row, table), 4))
     return score
+
+
+_SHORT_NAME = re.compile(r"\(\s*([A-Za-z][A-Za-z&.]{1,9})\s*\)")
 
 
 def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> float:
@@ -173,7 +180,7 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
     if not label:
         return 0.0
     label_set = set(label)
-    title = set(normalized(stems(table.title or "")))
+    title = set(_title_words(table.title or ""))
     if _BALANCE.match(label_text) and any(_has(title, w) for w in hard):
         # "Balance as of June 30, 2023" in "Goodwill ... by reportable segment": the balance of what the
         # table is about, the title's words its own (and its day no word of a line item)
@@ -185,8 +192,9 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
     context |= _header_words(table)  # a segment's name may head the column ("2019 King")
     if not table.title:
         # An untitled table says what it holds in its totals ("Total International revenue"): the
-        # "Appliances" row under "International:" is international appliances revenue.
-        context |= _total_words(table)
+        # "Appliances" row under "International:" is international appliances revenue, as the total
+        # that closes its block says.
+        context |= _total_words(table) | _closing_total_words(table, row)
     found = 0.0
     for w in hard:
         if _has(label_set, w):
@@ -220,6 +228,14 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
 
 
 _TOTAL = re.compile(r"^\s*total\b", re.I)
+# "The business segment operating income impact of these restructuring charges": the words before
+# "impact" say what the charges touched, not what the table holds.
+_TOUCHED = re.compile(r"(?:\b[\w-]+\s+){1,2}(?:impacts?|effects?)\s+of\b", re.I)
+
+
+@lru_cache(maxsize=8192)
+def _title_words(title: str) -> tuple[str, ...]:
+    return tuple(normalized(stems(_TOUCHED.sub(" ", title))))
 
 
 def _total_words(table: StatementTable) -> frozenset[str]:
@@ -228,11 +244,53 @@ def _total_words(table: StatementTable) -> frozenset[str]:
     if cached is None or cached[0] is not table:
         if len(_TOTALS) > 4096:
             _TOTALS.clear()
-        cached = _TOTALS[id(table)] = (table, _words_of_totals(tuple(r.label for r in table.rows if _TOTAL.match(r.label))))
+        totals = tuple(r.label for r in table.rows if _TOTAL.match(r.label))
+        if not totals and (last := sum_row(table)) is not None:
+            totals = (last.label,)  # "North America ... Asia Pacific" summed by a last row "Net sales"
+        cached = _TOTALS[id(table)] = (table, _words_of_totals(totals))
     return cached[1]
 
 
 _TOTALS: dict[int, tuple[StatementTable, frozenset[str]]] = {}
+_CLOSING: dict[int, tuple[StatementTable, dict[int, frozenset[str]]]] = {}
+
+
+def _closing_total_words(table: StatementTable, row: Row) -> frozenset[str]:
+    """The words of the first "Total ..." row after ``row``: what the block the row sits in adds up to."""
+    cached = _CLOSING.get(id(table))
+    if cached is None or cached[0] is not table:
+        if len(_CLOSING) > 4096:
+            _CLOSING.clear()
+        by_row: dict[int, frozenset[str]] = {}
+        closing: frozenset[str] = frozenset()
+        for r in reversed(table.rows):
+            if _TOTAL.match(r.label):
+                closing = frozenset(w for w in normalized(stems(r.label)) if not w.isdigit() and w != "total")
+            else:
+                by_row[id(r)] = closing
+        cached = _CLOSING[id(table)] = (table, by_row)
+    return cached[1].get(id(row), frozenset())
+
+
+def sum_row(table: StatementTable) -> Row | None:
+    """The table's last row when it adds up the rows above it in every column that has figures (a
+    total printed without the word "Total": "Net sales" under the regions)."""
+    rows = [r for r in table.rows if any(c.value is not None for c in r.cells)]
+    if len(rows) < 3:
+        return None
+    last, parts = rows[-1], rows[:-1]
+    checked = 0
+    for cell in last.cells:
+        if cell.value is None:
+            continue
+        values = [c.value for r in parts if (c := r.cell(cell.column)) is not None and c.value is not None]
+        if len(values) < 2:
+            continue
+        # each part rounded as printed may be off by half a unit
+        if abs(sum(values) - cell.value) >= max(0.5 * len(values), abs(cell.value) * 0.0005):
+            return None
+        checked += 1
+    return last if checked else None
 
 
 @lru_cache(maxsize=4096)
@@ -306,7 +364,7 @@ def measure_words_missing(phrase: str, row: Row, table: StatementTable, column: 
     asked = [w for w in soft if w in MEASURE_SOFT]
     if not asked:
         return False
-    around = set(normalized(stems(" ".join((row.label, row.section or "", table.title or "")))))
+    around = set(normalized(stems(" ".join((row.label, row.section or ""))))) | set(_title_words(table.title or ""))
     header = next((c.header for c in table.columns if c.index == column), "")
     held = around | set(normalized(stems(header)))
     return not all(_has(held, w) for w in asked)

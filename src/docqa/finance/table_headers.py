@@ -30,11 +30,17 @@ def word_groups(words: list[Word] | tuple[Word, ...], height: float) -> list[lis
     return groups
 
 
+_ORDINAL_QUARTER = re.compile(r"[1-4](?:st|nd|rd|th)", re.I)
+
+
 def is_year_line(line: Line, page_width: float) -> bool:
     """A line of column periods: every number on it is a year, a day of a month, or "Q4"/"FY23"."""
     words = line.words
     if not words or len(words) > 30:
         return False
+    if sum(bool(_ORDINAL_QUARTER.fullmatch(w.text)) for w in words) >= 3 and all(
+            _ORDINAL_QUARTER.fullmatch(w.text) or not any(ch.isdigit() for ch in w.text) for w in words):
+        return True  # "Quarter  1st  2nd  3rd  4th  Fiscal Year": a quarterly results note's columns
     has_period = False
     month_days = 0   # "February 27  May 29  August 28  November 27": quarter ends under a year printed above
     for k, w in enumerate(words):
@@ -62,6 +68,7 @@ def is_year_line(line: Line, page_width: float) -> bool:
 
 
 _LEAD_IN = re.compile(r"\b(?:as\s+follows|(?:was|were|are|is)\s+(?:\w+\s+){0,3}?(?:below|follows))\s*:?\s*$")
+_TABLE_NAMED = re.compile(r"\b(?:the\s+following\s+table|the\s+table\s+below)\b")
 # "Long-Lived Assets (6)": a footnote's mark after a heading, no figure.
 _FOOTNOTE_MARK = re.compile(r"\(\d{1,2}\)|\[\d{1,2}\]")
 _FOOTNOTED_WORD = re.compile(r"[A-Za-z][A-Za-z.,'&-]*(?:\(\d{1,2}\)|\*{1,3})")
@@ -100,8 +107,10 @@ def _is_header_part(line: Line, page_width: float) -> bool:
            for w in words):
         return False
     text = line.text.lower()
-    if _LEAD_IN.search(text):
-        return False  # "Goodwill by reportable segment ... for fiscal 2022 and 2021 was as follows:": a sentence
+    if _LEAD_IN.search(text) or _TABLE_NAMED.search(text):
+        # "Goodwill by reportable segment ... for fiscal 2022 and 2021 was as follows:", "The following
+        # table summarizes ... (in thousands):": a sentence that introduces the table, its title
+        return False
     if _HEADER_WORDS.search(text) or any(is_month(w.text) for w in words):
         return True
     groups = word_groups(words, line_height(line))
@@ -129,7 +138,8 @@ def header_blocks(lines: list[TableLine], page_width: float) -> list[HeaderBlock
             start -= 1
         end = i
         while end + 1 < len(lines) and not lines[end + 1].is_data and _close(lines[end].line, lines[end + 1].line):
-            if lines[end + 1].year_line or _heads_columns(lines[end + 1].line, page_width):
+            if lines[end + 1].year_line or _heads_columns(lines[end + 1].line, page_width,
+                                                          lines[end + 2] if end + 2 < len(lines) else None):
                 end += 1
             elif (end + 2 < len(lines) and not lines[end + 2].is_data and _close(lines[end + 1].line, lines[end + 2].line)
                   and _over_columns(lines[end + 1].line, page_width) and _heads_columns(lines[end + 2].line, page_width)):
@@ -161,15 +171,21 @@ def _names_after_lead_in(lines: list[TableLine], i: int, page_width: float) -> b
 A_LEAD_IN = re.compile(r"^[A-Z](?:\S+\s+){5,}\S*:$|\b(?:following\s+table|table\s+below|as\s+follows)\b", re.I)
 
 
-def _heads_columns(line: Line, page_width: float) -> bool:
+def _heads_columns(line: Line, page_width: float, below: TableLine | None = None) -> bool:
     """A line of column headings under the first: names over the figures, after a unit's stub at most
-    ("($ in millions)  Flexibles  Packaging  Total")."""
+    ("($ in millions)  Flexibles  Packaging  Total"). Over the figures is right of the page's first
+    third, or, with the row under it given, one name per figure of that row, all right of its label
+    (Amcor's quarterly tables start their figures at a quarter of the page)."""
     groups = word_groups(line.words, line_height(line))
     if not _is_header_part(line, page_width):
         return False
     over = groups[1:] if len(groups) >= 3 and _UNIT_STUB.fullmatch(" ".join(w.text for w in groups[0])) else groups
-    return ((len(over) >= 2 or bool(_HEADER_WORDS.search(line.text.lower())))
-            and over[0][0].bbox[0] >= 0.3 * page_width)
+    if not (len(over) >= 2 or bool(_HEADER_WORDS.search(line.text.lower()))):
+        return False
+    if over[0][0].bbox[0] >= 0.3 * page_width:
+        return True
+    return (below is not None and below.is_data and len(over) >= 2 and len(below.cells) == len(over)
+            and bool(below.label_words) and over[0][0].bbox[0] > below.label_words[-1].bbox[2])
 
 
 def _over_columns(line: Line, page_width: float) -> bool:

@@ -322,6 +322,59 @@ def without_parent_only(tables: list[StatementTable]) -> list[StatementTable]:
     return [t for t in tables if not parent_only(t)]
 
 
+_LEADING_YEAR = re.compile(r"^\s*((?:19|20)\d{2})\s+(\S.*)$")
+
+
+def with_spanning_year(table: StatementTable) -> StatementTable:
+    """A year printed once, centred over every column of parts ("Aeronautics | MFC | 2022 RMS |
+    Space | Total": Lockheed Martin's net sales by segment and region), is read at ingest as the
+    header of the middle column only: it dates them all. Only when one inner column holds the year
+    and every other column names a part and no period."""
+    columns = [c for c in table.columns if not c.derived]
+    dated = [c for c in columns if c.fiscal_year is not None or c.period_end is not None]
+    if len(columns) < 3 or len(dated) != 1 or dated[0] in (columns[0], columns[-1]):
+        return table
+    year = _LEADING_YEAR.match(dated[0].header)
+    if year is None or int(year.group(1)) != dated[0].fiscal_year:
+        return table
+    if any(not c.header.strip() or c.period is not None and c is not dated[0] for c in columns):
+        return table
+    spanned = {c.index: c.model_copy(update={"fiscal_year": dated[0].fiscal_year, "period": dated[0].period,
+                                              "months": dated[0].months, "period_end": dated[0].period_end,
+                                              "header": year.group(2) if c is dated[0] else c.header})
+               for c in columns}
+    return table.model_copy(update={"columns": tuple(spanned.get(c.index, c) for c in table.columns)})
+
+
+_BARE_YEAR = re.compile(r"^\s*(?:19|20)\d{2}\s*$")
+
+
+def with_centred_years(table: StatementTable) -> StatementTable:
+    """Years printed once over groups of three columns ("Net Sales | % of Total | Operating Income"
+    under "2022", again under "2021": 3M's sales and operating income by segment) are read at ingest
+    as the middle column's header only: each dates its two neighbours as well. Only when two or
+    more bare years each sit between two undated columns, in groups that do not overlap."""
+    columns = [c for c in table.columns if not c.derived]
+    centres = [i for i, c in enumerate(columns) if c.fiscal_year is not None and _BARE_YEAR.match(c.header)]
+    if len(centres) < 2 or len(centres) != sum(c.fiscal_year is not None for c in columns):
+        return table
+    if any(i == 0 or i + 1 >= len(columns) for i in centres) or any(b - a < 3 for a, b in zip(centres, centres[1:])):
+        return table
+    undated = lambda c: c.fiscal_year is None and c.period_end is None  # noqa: E731
+    if not all(undated(columns[i - 1]) and undated(columns[i + 1]) for i in centres):
+        return table
+    dated = {}
+    for i in centres:
+        year = columns[i]
+        for c in (columns[i - 1], columns[i + 1]):
+            dated[c.index] = c.model_copy(update={"fiscal_year": year.fiscal_year, "period": year.period,
+                                                  "months": year.months})
+        raws = [cell.raw or "" for r in table.rows if (cell := r.cell(year.index)) is not None and cell.value is not None]
+        if any("%" in raw for raw in raws) and not any("$" in raw for raw in raws):
+            dated[year.index] = year.model_copy(update={"derived": True})  # the group's "% of total" column
+    return table.model_copy(update={"columns": tuple(dated.get(c.index, c) for c in table.columns)})
+
+
 def with_own_year_filled(table: StatementTable, year: int | None) -> StatementTable:
     """A statement of the filing's year ``year`` whose first (or last) column lost its header
     while the others are consecutive earlier years of one kind ("", 2021, 2020: McDonald's 2022

@@ -48,7 +48,10 @@ def choose_documents(
         if typed:
             docs = typed
     elif quarter is not None:
-        quarterly = [d for d in docs if d.meta.doc_type in (DocType.QUARTERLY, DocType.EARNINGS)]
+        # a quarter asked is a quarterly filing's, of the year asked; with none of that year, the
+        # year's annual report (its quarterly results) answers, never another year's 10-Q
+        quarterly = [d for d in docs if d.meta.doc_type in (DocType.QUARTERLY, DocType.EARNINGS)
+                     and (not years or d.meta.fiscal_year in (max(years), max(years) + 1))]
         if quarterly:
             docs = quarterly
     if latest and not years:

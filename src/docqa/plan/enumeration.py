@@ -88,7 +88,8 @@ def _cut(body: str, protected: list[tuple[int, int]]) -> list[str]:
 
 
 def _clean(items: Sequence[str]) -> list[str]:
-    out = [re.sub(r"^(?:and|&)\s+", "", i.strip(" ,;:.?"), flags=re.I).strip() for i in items]
+    out = [re.sub(r"^(?:and|&|as\s+well\s+as|along\s+with|together\s+with|plus)\s+", "", i.strip(" ,;:.?"), flags=re.I).strip()
+           for i in items]
     out = [i for i in out if i]
     if len(set(i.lower() for i in out)) < len(out) or any(len(i.split()) > 10 for i in out):
         return []

@@ -22,6 +22,7 @@ from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.plan.enumeration import listed_items
 from docqa.plan.list_words import MONTH
 from docqa.plan.name_parts import GROUPS, SET_APART, by_group
+from docqa.plan.parallel import by_parallel
 from docqa.plan.year_parts import by_year
 from docqa.plan.format import asks_figure, looks_up_a_figure
 from docqa.plan.measures import head_noun_after
@@ -46,7 +47,9 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     "the acquisitions of FY2022 and FY2023" is one list."""
     if one_question or _TOGETHER.search(question):
         return ()
-    if (measures or counts) and not SET_APART.search(question):  # names set apart are places: "in Canada"
+    # a figure is asked: a measure named, a count, "how much", or a line and a period typed as a lookup
+    figure = bool(measures or counts or _HOW_MUCH.match(question) or looks_up_a_figure(question))
+    if figure and not SET_APART.search(question):  # names set apart are places: "in Canada"
         listed = listed_items(question, [m.span for m in load_lexicon().match(question, every=True)])
         if listed:
             return _each(listed)  # each item is planned again when asked, and split further by year
@@ -57,11 +60,13 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     mentions = tuple(load_lexicon().match(question, every=True)) if measures else ()
     parts = (_by_measure(question, mentions) or _by_sides(question, mentions) or _by_phrase(question, mentions)
              or (question,))
-    if not measures and not counts and not _HOW_MUCH.match(question) and not looks_up_a_figure(question):
+    if not figure:
         return _each(parts) if len(parts) > 1 else ()
     if not over_time:
         parts = tuple(p for part in parts for p in (by_year(part) or (part,)))
     parts = tuple(p for part in parts for p in (by_group(part) or (part,)))
+    if len(parts) < 2:
+        parts = by_parallel(question) or parts  # two phrases of one shape, no measure named between them
     if len(parts) < 2 or len(parts) > MAX_PARTS:
         return ()
     return _each(parts)

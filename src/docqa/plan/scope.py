@@ -48,9 +48,10 @@ def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words:
     out: list[str] = []
     for run in _RUN.finditer(question):
         start, text = run.start(), run.group(0)
-        if _at_sentence_start(question[:start]):
-            first = re.match(r"\S+\s*", text)
-            start, text = start + first.end(), text[first.end():]  # "What", "Based": grammar, not a name
+        first = re.match(r"\S+\s*", text)
+        if _at_sentence_start(question[:start]) and common_word(_POSSESSIVE.sub("", first.group(0).strip()).strip(",:")):
+            # "What", "Based": grammar, not a name ("Lockheed Martin 2022: Missiles and Fire Control ..." is one)
+            start, text = start + first.end(), text[first.end():]
         if not text or _inside_parentheses(question, start):
             continue
         if _RENAMED_AFTER.match(question[run.end():]) or _RENAMED_BEFORE.search(question[:start]):
@@ -74,7 +75,10 @@ def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words:
                 or (_PLACE_BEFORE.search(question[:start]) is not None and len(text.split()) >= 2))
         while kept and (kept[0] is None or _joining(kept[0]) or (common_word(kept[0]) and not part)):
             kept.pop(0)
-        while kept and (kept[-1] is None or _joining(kept[-1]) or (common_word(kept[-1]) and not part)):
+        abbreviation = _ABBREVIATION.match(question[run.end():])
+        # "Missiles and Fire Control (MFC)": an abbreviation stands for the whole run before it
+        while kept and (kept[-1] is None or _joining(kept[-1]) or (common_word(kept[-1]) and not part
+                                                                    and not abbreviation)):
             kept.pop()
         if None in kept:
             kept = kept[:kept.index(None)]  # the name stops where the company's or the measure's words begin
@@ -83,7 +87,6 @@ def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words:
             continue
         if not part and all(common_word(w) for w in kept if not _joining(w)):
             continue  # ordinary words, unless they name a segment ("the International segment")
-        abbreviation = _ABBREVIATION.match(question[run.end():])
         if abbreviation:  # "PepsiCo Beverages North America (PBNA)": the filing may print either
             names = f"{names}|{abbreviation.group(1)}"
         if names not in out:

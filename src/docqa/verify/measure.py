@@ -20,6 +20,9 @@ _GENERIC_MEASURE_WORDS = frozenset(
     "provided used".split())
 
 
+_SHORT_NAME = re.compile(r"\(\s*([A-Z][A-Za-z&]{1,9})\s*\)")
+
+
 def measure_asked(asked: QuestionPlan | str, measure: str | None) -> bool:
     """Is the draft's measure the question's? Each content word of the measure's label must be the
     question's own (or interchangeable with one, as the lexicon's ``words`` say), unless the
@@ -42,8 +45,11 @@ def measure_asked(asked: QuestionPlan | str, measure: str | None) -> bool:
         return True  # "Change in revenue from ...", "2015-2017 average cost of revenue (cogs) ..."
     if plan.verdict:
         return True  # a yes/no verdict shows the figures it judged by, under their own names
-    said = re.sub(r"\([^)]*\)|\bfrom\b.*$", " ", measure)  # "(cogs)", "from fiscal 2016 ($135,987 million) to ..."
     words_asked = set(normalized(stems(plan.question)))
+    short = [s for s in _SHORT_NAME.findall(measure) if s.lower() not in _GENERIC_MEASURE_WORDS]
+    if any(set(stems(s)) <= words_asked for s in short):
+        return True  # "Revenue per available room (REVPAR)" asked as "REVPAR": the label's own short name
+    said = re.sub(r"\([^)]*\)|\bfrom\b.*$", " ", measure)  # "(cogs)", "from fiscal 2016 ($135,987 million) to ..." 
     # names (a company's, a segment's as the answerer spells it) are whose figure it is, not which
     words = re.findall(r"[\w&'’.-]+", said)
     plain = " ".join(w for i, w in enumerate(words) if not w.endswith(("'s", "’s"))

@@ -16,7 +16,7 @@ from docqa.answer.figures.reading.measures import Either, ExprMeasure, FormulaMe
 from docqa.answer.figures.reading.printed_rows import PrintedAsAsked, RowMeasure
 from docqa.finance import compose as C
 from docqa.plan import QuestionPlan
-from docqa.finance.lexicon import Metric, MetricMatch
+from docqa.finance.lexicon import Metric, MetricMatch, load_lexicon
 from docqa.finance.text import stems
 
 
@@ -84,17 +84,22 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
             kept.append(measure)
     if plan.reading.qualified and subject and not any(isinstance(k, RowMeasure) for k in kept):
         # "Revenue of the International segment": the row the qualified words name, not the total;
-        # "goodwill impairments": the item with the noun that makes it another line.
+        # "goodwill impairments": the item with the noun that makes it another line. (An amount
+        # named, "Appliances revenue", is read where the row prints amounts, not its share of sales.)
+        lexicon = load_lexicon()
+        amount = not plan.kinds and any(m.kind == "metric" and lexicon.metric(m.key).kind == "currency"
+                                        for m in matches if m.span in plan.reading.qualified)
+        kinds = plan.kinds | {"amount"} if amount else plan.kinds
         by_span = {m.span: m for m in matches}
         for span, head in plan.reading.heads:
             if span in by_span:
                 phrase = f"{by_span[span].text} {head}"
-                kept.append(RowMeasure(phrase, asked=phrase, kinds=plan.kinds, gross_of=plan.gross_of))
-        kept.append(RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of))
+                kept.append(RowMeasure(phrase, asked=phrase, kinds=kinds, gross_of=plan.gross_of))
+        kept.append(RowMeasure(subject, asked=subject, kinds=kinds, gross_of=plan.gross_of))
         if plan.reading.labelled and (item := leaf_text(plan.reading.labelled, company_words)) and item != subject:
             # "Amcor inventories: work in process and finished goods": the line, in the labelled table
             # first (above), else wherever the filing prints it without the label's words
-            kept.append(RowMeasure(item, asked=item, kinds=plan.kinds, gross_of=plan.gross_of))
+            kept.append(RowMeasure(item, asked=item, kinds=kinds, gross_of=plan.gross_of))
     if named:
         # A ratio is asked: one of its inputs is not an answer to it.
         inputs = {i for f in named for i in (*f.formula.inputs, *re.findall(r"[a-z_]+", f.formula.compose))}

@@ -40,6 +40,7 @@ def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
                   r"|\bq[1-4]\b|\bfy\s?(?:\d{4}|\d{2})\b", " ", text, flags=re.I)
     text = _PERIOD_WORDS.sub(" ", text)
     text = _STATEMENT.sub(" ", text)
+    text = _FILING.sub(" ", text)
     words = [t for t in re.findall(r"[A-Za-z0-9&'\u2019-]+|\([^)]*\)", text)]
     out = []
     named = False   # the word before was the company's name: "EPI Holdings", "Odyssey Gold Ltd"
@@ -65,8 +66,16 @@ _STATEMENT = re.compile(
     r"comprehensive\s+income)|profit\s+and\s+loss\s+statements?|p&l)\b", re.I)
 
 
+# "Q4 2022 release:", "in its 10-Q", "per the annual report": which filing, not the line's words
+_FILING = re.compile(r"\b(?:(?:press|earnings|news)\s+)?releases?\b|\b(?:annual|quarterly)\s+reports?\b"
+                     r"|\b(?:10-?[kq]|8-?k|20-?f|40-?f)\b", re.I)
+
+
 # "the second quarter", "the first half", "the first nine months": a period, not the line item's words.
-_PERIOD_WORDS = re.compile(r"\b(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?(?:quarter|half|nine\s+months)\b",
+_PERIOD_WORDS = re.compile(r"\b(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?(?:quarter|half|nine\s+months)\b"
+                           # "six months ended December 31", "the twelve weeks ended": a span, not the item's words
+                           r"|\b(?:three|six|nine|twelve|twelve|sixteen|twenty-four|thirty-six|\d{1,2})[\s-]+(?:months?|weeks?)"
+                           r"(?=\s+(?:ended|ending|to)\b)|\b(?:year|quarter)[\s-]+to[\s-]+date\b",
                            re.I)
 
 

@@ -76,6 +76,12 @@ class RowMeasure(Measure):
             if self.on_statements:
                 tables = [t for t in tables if t.statement]
             matches = find_rows(tables, phrase, min_score=min_score)
+            if self.gross_of:
+                # a row printed under the question's own words ("Excluding Fuel" over Sam's Club's
+                # operating income) is what they ask, before any reading of them as "gross of"
+                printed = [m for m in find_rows(tables, self.phrase, min_score=min_score)
+                           if any(_says(g.text, m.row) for g in self.gross_of)]
+                matches = printed + [m for m in matches if m not in printed]
             if self.exact:
                 # printed as the words are, not a synonym the lexicon folds them into ("Total revenue"
                 # for "total net sales" where Costco prints both)
@@ -95,7 +101,8 @@ class RowMeasure(Measure):
                 label, heading = stems(row.label), stems(row.section or "")
                 if any(holds(label, v) or holds(heading, v) for v in vetoes):
                     continue  # "Interest cost" under "Change in Projected Benefit Obligation:" is no interest expense
-                if gross_asked and _NET_OF.search(row.label) and any(w in stems(row.label) for w in gross_asked):
+                if (gross_asked and _NET_OF.search(row.label) and any(w in stems(row.label) for w in gross_asked)
+                        and not any(_says(g.text, row) for g in self.gross_of)):
                     continue  # "before deducting royalties" is not "Sales of petroleum, net of royalties"
                 if self.stands_for is not None and narrower_total(stems(self.phrase), stems(clean_label(row.label))):
                     continue  # "Total regulatory liabilities" is one kind of liability, not their total
@@ -112,13 +119,14 @@ class RowMeasure(Measure):
                 cell = row.cell(column.index) if column is not None else None
                 if cell is None or cell.value is None or not states_an_amount(cell, row, table):
                     continue
-                if "amount" in self.kinds and _a_change(row, table, column.index):
+                if "amount" in self.kinds and (_a_change(row, table, column.index) or _of_percentages(table, column.index)):
                     continue  # "sales change: Electronics and Energy (4.2)": a percentage, not the sales
                 if measure_words_missing(phrase, row, table, column.index):
                     continue  # "Safety and Graphics" in the net sales column: not its operating income
                 metric = printed_metric(row, table)
                 beyond = " ".join(filter(None, (words_beyond_label(phrase, row),
-                                                 *(f"before {g.deducted}" for g in self.gross_of))))
+                                                 *(g.text if _says(g.text, row) else f"before {g.deducted}"
+                                                   for g in self.gross_of))))
                 if beyond and beyond.lower() not in metric.label.lower():
                     metric = metric.model_copy(update={"label": f"{metric.label} ({beyond})"})
                 outflow = table.statement in (StatementKind.CASH_FLOW, StatementKind.BALANCE) and row.kind == "currency"
@@ -128,6 +136,10 @@ class RowMeasure(Measure):
                     value = abs(cell.value)  # printed subtractive: quoted as the amount it is
                 else:
                     value = cell.value
+                if table.unit is not None and row.kind == "currency" and _A_RATE.search(row.label):
+                    # "Revenue per available room" in a table of "(Dollars in millions)": a price per
+                    # unit, printed in dollars, never scaled by the table's unit
+                    table = table.model_copy(update={"unit": None, "unit_text": None})
                 found = Located.at(source, metric, value, cell, row, table, period)
                 # a cell printed with "%" is a percentage, whatever its row's other cells are ("33.9 %")
                 kind = "percent_points" if "%" in (cell.raw or "") else read_kind(row.kind)
@@ -137,6 +149,14 @@ class RowMeasure(Measure):
                     kind = "count"  # "how many stores": units, not dollars
                 return Evaluated.printed(found, kind)
         return None
+
+
+_A_RATE = re.compile(r"\bper\s+(?!cent\b|share\b|common\b|diluted\b|basic\b)[a-z]+|\baverage\s+daily\s+rate\b", re.I)
+
+
+def _says(words: str, row: Row) -> bool:
+    """Does the row's label or heading print these words ("excluding fuel")?"""
+    return " ".join(words.lower().split()) in " ".join(f"{row.label} {row.section or ''}".lower().split())
 
 
 _SOFT_LITERAL = frozenset(stems("total the of and a an"))
@@ -206,6 +226,13 @@ _CHANGE = re.compile(r"\bchange\b|\bgrowth\b|%|\bpercent", re.I)
 def _a_change(row: Row, table: StatementTable, column: int) -> bool:
     header = next((c.header for c in table.columns if c.index == column), "")
     return bool(_CHANGE.search(" ".join((row.section or "", header))))
+
+
+def _of_percentages(table: StatementTable, column: int) -> bool:
+    """A column that prints its sign as "%" (on its first and total rows, as "$" is printed on an
+    amount column's: "33.9 %" beside the segments' sales) and never "$": a "24.6" in it is a share."""
+    raws = [c.raw or "" for r in table.rows if (c := r.cell(column)) is not None and c.value is not None]
+    return any("%" in raw for raw in raws) and not any("$" in raw for raw in raws)
 
 
 @dataclass

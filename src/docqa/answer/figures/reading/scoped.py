@@ -19,7 +19,7 @@ from docqa.answer.figures.reading.measures import ExprMeasure, FormulaMeasure
 from docqa.answer.figures.reading.printed_rows import RowMeasure
 from docqa.finance import compose as C
 from docqa.finance.lexicon import load_lexicon
-from docqa.finance.rowlookup import STOP, has_word, normalized
+from docqa.finance.rowlookup import STOP, has_word, normalized, sum_row
 from docqa.finance.text import stems
 from docqa.plan.measures import GrossOf
 
@@ -43,8 +43,23 @@ def honours(found: Located, names: list[list[list[str]]]) -> bool:
     title or column)?"""
     column = next((c for c in found.table.columns if c.index == found.cell.column), None)
     context = " ".join(x for x in (found.row.label, found.row.section or "", found.table.title,
-                                   column.header if column else "") if x)
+                                   column.header if column else "", _closing_total(found.table, found.row)) if x)
     return names_all(context, names)
+
+
+_TOTAL = re.compile(r"^\s*total\b", re.I)
+
+
+def _closing_total(table, row) -> str:
+    """The label of the total that closes the row's block ("Best Buy Mobile stand-alone" ... "Total
+    Domestic segment stores"): it names what the rows above it are parts of."""
+    rows = list(table.rows)
+    at = next((i for i, r in enumerate(rows) if r is row), None)
+    if at is None:
+        return ""
+    closing = next((r.label for r in rows[at + 1:] if _TOTAL.match(r.label)), "")
+    last = sum_row(table) if not closing else None
+    return last.label if last is not None and last is not row else closing
 
 
 def names_all(context: str, names: list[list[list[str]]]) -> bool:
@@ -155,7 +170,9 @@ def scoped_measures(measures: list[Measure], scope: tuple[str, ...], subject: st
             out.append(Scoped(BySpelling(measure.label, lambda name, m=measure: _from_scoped_inputs(m, name, company_words),
                                          scope), scope, label))
         out.append(Scoped(measure, scope, label))
-    if subject and not any(isinstance(m, Scoped) and isinstance(m.inner, RowMeasure) for m in out):
+    # the row under each spelling of the part's name ("Missiles and Fire Control" is "MFC" in its columns)
+    spelled = "|" in scope[0] or not any(isinstance(m, Scoped) and isinstance(m.inner, RowMeasure) for m in out)
+    if subject and spelled:
         phrase = subject
         out.append(Scoped(BySpelling(subject, lambda name: RowMeasure(phrase.replace(first, name), asked=phrase,
                                                                       kinds=kinds, gross_of=gross_of), scope), scope, label))

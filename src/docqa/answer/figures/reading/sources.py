@@ -13,7 +13,8 @@ from functools import cached_property
 
 from docqa.finance.periods import FiscalCalendar, Period
 from docqa.finance.periods import header_quarter
-from docqa.finance.tables import Chooser, Column, StatementTable, with_own_year_filled, without_parent_only
+from docqa.finance.tables import (Chooser, Column, StatementTable, with_centred_years, with_own_year_filled, with_spanning_year,
+                                  without_parent_only)
 from docqa.plan import QuestionPlan
 from docqa.plan.companies import canonical_companies
 from docqa.plan.periods import days_apart
@@ -136,6 +137,7 @@ def _source(document: str, document_id: str, tables: list[StatementTable], pages
                 calendar = FiscalCalendar.from_period_end(anchor, meta.fiscal_year, quarter)
             except ValueError:
                 calendar = None
+    tables = [with_centred_years(with_spanning_year(t)) for t in tables]
     if not quarterly and meta is not None:
         tables = [with_own_year_filled(t, meta.fiscal_year) for t in tables]
     return Source(document, document_id, without_parent_only(tables), pages, calendar, quarterly, quarter,
@@ -155,7 +157,7 @@ def all_tables(source: Source) -> list[StatementTable]:
     cached = _TABLE_CACHE.get(source.document_id)
     if cached is None:
         seen = {(t.page, t.bbox) for t in source.tables}
-        rest = [t for n, p in sorted(source.pages.items()) for t in p.tables]
+        rest = [with_centred_years(with_spanning_year(t)) for n, p in sorted(source.pages.items()) for t in p.tables]
         if not source.quarterly:
             rest = [with_own_year_filled(t, source.fiscal_year) for t in rest]
         cached = [t for t in rest if (t.page, t.bbox) not in seen]

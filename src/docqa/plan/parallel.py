@@ -1,0 +1,116 @@
+"""Parts read from parallel wording, with no measure named: two phrases of the same shape joined by
+"and", "as well as", "along with" or "vs", each a figure of its own.
+
+- two places or parts after the same kind of preposition: "revenue in EMEA and in APAC", "cash in the
+  United States and outside the U.S.", "Biopharma revenues in the U.S., as well as internationally",
+  "deferred revenue at July 29, 2023 and at January 28, 2023";
+- a second question that asks "how many" or "how much" again, without a verb of its own: "How many
+  Fios internet connections did Verizon have at the end of 2022, and how many Fios video connections?"
+  takes the first's verb and period.
+
+Each part is the question with one of the phrases in place of both. The first phrase starts at the
+last preposition before the join; what follows the second phrase (a period, an owner) is both's.
+"""
+
+from __future__ import annotations
+
+import re
+
+_JOINED = re.compile(r",?\s+(?:and|&|as\s+well\s+as|along\s+with|together\s+with|vs\.?|versus)\s+", re.I)
+_PREPOSITION = r"(?:in|at|outside(?:\s+of)?|inside|within|from|for|to|on|by|of)"
+_STARTS_PHRASE = re.compile(rf"^(?:{_PREPOSITION})\s+\S", re.I)
+# A place said by an adverb: "as well as internationally"
+_ADVERB = re.compile(r"^(?:internationally|domestically|overseas|abroad|globally|worldwide|elsewhere)\b", re.I)
+_LAST_PREPOSITION = re.compile(rf"\b(?:{_PREPOSITION})\s+(?=\S)", re.I)
+# What follows the second phrase for both: a period or a day ("at May 29, 2022", "in fiscal 2023").
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+_TAIL = re.compile(rf"\s+(?:(?:at|as\s+of|on|in|for|during)\s+(?:the\s+)?(?:end\s+of\s+)?"
+                   rf"(?:(?:fiscal\s+)?(?:year\s+)?(?:19|20)\d\d\b|{_MONTH}\s+\d|fy\s?\d|q[1-4]\b|fiscal\b|"
+                   rf"(?:first|second|third|fourth)\s+quarter|(?:three|six|nine|twelve)\s+months))", re.I)
+_DATED = re.compile(rf"^(?:at|as\s+of|on)\s+(?:{_MONTH}\s+\d{{1,2}},?\s+)?(?:19|20)\d\d\b", re.I)
+_ASKS_AGAIN = re.compile(r"^(?:how\s+(?:many|much))\s+(?P<what>[^?]+?)\s*\??$", re.I)
+_VERB = re.compile(r"\b(?:did|does|do|was|were|is|are|has|have|had|will|would)\b", re.I)
+_FIRST_ASKS = re.compile(r"^\W*how\s+(?:many|much)\s+(?P<what>.+?)\s+(?P<rest>(?:did|does|do|was|were|is|are|has|have|had)\b.*?)"
+                         r"\s*[?.]?\s*$", re.I)
+_CLAUSE_JOIN = re.compile(r"(?:\?\s*|,\s*)(?:and\s+)?(?=how\s+(?:many|much)\b)", re.I)
+MAX_WORDS = 8
+
+
+def by_parallel(question: str) -> tuple[str, ...]:
+    """The parts of a question that joins two phrases of one shape, or () when it does not."""
+    return _second_question(question) or _two_phrases(question)
+
+
+def _two_phrases(question: str) -> tuple[str, ...]:
+    text = question.rstrip(" ?.")
+    end = "?" if question.rstrip()[-1:] == "?" else ""
+    handed_out = _RESPECTIVELY.search(text) is not None
+    text = _RESPECTIVELY.sub("", text)
+    joins = [j for j in _JOINED.finditer(text) if _STARTS_PHRASE.match(text[j.end():]) or _ADVERB.match(text[j.end():])]
+    shared = False   # the second phrase takes the first's preposition: "for Cash App and Seller, respectively"
+    if not joins:
+        joins = [j for j in _JOINED.finditer(text) if handed_out or _same_head(text, j)]
+        shared = True
+    if len(joins) != 1 or _BETWEEN.search(text[:joins[0].start()]):
+        return ()  # "between the end of fiscal 2019 and March 26, 2019": one span, not two figures
+    join = joins[0]
+    right = text[join.end():]
+    tail = _TAIL.search(right, 1) if not _DATED.match(right) else None
+    if tail is not None:
+        right, rest = right[:tail.start()], right[tail.start():]
+    else:
+        right, rest = right, ""
+    opened = list(_LAST_PREPOSITION.finditer(text, 0, join.start()))
+    if not opened:
+        return ()
+    left_start = opened[-1].start()
+    left = text[left_start:join.start()].strip(" ,")
+    head = text[:left_start].rstrip()
+    if shared:
+        right = f"{opened[-1].group(0)}{right.strip()}"
+    if not left or not head or len(left.split()) > MAX_WORDS or len(right.split()) > MAX_WORDS:
+        return ()
+    if _a_period(left) != _a_period(right):
+        return ()  # "in fiscal 2021 and in the U.S.": not two of a kind
+    if _VERB.search(left) or _VERB.search(right):
+        return ()  # a clause, not a phrase
+    return (f"{head} {left}{rest}{end}", f"{head} {right.strip()}{rest}{end}")
+
+
+_BETWEEN = re.compile(r"\bbetween\b", re.I)
+_RESPECTIVELY = re.compile(r",?\s+respectively\s*$", re.I)
+
+
+def _a_period(phrase: str) -> bool:
+    return bool(_DATED.match(phrase) or _TAIL.match(f" {phrase}"))
+
+
+def _same_head(text: str, join: re.Match) -> bool:
+    """"of U.S. operations and non-U.S. operations": the same noun ends both, after one preposition."""
+    opened = list(_LAST_PREPOSITION.finditer(text, 0, join.start()))
+    if not opened:
+        return False
+    left = text[opened[-1].end():join.start()].split()
+    right = text[join.end():]
+    tail = _TAIL.search(right)
+    right_words = (right[:tail.start()] if tail else right).split()
+    return (1 <= len(left) <= MAX_WORDS and 1 <= len(right_words) <= MAX_WORDS and len(right_words) >= 2
+            and left[-1].lower() == right_words[-1].lower() and left != right_words)
+
+
+def _second_question(question: str) -> tuple[str, ...]:
+    """"How many X did Y have at Z, and how many W?": the second asks W of Y at Z."""
+    cuts = list(_CLAUSE_JOIN.finditer(question))
+    if len(cuts) != 1:
+        return ()
+    first, second = question[:cuts[0].start()].strip(), question[cuts[0].end():].strip()
+    asked, again = _FIRST_ASKS.match(first), _ASKS_AGAIN.match(second)
+    if asked is None or again is None or _VERB.search(again.group("what")):
+        return ()
+    what = again.group("what")
+    rest = asked.group("rest").rstrip(" ?.")
+    # "... in the Domestic segment": the second's own place goes after the verb it borrows
+    place = re.search(rf"\s+(?:{_PREPOSITION})\s+.*$", what, re.I)
+    noun, own = (what[:place.start()], place.group(0)) if place else (what, "")
+    lead = re.match(r"^\W*how\s+(?:many|much)", first, re.I).group(0)
+    return (f"{first.rstrip(' ?.')}?", f"{lead} {noun} {rest}{own}?")
