@@ -54,3 +54,24 @@ def test_a_part_the_filing_prints_no_figure_for_is_not_found_rather_than_the_tot
     answer = engine.ask("What was the operating margin of Walmart's Flipkart division in fiscal 2018?")
     assert not answer.found or "4.1%" not in answer.text, answer.text
     assert "20,437" not in answer.text
+
+
+def test_a_line_printed_under_the_words_asked_is_read_there(engine):
+    # "Excluding Fuel" heads Sam's Club's second block of lines: "excluding fuel" is that block's figure,
+    # not the one "Including Fuel" heads
+    answer = engine.ask("What was Walmart's Sam's Club operating income excluding fuel in fiscal 2018?")
+    assert answer.found, answer.reason
+    assert "864" in answer.text and "982" not in answer.text, answer.text
+
+
+def test_a_row_under_a_part_heading_is_read_in_the_block_its_total_closes(engine):
+    # "Appliances" under "International", closed by "Total International revenue", in an untitled table
+    answer = engine.ask("How much Appliances revenue did Best Buy's International segment report in fiscal 2019?")
+    assert answer.found, answer.reason
+    assert "324" in answer.text and "4,020" not in answer.text, answer.text
+
+
+def test_a_quarter_of_a_year_with_no_quarterly_filing_is_read_from_the_annual_reports_quarterly_note(engine):
+    answer = engine.ask("What was Best Buy's operating income in the fourth quarter of fiscal 2019?")
+    assert answer.found, answer.reason
+    assert "978" in answer.text and "1,900" not in answer.text, answer.text

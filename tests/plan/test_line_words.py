@@ -70,3 +70,9 @@ def test_a_name_after_a_label_is_the_part_asked_and_its_abbreviation_stands_for_
     scope = build_plan("Microsoft 2023: Intelligent Cloud Services (ICS) revenue?", DOCS).scope
     assert scope == ("Intelligent Cloud Services|ICS",)
     assert build_plan("AES 2021: What was revenue?", DOCS).scope == ()
+
+
+def test_the_first_word_of_a_sentence_is_grammar_though_uncommon():
+    # only after a label's colon does a capitalised first word name something
+    question = "What is AES's 2021 net working capital? Define net working capital as current assets less current liabilities."
+    assert build_plan(question, DOCS).scope == ()

@@ -191,10 +191,11 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
     context = set(normalized(stems(row.section or ""))) | title
     context |= _header_words(table)  # a segment's name may head the column ("2019 King")
     if not table.title:
-        # An untitled table says what it holds in its totals ("Total International revenue"): the
-        # "Appliances" row under "International:" is international appliances revenue, as the total
-        # that closes its block says.
-        context |= _total_words(table) | _closing_total_words(table, row)
+        # An untitled table says what it holds in its totals ("Total International revenue")
+        context |= _total_words(table)
+    # the "Appliances" row under "International:" is international appliances revenue, as the total
+    # that closes its block says
+    context |= _closing_total_words(table, row)
     found = 0.0
     for w in hard:
         if _has(label_set, w):

@@ -98,6 +98,9 @@ def _by_named(question: str) -> tuple[str, ...]:
         return (tuple(f"{head} {places.group('prep')} {n}{places.group('end')}" for n in names)
                 if len(set(names)) == len(names) > 1 else ())
     apart = SET_APART.search(question)
+    if apart and any(m.span[0] < apart.end("names") and apart.start("names") < m.span[1]
+                     for m in load_lexicon().match(question, every=True)):
+        apart = None  # "...: SG&A?": a measure's own "&", not two names
     if apart and apart.start() > 0:
         names = [n.strip() for n in re.split(LIST_JOIN, apart.group("names")) if n.strip()]
         head = question[:apart.start()].rstrip(" ,")

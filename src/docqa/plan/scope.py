@@ -49,8 +49,11 @@ def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words:
     for run in _RUN.finditer(question):
         start, text = run.start(), run.group(0)
         first = re.match(r"\S+\s*", text)
-        if _at_sentence_start(question[:start]) and common_word(_POSSESSIVE.sub("", first.group(0).strip()).strip(",:")):
-            # "What", "Based": grammar, not a name ("Lockheed Martin 2022: Missiles and Fire Control ..." is one)
+        after_label = question[:start].rstrip().endswith(":")
+        if _at_sentence_start(question[:start]) and not (
+                after_label and not common_word(_POSSESSIVE.sub("", first.group(0).strip()).strip(",:"))):
+            # "What", "Based", "Define": grammar, not a name (after a label's colon an uncommon word is
+            # one: "Lockheed Martin 2022: Missiles and Fire Control ...")
             start, text = start + first.end(), text[first.end():]
         if not text or _inside_parentheses(question, start):
             continue

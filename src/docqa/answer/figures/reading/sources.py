@@ -114,6 +114,8 @@ def dated_quarter(plan: QuestionPlan, sources: list[Source], store: Store) -> Pe
         if not (meta and source.quarterly and meta.fiscal_quarter and meta.fiscal_year and meta.period_end):
             continue
         apart = days_apart(meta.period_end, plan.dated)
+        if apart <= 7 and meta.fiscal_quarter == 4 and not plan.quarter_span and plan.quarter is None:
+            return None  # "as of June 30, 2023", the fiscal year's last day: the year's balance, not a quarter's
         if apart <= 7:
             return Period(meta.fiscal_year, meta.fiscal_quarter)
         if 358 <= apart <= 372 and meta.period_end > plan.dated:
