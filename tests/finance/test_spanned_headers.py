@@ -135,3 +135,17 @@ def test_the_measure_an_impact_is_on_is_not_what_the_table_holds():
     sales = _table([_column(0, "2022", 2022)], ("Safety and Industrial", ["$ 1,199"]))
     sales = sales.model_copy(update={"title": "Operating income by business segment"})
     assert not measure_words_missing("Safety and Industrial operating income", sales.rows[0], sales, 0)
+
+
+def test_a_change_heading_over_the_last_two_columns_heads_only_them():
+    # Verizon's operating statistics: "Increase/(Decrease)" printed over "2022 vs. 2021 | %", beside "2022 | 2021"
+    rights = (300, 380, 470, 540)
+    lines = [line(100, ("Increase/(Decrease)", 440)),
+             line(112, ("Years Ended December 31,", 20), ("2022", 282), ("2021", 362), ("2022 vs. 2021", 420)),
+             line(124, ("Fios internet", 20), *(num(v, r) for v, r in zip(("6,740", "6,541", "199", "3.0"), rights))),
+             line(136, ("Fios video", 20), *(num(v, r) for v, r in zip(("3,234", "3,573", "(339)", "(9.5)"), rights))),
+             line(148, ("Total broadband", 20), *(num(v, r) for v, r in zip(("7,900", "6,989", "911", "13.0"), rights)))]
+    table = _with_row(read_tables(page(*lines)), "Fios internet")
+    assert [(c.fiscal_year, c.derived) for c in table.columns[:2]] == [(2022, False), (2021, False)]
+    fios = next(r for r in table.rows if r.label == "Fios internet")
+    assert fios.cell(table.column_for(2022).index).raw == "6,740"

@@ -195,6 +195,8 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
                 continue
             if kind == "count" and not _counts_what_was_asked(sentence, start, end, counted):
                 continue  # "stores in all 50 states": a number of something else
+            if kind == "count" and _counts_another_kind(sentence, end, counted, hard):
+                continue  # "8 million total broadband connections": not the Fios internet connections asked
             if len(years) > 1 and year is not None and _nearest_year(years, start) != year:
                 continue  # the amount of another year the sentence compares with
             if _PART_OF_THE.search(folded[:start]):
@@ -285,6 +287,23 @@ def _counts_what_was_asked(sentence: str, start: int, end: int, hard: list[str])
     after = _WORD.findall(text[end:end + 50])[:5]   # "2,100 full-time equivalent employees", "50,110 full- and part-time employees"
     before = _WORD.findall(text[max(0, start - 40):start])[-3:]
     return any(holds_word(set(normalized(stems(w))), h) for w in after + before for h in hard)
+
+
+# Words a count's noun may carry that say how it is counted, not which things: "2,100 full-time
+# equivalent employees", "approximately 1,000 new stores".
+_COUNTED_AS = frozenset(stems("total full time part full-time part-time equivalent equivalents approximately about "
+                              "some over nearly more than net new additional active average retail global worldwide"))
+
+
+def _counts_another_kind(sentence: str, end: int, counted: list[str], asked: list[str]) -> bool:
+    """The words between a count and the noun counted name a kind the question does not ask
+    ("8 million total broadband connections" when Fios internet connections are asked)."""
+    after = [normalized(stems(w)) for w in _WORD.findall(fold(sentence)[end:end + 80])[:6]]
+    head = next((k for k, st in enumerate(after) if any(holds_word(set(st), h) for h in counted)), None)
+    if not head:
+        return False
+    asked_words = set(asked) | set(counted)
+    return any(not holds_word(asked_words, w) and w not in _COUNTED_AS for st in after[:head] for w in st)
 
 
 def _kind_of(sentence: str, start: int, end: int, number: Number) -> str | None:

@@ -84,6 +84,9 @@ def has_word(words: set[str], word: str) -> bool:
 _has = has_word
 
 
+_SMALL = frozenset(stems("in of and the a an for per"))
+
+
 @lru_cache(maxsize=1)
 def _rewrites() -> tuple[tuple[tuple[str, ...], str], ...]:
     """Multi-word members of a ``words`` group, as stems -> the group's first member."""
@@ -93,6 +96,10 @@ def _rewrites() -> tuple[tuple[tuple[str, ...], str], ...]:
         for w in group[1:]:
             if len(stems(w)) > 1 and len(head) == 1:
                 out.append((stems(w), head[0]))
+                # the same words without their small words: a question's line words drop "in", "and"
+                bare = tuple(x for x in stems(w) if x not in _SMALL)
+                if len(bare) > 1 and bare != stems(w):
+                    out.append((bare, head[0]))
     return tuple(sorted(out, key=lambda r: -len(r[0])))
 
 
@@ -336,7 +343,7 @@ def words_beyond_label(phrase: str, row: Row) -> str:
     """The words of ``phrase`` that the row's own label does not print, as asked: what its headings
     or columns supplied ("International segment" for a "Net sales" row under that segment), so that
     an answer states the whole of what was asked."""
-    label = set(normalized(stems(clean_label(row.label))))
+    label = set(normalized(stems(clean_label(row.label)))) | set(stems(clean_label(row.label)))
     words = phrase.split()
     kept = [i for i, w in enumerate(words)
             if (st := normalized(stems(w))) and all(x not in STOP and (x not in SOFT or x in MEASURE_SOFT)

@@ -149,6 +149,9 @@ _PERIOD_WORDS = re.compile(r"\b(?:ended|ending|years?|months?|weeks?|quarters?|f
                            r"amounts?|millions?|thousands?|billions?|except|in\s+\$|dollars)\b|\d", re.I)
 
 
+_A_CHANGE = re.compile(r"\b(?:increase|decrease|change|variance|growth)\b|%", re.I)
+
+
 def spacing_of(cols: list[FigureColumn]) -> float:
     return min((b.centre - a.centre for a, b in zip(cols, cols[1:])), default=80.0)
 
@@ -227,6 +230,9 @@ def _place(groups: list[tuple[float, float, str]], cols: list[FigureColumn],
         # one column only: a stacked name of that column, though centred over the block)
         stacked = names_only and n % 2 == 1 and all(r == 1 and x1 - x0 < spacing_of(cols)
                                                     for r, (x0, x1, text) in zip(reaches, groups))
-        if not stacked and (all(r >= 2 for r in reaches) or err_span <= err_near + 2 * k):
+        # a change's heading reaching two columns of a block of four is over those two
+        # ("Increase/(Decrease)" over the change columns beside "2022 | 2021"), not the block's heading
+        over_changes = any(_A_CHANGE.search(text) and 2 * r <= width for r, (_, _, text) in zip(reaches, groups))
+        if not stacked and not over_changes and (all(r >= 2 for r in reaches) or err_span <= err_near + 2 * k):
             return [(j * width + i, g[2]) for j, g in enumerate(groups) for i in range(width)]
     return nearest

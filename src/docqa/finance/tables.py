@@ -370,7 +370,7 @@ def with_centred_years(table: StatementTable) -> StatementTable:
             dated[c.index] = c.model_copy(update={"fiscal_year": year.fiscal_year, "period": year.period,
                                                   "months": year.months})
         raws = [cell.raw or "" for r in table.rows if (cell := r.cell(year.index)) is not None and cell.value is not None]
-        if any("%" in raw for raw in raws) and not any("$" in raw for raw in raws):
+        if raws and "%" in raws[0] and not any("$" in raw for raw in raws):
             dated[year.index] = year.model_copy(update={"derived": True})  # the group's "% of total" column
     return table.model_copy(update={"columns": tuple(dated.get(c.index, c) for c in table.columns)})
 

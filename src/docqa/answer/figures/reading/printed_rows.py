@@ -145,6 +145,8 @@ class RowMeasure(Measure):
                 kind = "percent_points" if "%" in (cell.raw or "") else read_kind(row.kind)
                 if not kind_answers(self.kinds, Evaluated("", value, kind, [], "", "", False, period)):
                     continue
+                if "count" in self.kinds and cell.value < 0:
+                    continue  # "(41)" stores: those closed in the year, not how many there were
                 if "count" in self.kinds and kind == "currency":
                     kind = "count"  # "how many stores": units, not dollars
                 return Evaluated.printed(found, kind)
@@ -229,10 +231,10 @@ def _a_change(row: Row, table: StatementTable, column: int) -> bool:
 
 
 def _of_percentages(table: StatementTable, column: int) -> bool:
-    """A column that prints its sign as "%" (on its first and total rows, as "$" is printed on an
-    amount column's: "33.9 %" beside the segments' sales) and never "$": a "24.6" in it is a share."""
+    """A column that prints its sign as "%" on its first row (as "$" is printed on an amount column's:
+    "33.9 %" beside the segments' sales) and never "$": a "24.6" in it is a share."""
     raws = [c.raw or "" for r in table.rows if (c := r.cell(column)) is not None and c.value is not None]
-    return any("%" in raw for raw in raws) and not any("$" in raw for raw in raws)
+    return bool(raws) and "%" in raws[0] and not any("$" in raw for raw in raws)
 
 
 @dataclass
