@@ -182,3 +182,12 @@ def test_the_companys_own_short_name_is_no_word_of_what_is_asked():
                         text="Employees As of December 26, 2015, we had approximately 9,100 employees.")
     draft = SentenceFigureAnswerer().answer(plan, Evidence.of([page]))
     assert draft is not None and draft.figures[0].value == 9100
+
+
+def test_a_count_of_another_kind_of_the_noun_asked_is_not_its_count():
+    # VERIZON_2022_10K.pdf: 8 million broadband connections, of which Fios internet is one kind; not the Fios count
+    verizon = ("In addition, at December 31, 2022 Consumer had approximately 8 million total broadband connections "
+               "(which includes Fios internet, Digital Subscriber Line (DSL) and FWA connections), and approximately "
+               "3 million Fios video connections.")
+    assert _answer("How many Fios internet connections did Verizon's Consumer segment have at the end of 2022?",
+                   verizon, year=2022) is None

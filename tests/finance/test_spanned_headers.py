@@ -149,3 +149,12 @@ def test_a_change_heading_over_the_last_two_columns_heads_only_them():
     assert [(c.fiscal_year, c.derived) for c in table.columns[:2]] == [(2022, False), (2021, False)]
     fios = next(r for r in table.rows if r.label == "Fios internet")
     assert fios.cell(table.column_for(2022).index).raw == "6,740"
+
+
+def test_a_products_name_leads_a_label_that_goes_on_with_what_it_treats():
+    table = _table([_column(0, "2023", 2023)], ("Vyndaqel family ATTR-CM and polyneuropathy", ["782"]),
+                   ("Revenue reserves and other adjustments", ["(12)"]))
+    table = table.model_copy(update={"title": "Significant Product Revenues"})
+    assert find_rows([table], "Vyndaqel family revenue")[0].row.label.startswith("Vyndaqel")
+    # an ordinary line word leading a longer label is no product's name: the label is not read as it
+    assert score_row("revenue", table.rows[1], table) < 0.9

@@ -21,7 +21,7 @@ from docqa.answer.extractive import units
 from docqa.answer.figures.reading.line_item_words import leaf_text
 from docqa.finance import formulas as F
 from docqa.finance.periods import quarters_named
-from docqa.finance.rowlookup import has_word, normalized, phrase_words, variants
+from docqa.finance.rowlookup import STOP, has_word, normalized, phrase_words, variants
 from docqa.finance.text import stems
 from docqa.plan import QuestionPlan
 from docqa.plan.format import fits_kind_asked
@@ -85,11 +85,13 @@ def stated_for(plan: QuestionPlan, evidence: Evidence, hard: list[str], kind: st
     and a sentence may say it in others: "how many people ... employ" / "we had 6 employees")."""
     year = max(plan.years) if plan.years else None
     nouns = [w for w in phrase_words(counted)[0][-1:]] or hard
+    # "Fios internet connections": the words that say which kind of the noun is counted
+    kinds = [w for w in phrase_words(counted)[0][:-1] if w not in _COUNTED_AS and w not in _OWN]
     found = [s for rank, page in enumerate(evidence.pages)
-             for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter)]
+             for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds)]
     if not found and evidence.filings is not None:
         found = [s for rank, page in enumerate(filing_pages(plan, evidence, evidence.filings), len(evidence.pages))
-                 for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter)]
+                 for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds)]
     return found
 
 
@@ -164,7 +166,7 @@ def _shared(a: str, b: str) -> int:
 
 
 def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int | None,
-            counted: list[str], quarter: int | None = None) -> list[Stated]:
+            counted: list[str], quarter: int | None = None, kinds: list[str] = ()) -> list[Stated]:
     out = []
     for sentence in units(page):
         if "  " in sentence:
@@ -195,7 +197,7 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
                 continue
             if kind == "count" and not _counts_what_was_asked(sentence, start, end, counted):
                 continue  # "stores in all 50 states": a number of something else
-            if kind == "count" and _counts_another_kind(sentence, end, counted, hard):
+            if kind == "count" and kinds and _counts_another_kind(sentence, end, counted, kinds):
                 continue  # "8 million total broadband connections": not the Fios internet connections asked
             if len(years) > 1 and year is not None and _nearest_year(years, start) != year:
                 continue  # the amount of another year the sentence compares with
@@ -291,19 +293,21 @@ def _counts_what_was_asked(sentence: str, start: int, end: int, hard: list[str])
 
 # Words a count's noun may carry that say how it is counted, not which things: "2,100 full-time
 # equivalent employees", "approximately 1,000 new stores".
+_OWN = frozenset(stems("own its their such"))
 _COUNTED_AS = frozenset(stems("total full time part full-time part-time equivalent equivalents approximately about "
                               "some over nearly more than net new additional active average retail global worldwide"))
 
 
-def _counts_another_kind(sentence: str, end: int, counted: list[str], asked: list[str]) -> bool:
-    """The words between a count and the noun counted name a kind the question does not ask
-    ("8 million total broadband connections" when Fios internet connections are asked)."""
+def _counts_another_kind(sentence: str, end: int, counted: list[str], kinds: list[str]) -> bool:
+    """The words between a count and the noun counted name another kind than the one asked ("8
+    million total broadband connections" when Fios internet connections are asked): none of the
+    asked kind's words, and some of their own."""
     after = [normalized(stems(w)) for w in _WORD.findall(fold(sentence)[end:end + 80])[:6]]
     head = next((k for k, st in enumerate(after) if any(holds_word(set(st), h) for h in counted)), None)
     if not head:
         return False
-    asked_words = set(asked) | set(counted)
-    return any(not holds_word(asked_words, w) and w not in _COUNTED_AS for st in after[:head] for w in st)
+    between = {w for st in after[:head] for w in st if w not in _COUNTED_AS and w not in STOP}
+    return bool(between) and not any(holds_word(between, k) for k in kinds)
 
 
 def _kind_of(sentence: str, start: int, end: int, number: Number) -> str | None:

@@ -150,10 +150,11 @@ HEAD_FACTOR = 0.96     # the label's head ("Treasury stock" of "Treasury stock, 
 # "Net balance", "Ending balance").
 _BALANCE = re.compile(r"^\s*(?:(?:net|ending|closing|opening|beginning)\s+)?balances?\b(?:\s*,)?(?:\s+(?:as\s+of|at|on)\b.*)?$",
                       re.I)
-_BALANCE_WORDS = frozenset(stems("balance balances net ending closing opening beginning as of at on january february march "
+_BALANCE_WORDS = frozenset(stems("balance balances net ending closing opening beginning end year period as of at on january february march "
                                   "april may june july august september october november december"))
 _AT_DAY = re.compile(r"[\s,]+(?:at|as\s+of|as\s+at|on)\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
                      r"\s+\d{1,2},?\s+(?:19|20)\d\d\s*$", re.I)
+_OPENING = re.compile(r"\b(?:beginning|opening|start)\b", re.I)
 _HEAD = re.compile(r",|\(|:|;| \u2014 | - ")
 
 
@@ -168,7 +169,39 @@ def score_row(phrase: str, row: Row, table: StatementTable) -> float:
     if short:
         # "Revenue per available room (REVPAR)": the row is also its short name
         score = max(score, round(HEAD_FACTOR * _score(phrase, short.group(1), row, table), 4))
+    named = _named_lead(phrase, label)
+    if named:
+        # "Vyndaqel family ATTR-CM and polyneuropathy": a product's name, then what it treats
+        score = max(score, round(HEAD_FACTOR * _score(phrase, named, row, table), 4))
     return score
+
+
+def _named_lead(phrase: str, label: str) -> str | None:
+    """The label's leading words when they are words asked and hold a name the lexicon does not
+    know (a product, a brand), and the label goes on with words not asked: its description."""
+    hard, soft = phrase_words(phrase)
+    asked = set(hard) | set(soft)
+    words = label.split()
+    lead = 0
+    for word in words:
+        st = [x for x in normalized(stems(word)) if x not in STOP]
+        if not st or not all(_has(asked, x) for x in st):
+            break
+        lead += 1
+    if lead == 0 or lead == len(words):
+        return None
+    named = [x for w in words[:lead] for x in normalized(stems(w))]
+    return " ".join(words[:lead]) if any(x in hard and x not in _ordinary_words() for x in named) else None
+
+
+@lru_cache(maxsize=1)
+def _ordinary_words() -> frozenset[str]:
+    """Every stem the lexicon uses to name or print a line item: none of them is a product's name."""
+    lexicon = load_lexicon()
+    texts = [t for m in lexicon.metrics for t in (m.label, *m.asks, *m.prints)]
+    texts += [t for f in lexicon.formulas for t in (f.label, *f.asks)]
+    texts += [w for group in lexicon.words for w in group]
+    return frozenset(x for t in texts for x in normalized(stems(t))) | SOFT | STOP
 
 
 _SHORT_NAME = re.compile(r"\(\s*([A-Za-z][A-Za-z&.]{1,9})\s*\)")
@@ -188,10 +221,12 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
         return 0.0
     label_set = set(label)
     title = set(_title_words(table.title or ""))
-    if _BALANCE.match(label_text) and any(_has(title, w) for w in hard):
-        # "Balance as of June 30, 2023" in "Goodwill ... by reportable segment": the balance of what the
-        # table is about, the title's words its own (and its day no word of a line item)
-        label_set |= title
+    heading = set(normalized(stems(row.section or ""))) if row.section else set()
+    if _BALANCE.match(label_text) and any(_has(title | heading, w) for w in hard):
+        # "Balance as of June 30, 2023" in "Goodwill ... by reportable segment", "Balance at end of
+        # year" under "Reserve for LIFO valuation:": the balance of what the table or the heading is
+        # about, their words its own (and its day no word of a line item)
+        label_set |= title | heading
         label = [s for s in label if s not in _BALANCE_WORDS]
     if not any(_has(label_set, w) for w in hard + [w for w in soft if w in MEASURE_SOFT]):
         return 0.0  # the label itself must name something asked ("King", "Goodwill", "Operating income")
@@ -226,6 +261,8 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
         # the segment's rows of one table that print the same name under each measure
         heading = set(normalized(stems(row.section or "")))
         score += SOFT_BONUS * sum(_has(heading, w) for w in said) / len(said)
+    if _OPENING.search(label_text) and _BALANCE.match(label_text):
+        score -= TOTAL_BONUS  # "Balance at beginning of year" is the year before's: the year's own is at its end
     if "total" in soft and label and label[0] == "total":
         score += TOTAL_BONUS
     elif label and label[0] == "total" and "total" not in soft:

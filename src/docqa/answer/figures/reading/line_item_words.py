@@ -26,6 +26,8 @@ SCAFFOLD = frozenset(stems(
     # where the question points to read it ("from the tax note", "in its lease footnote"): no row prints it
     "note notes footnote footnotes table tables schedule section "
     "please kindly thanks thank tell show provide count "
+    # "in the fourth quarter alone": how much of the period, not the line's words
+    "alone only just solely "
     # "how many restaurants were there": the sentence's frame
     "there"))
 
