@@ -235,11 +235,14 @@ class ExprMeasure(Measure):
     year_end: bool = False           # avg(x) read as the year-end x (the question said so)
     amounts: bool = False            # leaves are amounts: a cost printed in parentheses is its magnitude
     one_table: bool = False          # a segment's ratio: both lines from the one table that prints the segment
+    part_of_whole: bool = False      # a margin: a part of revenue over revenue, never more than all of it
 
     def evaluate(self, sources, period):
         value = self._eval(self.expr, sources, period)
         if value is None:
             return None
+        if self.part_of_whole and abs(value.value) > 1.0 and value.value > 0:
+            return None  # "959%" operating margin: the denominator read is not the revenue asked
         kind = self.kind or value.kind
         return Evaluated(self.label, value.value, kind, value.used, value.symbolic, value.expression,
                          True, period, value.unit)

@@ -193,4 +193,4 @@ def _from_scoped_inputs(measure: FormulaMeasure, scope: str, company_words: froz
         return None
     kind = formula.kind if formula.kind != "same" else None
     return ExprMeasure(formula.label, C.BinOp("/", C.Leaf(f"{scope} {top.label}"), C.Leaf(f"{scope} {bottom.label}")),
-                       kind, company_words, one_table=True)
+                       kind, company_words, one_table=True, part_of_whole=formula.key.endswith("margin"))
