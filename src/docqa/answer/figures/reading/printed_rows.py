@@ -136,7 +136,8 @@ class RowMeasure(Measure):
                     value = abs(cell.value)  # printed subtractive: quoted as the amount it is
                 else:
                     value = cell.value
-                if table.unit is not None and row.kind == "currency" and _A_RATE.search(row.label):
+                if table.unit is not None and row.kind == "currency" and (
+                        _A_RATE.search(row.label) or _excepted_from_unit(source, table, row)):
                     # "Revenue per available room" in a table of "(Dollars in millions)": a price per
                     # unit, printed in dollars, never scaled by the table's unit
                     table = table.model_copy(update={"unit": None, "unit_text": None})
@@ -151,6 +152,22 @@ class RowMeasure(Measure):
                     kind = "count"  # "how many stores": units, not dollars
                 return Evaluated.printed(found, kind)
         return None
+
+
+_EXCEPT = re.compile(r"\bin\s+(?:millions|thousands|billions)\s*,?\s*except\s+(?:for\s+)?([^)]{1,60})\)", re.I)
+
+
+def _excepted_from_unit(source, table: StatementTable, row: Row) -> bool:
+    """"(dollars in millions, except ARPA)": the rows the table's unit says it does not scale."""
+    page = source.pages.get(table.page)
+    if page is None or "except" not in page.text:
+        return False
+    label = set(stems(row.label))
+    for found in _EXCEPT.finditer(" ".join(page.text.split())):
+        words = [w for w in stems(found.group(1)) if w not in _SOFT_LITERAL and w not in ("amount", "data")]
+        if any(w in label for w in words if w not in ("per", "share")) and not ({"per", "share"} <= set(words)):
+            return True
+    return False
 
 
 _A_RATE = re.compile(r"\bper\s+(?!cent\b|share\b|common\b|diluted\b|basic\b)[a-z]+|\baverage\s+daily\s+rate\b", re.I)
