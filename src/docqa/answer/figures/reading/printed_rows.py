@@ -63,38 +63,13 @@ class RowMeasure(Measure):
 
     def evaluate(self, sources, period):
         vetoes = [v for v in (stems(e) for e in self.stands_for.exclude) if v] if self.stands_for else []
-        min_score = EXACT_SCORE if self.exact else STAND_IN_SCORE if self.stands_for else MIN_SCORE
         gross_asked = frozenset(w for g in self.gross_of for w in stems(g.deducted))
         # what is asked without what it is asked before ("sales of petroleum | before deducting royalties")
         phrase = self.phrase
         for gross in self.gross_of:
             phrase = gross.left_out_of(phrase)
         for source in sources:
-            tables = all_tables(source)
-            if self.within is not None:
-                tables = [t for t in tables if (source.document_id, t.page, t.bbox) == self.within]
-            if self.on_statements:
-                tables = [t for t in tables if t.statement]
-            matches = find_rows(tables, phrase, min_score=min_score)
-            if self.gross_of:
-                # a row printed under the question's own words ("Excluding Fuel" over Sam's Club's
-                # operating income) is what they ask, before any reading of them as "gross of"
-                printed = [m for m in find_rows(tables, self.phrase, min_score=min_score)
-                           if any(_says(g.text, m.row) for g in self.gross_of)]
-                matches = printed + [m for m in matches if m not in printed]
-            if self.exact:
-                # printed as the words are, not a synonym the lexicon folds them into ("Total revenue"
-                # for "total net sales" where Costco prints both)
-                matches = [m for m in matches if _printed_as(phrase, m.row.label)]
-            if "amount" in self.kinds:
-                # An amount is printed in a table that states its unit ("in millions"); a table of
-                # percentage changes beside it prints the same row label.
-                matches = sorted(matches, key=lambda m: m.table.unit is None)
-            if source.part is None:
-                # The whole company asked: a table of figures by segment or region ("Net Revenues by
-                # Segment": each segment's "Casino revenue") is read after the company's own tables.
-                matches = sorted(matches, key=lambda m: bool(_BY_PART.search(m.table.title)))
-            for match in matches:
+            for match in self._matches(source, phrase):
                 table, row = match.table, match.row
                 if period.quarter is None and _dated_elsewhere(row, period.fiscal_year):
                     continue  # "Balance as of June 30, 2022" is not the balance at the end of fiscal 2023
@@ -108,50 +83,85 @@ class RowMeasure(Measure):
                     continue  # "Total regulatory liabilities" is one kind of liability, not their total
                 if self.stands_for is not None and another_kind_of_figure(is_stock(self.stands_for), table, row.label):
                     continue  # a balance's row on the cash-flow statement is its change, and so on
-                stock = True if table.statement == StatementKind.BALANCE else None
-                # Of several columns of one period ("2019 Activision | 2019 King | 2019 Total"), the one
-                # whose header names a word of the phrase the row's label does not.
-                column = source.column(table, period, stock,
-                                       choose=lambda cols, r=row, t=table: entity_column(self.phrase, r, t, cols))
-                if column is None:
-                    column = _column_of_a_dated_row(row, table, period, source,
-                                                    lambda cols, r=row, t=table: entity_column(self.phrase, r, t, cols))
-                cell = row.cell(column.index) if column is not None else None
-                if cell is None or cell.value is None or not states_an_amount(cell, row, table):
-                    continue
-                if "amount" in self.kinds and (_a_change(row, table, column.index) or _of_percentages(table, column.index)):
-                    continue  # "sales change: Electronics and Energy (4.2)": a percentage, not the sales
-                if measure_words_missing(phrase, row, table, column.index):
-                    continue  # "Safety and Graphics" in the net sales column: not its operating income
-                metric = printed_metric(row, table)
-                beyond = " ".join(filter(None, (words_beyond_label(phrase, row),
-                                                 *(g.text if _says(g.text, row) else f"before {g.deducted}"
-                                                   for g in self.gross_of))))
-                if beyond and beyond.lower() not in metric.label.lower():
-                    metric = metric.model_copy(update={"label": f"{metric.label} ({beyond})"})
-                outflow = table.statement in (StatementKind.CASH_FLOW, StatementKind.BALANCE) and row.kind == "currency"
-                if self.stands_for is not None and self.stands_for.signed_by_label:
-                    value = expense_amount(row.label, cell.value)
-                elif outflow or (table.statement == StatementKind.INCOME and reads_as_expense(row.label)):
-                    value = abs(cell.value)  # printed subtractive: quoted as the amount it is
-                else:
-                    value = cell.value
-                if table.unit is not None and row.kind == "currency" and (
-                        _A_RATE.search(row.label) or _excepted_from_unit(source, table, row)):
-                    # "Revenue per available room" in a table of "(Dollars in millions)": a price per
-                    # unit, printed in dollars, never scaled by the table's unit
-                    table = table.model_copy(update={"unit": None, "unit_text": None})
-                found = Located.at(source, metric, value, cell, row, table, period)
-                # a cell printed with "%" is a percentage, whatever its row's other cells are ("33.9 %")
-                kind = "percent_points" if "%" in (cell.raw or "") else read_kind(row.kind)
-                if not kind_answers(self.kinds, Evaluated("", value, kind, [], "", "", False, period)):
-                    continue
-                if "count" in self.kinds and cell.value < 0:
-                    continue  # "(41)" stores: those closed in the year, not how many there were
-                if "count" in self.kinds and kind == "currency":
-                    kind = "count"  # "how many stores": units, not dollars
-                return Evaluated.printed(found, kind)
+                found = self._read(source, table, row, period, phrase)
+                if found is not None:
+                    return found
         return None
+
+    def _matches(self, source, phrase: str) -> list:
+        """The rows of the filing's tables that print the words, in the order they are tried."""
+        min_score = EXACT_SCORE if self.exact else STAND_IN_SCORE if self.stands_for else MIN_SCORE
+        tables = all_tables(source)
+        if self.within is not None:
+            tables = [t for t in tables if (source.document_id, t.page, t.bbox) == self.within]
+        if self.on_statements:
+            tables = [t for t in tables if t.statement]
+        matches = find_rows(tables, phrase, min_score=min_score)
+        if self.gross_of:
+            # a row printed under the question's own words ("Excluding Fuel" over Sam's Club's
+            # operating income) is what they ask, before any reading of them as "gross of"
+            printed = [m for m in find_rows(tables, self.phrase, min_score=min_score)
+                       if any(_says(g.text, m.row) for g in self.gross_of)]
+            matches = printed + [m for m in matches if m not in printed]
+        if self.exact:
+            # printed as the words are, not a synonym the lexicon folds them into ("Total revenue"
+            # for "total net sales" where Costco prints both)
+            matches = [m for m in matches if _printed_as(phrase, m.row.label)]
+        if "amount" in self.kinds:
+            # An amount is printed in a table that states its unit ("in millions"); a table of
+            # percentage changes beside it prints the same row label.
+            matches = sorted(matches, key=lambda m: m.table.unit is None)
+        if source.part is None:
+            # The whole company asked: a table of figures by segment or region ("Net Revenues by
+            # Segment": each segment's "Casino revenue") is read after the company's own tables.
+            matches = sorted(matches, key=lambda m: bool(_BY_PART.search(m.table.title)))
+        return matches
+
+    def _read(self, source, table: StatementTable, row: Row, period, phrase: str) -> Evaluated | None:
+        """The row's figure for the period, in the kind asked, or None."""
+        stock = True if table.statement == StatementKind.BALANCE else None
+        # Of several columns of one period ("2019 Activision | 2019 King | 2019 Total"), the one
+        # whose header names a word of the phrase the row's label does not.
+        column = source.column(table, period, stock,
+                               choose=lambda cols, r=row, t=table: entity_column(self.phrase, r, t, cols))
+        if column is None:
+            column = _column_of_a_dated_row(row, table, period, source,
+                                            lambda cols, r=row, t=table: entity_column(self.phrase, r, t, cols))
+        cell = row.cell(column.index) if column is not None else None
+        if cell is None or cell.value is None or not states_an_amount(cell, row, table):
+            return None
+        if "amount" in self.kinds and (_a_change(row, table, column.index) or _of_percentages(table, column.index)):
+            return None  # "sales change: Electronics and Energy (4.2)": a percentage, not the sales
+        if measure_words_missing(phrase, row, table, column.index):
+            return None  # "Safety and Graphics" in the net sales column: not its operating income
+        if "count" in self.kinds and cell.value < 0:
+            return None  # "(41)" stores: those closed in the year, not how many there were
+        metric = printed_metric(row, table)
+        beyond = " ".join(filter(None, (words_beyond_label(phrase, row),
+                                         *(g.text if _says(g.text, row) else f"before {g.deducted}"
+                                           for g in self.gross_of))))
+        if beyond and beyond.lower() not in metric.label.lower():
+            metric = metric.model_copy(update={"label": f"{metric.label} ({beyond})"})
+        outflow = table.statement in (StatementKind.CASH_FLOW, StatementKind.BALANCE) and row.kind == "currency"
+        if self.stands_for is not None and self.stands_for.signed_by_label:
+            value = expense_amount(row.label, cell.value)
+        elif outflow or (table.statement == StatementKind.INCOME and reads_as_expense(row.label)):
+            value = abs(cell.value)  # printed subtractive: quoted as the amount it is
+        else:
+            value = cell.value
+        if table.unit is not None and row.kind == "currency" and (
+                _A_RATE.search(row.label) or _excepted_from_unit(source, table, row)):
+            # "Revenue per available room" in a table of "(Dollars in millions)": a price per
+            # unit, printed in dollars, never scaled by the table's unit
+            table = table.model_copy(update={"unit": None, "unit_text": None})
+        found = Located.at(source, metric, value, cell, row, table, period)
+        # a cell printed with "%" is a percentage, whatever its row's other cells are ("33.9 %")
+        kind = "percent_points" if "%" in (cell.raw or "") else read_kind(row.kind)
+        if not kind_answers(self.kinds, Evaluated("", value, kind, [], "", "", False, period)):
+            return None
+        if "count" in self.kinds and kind == "currency":
+            kind = "count"  # "how many stores": units, not dollars
+        return Evaluated.printed(found, kind)
 
 
 _EXCEPT = re.compile(r"\bin\s+(?:millions|thousands|billions)\s*,?\s*except\s+(?:for\s+)?([^)]{1,60})\)", re.I)
