@@ -75,3 +75,14 @@ def test_a_quarter_of_a_year_with_no_quarterly_filing_is_read_from_the_annual_re
     answer = engine.ask("What was Best Buy's operating income in the fourth quarter of fiscal 2019?")
     assert answer.found, answer.reason
     assert "978" in answer.text and "1,900" not in answer.text, answer.text
+
+
+def test_of_the_filers_and_a_subsidiarys_columns_the_filers_is_read():
+    from docqa.answer.figures.reading.sources import Source, the_filers_column
+    from docqa.finance.tables import Column
+
+    columns = [Column(index=0, header="PG&E Corporation 2022", fiscal_year=2022, x0=300, x1=330),
+               Column(index=3, header="Utility 2022", fiscal_year=2022, x0=480, x1=510)]
+    source = Source("PG_E_2022_10K.pdf", "pge", [], {}, names=("PG&E Corporation", "PG&E"))
+    assert the_filers_column(columns, source).index == 0
+    assert the_filers_column(columns, Source("x", "x", [], {}, names=("Utility Holdings Inc",))) is None

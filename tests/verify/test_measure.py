@@ -46,3 +46,12 @@ def test_a_draft_answering_another_measure_is_refused():
 def test_a_draft_without_figures_is_not_judged_by_its_measure():
     d = draft("Net sales grew.", cite("Total net sales  107,006  135,987  177,866"), measure="Operating margin")
     assert measure_refusal(d, "What was the net interest margin in 2017?") is None
+
+
+def test_a_roll_forwards_closing_line_answers_for_what_its_heading_names():
+    assert measure_asked("General Mills LIFO reserve at May 29, 2022?", "Balance at end of year (LIFO reserve)")
+    assert not measure_asked("General Mills LIFO reserve at May 29, 2022?", "Inventories at end of year")
+
+
+def test_a_labels_own_short_name_is_the_measure_asked_by_it():
+    assert measure_asked("MGM Q4 2022: REVPAR at the Las Vegas Strip?", "Revenue per available room (REVPAR)")

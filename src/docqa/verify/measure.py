@@ -17,7 +17,9 @@ _GENERIC_MEASURE_WORDS = frozenset(
     "total net of for the and in a an to as s fiscal year quarter share percent percentage proportion fraction "
     "portion ratio change growth rate average per over divided by less minus plus segment segments number "
     # how a cash-flow line says which way the cash went ("Net cash provided by (used in) ...")
-    "provided used".split())
+    "provided used "
+    # a roll-forward's line of what its heading names ("Balance at end of year" under "Reserve for LIFO valuation")
+    "balance balances end ending beginning opening closing at".split())
 
 
 _SHORT_NAME = re.compile(r"\(\s*([A-Z][A-Za-z&]{1,9})\s*\)")

@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from docqa.answer.figures.reading.asked_kind import kind_answers
 from docqa.answer.figures.reading.evaluated import Evaluated, Measure, read_kind
 from docqa.answer.figures.reading.located import Located, another_kind_of_figure, is_stock, states_an_amount
-from docqa.answer.figures.reading.sources import all_tables
+from docqa.answer.figures.reading.sources import all_tables, the_filers_column
 from docqa.finance.lexicon import Metric
 from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows, measure_words_missing, words_beyond_label
 from docqa.finance.tables import Column, Row, StatementTable, whole_of
@@ -123,7 +123,8 @@ class RowMeasure(Measure):
         # Of several columns of one period ("2019 Activision | 2019 King | 2019 Total"), the one
         # whose header names a word of the phrase the row's label does not.
         column = source.column(table, period, stock,
-                               choose=lambda cols, r=row, t=table: entity_column(self.phrase, r, t, cols))
+                               choose=lambda cols, r=row, t=table: (entity_column(self.phrase, r, t, cols)
+                                                                     or the_filers_column(cols, source)))
         if column is None:
             column = _column_of_a_dated_row(row, table, period, source,
                                             lambda cols, r=row, t=table: entity_column(self.phrase, r, t, cols))

@@ -7,6 +7,7 @@ filing for a line item no statement prints.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -36,6 +37,7 @@ class Source:
     quarterly: bool = False          # a 10-Q or an earnings release: quarter and year-to-date columns
     fiscal_quarter: int | None = None
     fiscal_year: int | None = None
+    names: tuple[str, ...] = ()      # the filer's names (its own columns beside a subsidiary's: "PG&E Corporation | Utility")
     # The part of the company asked (a segment, a region): of columns split by part, the one that
     # names it (scoped.py sets it); else the whole company's.
     part: Callable[[Column], bool] | None = None
@@ -56,6 +58,14 @@ class Source:
                 return None
             return column
         return table.column_for_period(period, self.calendar, self.fiscal_quarter, stock, part=self.part, choose=choose)
+
+
+def the_filers_column(columns: list[Column], source: Source) -> Column | None:
+    """Of columns of one period split by entity ("PG&E Corporation | Utility"), the one the filer's
+    own name heads: the company asked, not its subsidiary."""
+    names = [re.sub(r"[^a-z0-9]", "", n.lower()) for n in source.names]
+    headed = [c for c in columns if any(n and n in re.sub(r"[^a-z0-9]", "", c.header.lower()) for n in names)]
+    return headed[0] if len(headed) == 1 else None
 
 
 def filing_sources(evidence: list[EvidencePage], store: Store) -> list[Source]:
@@ -142,8 +152,9 @@ def _source(document: str, document_id: str, tables: list[StatementTable], pages
     tables = [with_centred_years(with_spanning_year(t)) for t in tables]
     if not quarterly and meta is not None:
         tables = [with_own_year_filled(t, meta.fiscal_year) for t in tables]
+    names = tuple(n for n in ((meta.company,) + tuple(meta.aliases) if meta is not None and meta.company else ()) if n)
     return Source(document, document_id, without_parent_only(tables), pages, calendar, quarterly, quarter,
-                  meta.fiscal_year if meta is not None else None)
+                  meta.fiscal_year if meta is not None else None, names=names)
 
 
 def has_tags(table: StatementTable) -> bool:
