@@ -158,3 +158,19 @@ def test_a_products_name_leads_a_label_that_goes_on_with_what_it_treats():
     assert find_rows([table], "Vyndaqel family revenue")[0].row.label.startswith("Vyndaqel")
     # an ordinary line word leading a longer label is no product's name: the label is not read as it
     assert score_row("revenue", table.rows[1], table) < 0.9
+
+
+def test_a_lead_in_wrapped_over_two_lines_is_the_title_and_the_short_name_it_defines_is_read():
+    # 3M 2022, p. 73: "... A reconciliation of the beginning" / "and ending amount of gross unrecognized tax
+    # benefits (UTB) is as follows:" over "Gross UTB Balance at January 1 ... Gross UTB Balance at December 31"
+    lines = [line(60, ("The Company recognizes the amount of tax benefit that is realized. A reconciliation of the beginning", 20)),
+             line(72, ("and ending amount of gross unrecognized tax benefits (UTB) is as follows:", 20)),
+             line(90, ("(Millions)", 20), ("2022", 382), ("2021", 462), ("2020", 542)),
+             line(102, ("Gross UTB Balance at January 1", 20), num("$ 1,071", 400), num("$ 1,113", 480), num("$ 1,167", 560)),
+             line(114, ("Additions based on tax positions related to the current year", 20), num("115", 400), num("91", 480),
+                  num("74", 560)),
+             line(126, ("Gross UTB Balance at December 31", 20), num("$ 927", 400), num("$ 1,071", 480), num("$ 1,113", 560))]
+    table = _with_row(read_tables(page(*lines)), "Gross UTB Balance at December 31")
+    assert table.title.startswith("A reconciliation of the beginning and ending amount of gross unrecognized tax benefits")
+    best = find_rows([table], "gross unrecognized tax benefits balance at end of year")[0]
+    assert best.row.label == "Gross UTB Balance at December 31"

@@ -154,7 +154,7 @@ _BALANCE_WORDS = frozenset(stems("balance balances net ending closing opening be
                                   "april may june july august september october november december"))
 _AT_DAY = re.compile(r"[\s,]+(?:at|as\s+of|as\s+at|on)\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
                      r"\s+\d{1,2},?\s+(?:19|20)\d\d\s*$", re.I)
-_OPENING = re.compile(r"\b(?:beginning|opening|start)\b", re.I)
+_OPENING = re.compile(r"\b(?:beginning|opening|start)\b|\bjanuary\s+1\b(?!\d)", re.I)
 _HEAD = re.compile(r",|\(|:|;| \u2014 | - ")
 
 
@@ -188,8 +188,8 @@ def _named_lead(phrase: str, label: str) -> str | None:
         if not st or not all(_has(asked, x) for x in st):
             break
         lead += 1
-    if lead == 0 or lead == len(words):
-        return None
+    if lead == 0 or lead == len(words) or not words[lead][:1].isupper():
+        return None  # the description goes on in a name of its own ("ATTR-CM", "Nonvalvular ..."), not "at end of year"
     named = [x for w in words[:lead] for x in normalized(stems(w))]
     return " ".join(words[:lead]) if any(x in hard and x not in _ordinary_words() for x in named) else None
 
@@ -219,6 +219,10 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
     label = [s for s in normalized(stems(_AT_DAY.sub("", label_text))) if s not in STOP and not s.isdigit()]
     if not label:
         return 0.0
+    defined = _defined_in(table.title or "")
+    if defined and any(s in defined for s in label):
+        # "Gross UTB Balance" under "... gross unrecognized tax benefits (UTB) is as follows:"
+        label = [x for s in label for x in defined.get(s, (s,))]
     label_set = set(label)
     title = set(_title_words(table.title or ""))
     heading = set(normalized(stems(row.section or ""))) if row.section else set()
@@ -261,7 +265,7 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
         # the segment's rows of one table that print the same name under each measure
         heading = set(normalized(stems(row.section or "")))
         score += SOFT_BONUS * sum(_has(heading, w) for w in said) / len(said)
-    if _OPENING.search(label_text) and _BALANCE.match(label_text):
+    if _OPENING.search(label_text) and not _OPENING.search(phrase):
         score -= TOTAL_BONUS  # "Balance at beginning of year" is the year before's: the year's own is at its end
     if "total" in soft and label and label[0] == "total":
         score += TOTAL_BONUS
@@ -276,6 +280,23 @@ _TOTAL = re.compile(r"^\s*total\b", re.I)
 # "The business segment operating income impact of these restructuring charges": the words before
 # "impact" say what the charges touched, not what the table holds.
 _TOUCHED = re.compile(r"(?:\b[\w-]+\s+){1,2}(?:impacts?|effects?)\s+of\b", re.I)
+
+
+_DEFINES = re.compile(r"((?:[A-Za-z][\w'-]*\s+){1,5}?)\(\s*([A-Z][A-Z&]{1,7})\s*\)")
+
+
+@lru_cache(maxsize=8192)
+def _defined_in(title: str) -> dict[str, tuple[str, ...]]:
+    """Short names a table's title defines, "gross unrecognized tax benefits (UTB)": the short name's
+    stem -> the words it stands for (as many words before it as it has letters)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for found in _DEFINES.finditer(title):
+        abbreviation = found.group(2)
+        words = found.group(1).split()[-len(abbreviation):]
+        short = stems(abbreviation)
+        if len(short) == 1 and words:
+            out[short[0]] = tuple(x for x in normalized(stems(" ".join(words))) if x not in STOP)
+    return out
 
 
 @lru_cache(maxsize=8192)

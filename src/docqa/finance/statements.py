@@ -96,18 +96,24 @@ def _is_title(ln: TableLine) -> bool:
 
 
 def _title_lines(lines: list[TableLine], lo: int, hi: int) -> list[str]:
-    return [title for ln in lines[max(lo, hi - MAX_TITLE_LINES):hi] if (title := _title_of(ln))]
+    start = max(lo, hi - MAX_TITLE_LINES)
+    return [title for k in range(start, hi)
+            if (title := _title_of(lines[k], lines[k - 1] if k > start else None))]
 
 
-def _title_of(ln: TableLine) -> str | None:
+def _title_of(ln: TableLine, before: TableLine | None = None) -> str | None:
     """A heading; or the sentence that ends a paragraph's last line and introduces the table ("...
-    prevailing throughout the period. Net sales attributed to countries ... are as follows (in millions):")."""
+    prevailing throughout the period. Net sales attributed to countries ... are as follows (in millions):"),
+    begun on the line before when it wraps ("... A reconciliation of the beginning" / "and ending amount
+    of gross unrecognized tax benefits (UTB) is as follows:")."""
     if _is_title(ln):
         return ln.line.text
     text = ln.line.text.strip()
     if ln.is_data or not text.endswith(":"):
         return None
     last = re.split(r"(?<=[.;])\s+(?=[A-Z])", text)[-1]
+    if last[:1].islower() and last == text and before is not None and not before.is_data and A_LEAD_IN.search(last):
+        last = re.split(r"(?<=[.;])\s+(?=[A-Z])", f"{before.line.text.strip()} {text}")[-1]
     return last if last[:1].isupper() and A_LEAD_IN.search(last) else None
 
 
