@@ -174,3 +174,13 @@ def test_a_lead_in_wrapped_over_two_lines_is_the_title_and_the_short_name_it_def
     assert table.title.startswith("A reconciliation of the beginning and ending amount of gross unrecognized tax benefits")
     best = find_rows([table], "gross unrecognized tax benefits balance at end of year")[0]
     assert best.row.label == "Gross UTB Balance at December 31"
+
+
+def test_the_heading_a_row_sits_under_says_more_of_it_than_the_title():
+    # Walmart 2018, p. 87: a title naming both revenues and long-lived assets; "U.S. operations" under each heading
+    table = _table([_column(0, "2018", 2018)], ("U.S. operations", ["$ 380,580"]), ("U.S. operations", ["$ 81,478"]))
+    rows = (table.rows[0].model_copy(update={"section": "Revenues"}), table.rows[1].model_copy(update={"section": "Long-lived assets"}))
+    table = table.model_copy(update={"rows": rows, "title": "Total revenues and long-lived assets, aggregated by U.S. and "
+                                                             "non-U.S. operations, are as follows:"})
+    assert find_rows([table], "long-lived assets U.S. operations")[0].row.cells[0].raw == "$ 81,478"
+    assert find_rows([table], "revenues U.S. operations")[0].row.cells[0].raw == "$ 380,580"

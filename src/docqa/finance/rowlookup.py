@@ -29,6 +29,7 @@ MIN_SCORE = 0.72       # below this the best row is not the item asked
 MIN_RECALL = 0.99      # every hard word of the phrase must be printed around the row
 LABEL_WEIGHT = 0.55    # share of the score from the label's precision (the rest: recall)
 CONTEXT_FACTOR = 0.93  # a hard word found only in the headings or title, not the label
+HEADING_FACTOR = 0.95  # ... found in the heading the row sits under ("Long-lived assets" over "U.S. operations")
 TOTAL_BONUS = 0.03     # "Total X" over a component "X" when both match equally
 SOFT_BONUS = 0.01      # "Net interest income" over "Interest income" when "net interest income" is asked
 
@@ -246,6 +247,8 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
     for w in hard:
         if _has(label_set, w):
             found += 1.0
+        elif heading and _has(heading, w):
+            found += HEADING_FACTOR  # the row's own heading says more of it than the table's title
         elif _has(context, w):
             found += CONTEXT_FACTOR
     recall = found / len(hard)
