@@ -169,3 +169,11 @@ def test_a_per_share_amount_printed_inside_its_name_states_it():
                if m.key == "dividends_per_share"]
     assert states_measure("The Board declared a first-quarter 2019 dividend of $1.44 per share.", match)
     assert not states_measure("The Board declared a first-quarter 2019 dividend, payable in March.", match)
+
+
+def test_a_rows_line_printed_single_spaced_is_a_row_not_a_sentence():
+    from docqa.verify.stated import is_row
+    assert is_row("Subscription $ 3,223,904 $ 2,076,584 $ 1,137,856")
+    assert is_row("Total net sales  81,797  82,959")
+    assert not is_row("Revenue grew 12% to $4.2 billion in 2022 and 2021")
+    assert not is_row("We repurchased 15.7 million shares for $2.5 billion in 2022.")

@@ -260,8 +260,13 @@ def _quote_states(c: Citation, measures: Sequence[MetricMatch], plan: QuestionPl
 
 
 def is_row(quote: str) -> bool:
-    """A statement's row as the store joins its cells ("Total net sales  81,797  82,959"), not a sentence."""
-    return "  " in quote and any(ch.isdigit() for ch in quote)
+    """A statement's row as the store joins its cells ("Total net sales  81,797  82,959", or single-spaced:
+    "Subscription $ 3,223,904 $ 2,076,584 $ 1,137,856"), not a sentence."""
+    return ("  " in quote and any(ch.isdigit() for ch in quote)) or _ENDS_IN_CELLS.search(quote) is not None
+
+
+# a label followed by two or more figures and nothing else: a row's cells, not a sentence's words
+_ENDS_IN_CELLS = re.compile(r"[A-Za-z)][^.;:!?]*?(?:\s+\$?\s?\(?-?[\d,]*\d(?:\.\d+)?\)?\s?%?){2,}\s*$")
 
 
 def _sentence_sources(figures: Sequence[Figure], citations: Sequence[Citation]) -> list[Citation]:

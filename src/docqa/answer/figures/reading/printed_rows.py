@@ -137,6 +137,8 @@ class RowMeasure(Measure):
             return None  # "Safety and Graphics" in the net sales column: not its operating income
         if "count" in self.kinds and cell.value < 0:
             return None  # "(41)" stores: those closed in the year, not how many there were
+        if "count" in self.kinds and row.kind == "currency" and _MONEY.search(table.unit_text or ""):
+            return None  # a table "in dollars in millions" counts no restaurants: its margins are money
         metric = printed_metric(row, table)
         beyond = " ".join(filter(None, (words_beyond_label(phrase, row),
                                          *(g.text if _says(g.text, row) else f"before {g.deducted}"
@@ -165,6 +167,7 @@ class RowMeasure(Measure):
         return Evaluated.printed(found, kind)
 
 
+_MONEY = re.compile(r"dollars?|\$|€|£|euros?|pounds|yen|usd|eur|gbp", re.I)
 _EXCEPT = re.compile(r"\bin\s+(?:millions|thousands|billions)\s*,?\s*except\s+(?:for\s+)?([^)]{1,60})\)", re.I)
 
 
