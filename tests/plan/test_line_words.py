@@ -76,3 +76,11 @@ def test_the_first_word_of_a_sentence_is_grammar_though_uncommon():
     # only after a label's colon does a capitalised first word name something
     question = "What is AES's 2021 net working capital? Define net working capital as current assets less current liabilities."
     assert build_plan(question, DOCS).scope == ()
+
+
+def test_the_lines_words_are_the_question_without_its_period_filing_and_scaffolding():
+    from docqa.plan.line_text import leaf_text
+    assert leaf_text("how much did PepsiCo spend on capital projects in the fourth quarter alone, in its 10-Q",
+                     frozenset({"pepsico"})) == "capital projects"
+    assert leaf_text("Amcor, six months ended December 31, 2022: Flexibles net sales in its Q2 release",
+                     frozenset({"amcor"})) == "Flexibles net sales"

@@ -18,7 +18,6 @@ from functools import lru_cache
 
 from docqa.answer.contract import Evidence
 from docqa.answer.extractive import units
-from docqa.answer.figures.reading.line_item_words import leaf_text
 from docqa.finance import formulas as F
 from docqa.finance.periods import quarters_named
 from docqa.finance.rowlookup import STOP, has_word, normalized, phrase_words, variants
@@ -26,6 +25,7 @@ from docqa.finance.text import stems
 from docqa.plan import QuestionPlan
 from docqa.plan.format import fits_kind_asked
 from docqa.plan.topic import DEAL_VERBS
+from docqa.plan.line_text import leaf_text
 from docqa.text import fold
 from docqa.types import Citation, Draft, EvidencePage, Figure
 from docqa.verify.numbers import Number, numbers_at

@@ -177,6 +177,7 @@ def score_row(phrase: str, row: Row, table: StatementTable) -> float:
     return score
 
 
+@lru_cache(maxsize=65536)  # every row label of a filing is scored against each phrase asked
 def _named_lead(phrase: str, label: str) -> str | None:
     """The label's leading words when they are words asked and hold a name the lexicon does not
     know (a product, a brand), and the label goes on with words not asked: its description."""
@@ -226,7 +227,7 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
         label = [x for s in label for x in defined.get(s, (s,))]
     label_set = set(label)
     title = set(_title_words(table.title or ""))
-    heading = set(normalized(stems(row.section or ""))) if row.section else set()
+    heading = set(normalized(stems(row.section))) if row.section else set()
     if _BALANCE.match(label_text) and any(_has(title | heading, w) for w in hard):
         # "Balance as of June 30, 2023" in "Goodwill ... by reportable segment", "Balance at end of
         # year" under "Reserve for LIFO valuation:": the balance of what the table or the heading is
@@ -235,7 +236,7 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
         label = [s for s in label if s not in _BALANCE_WORDS]
     if not any(_has(label_set, w) for w in hard + [w for w in soft if w in MEASURE_SOFT]):
         return 0.0  # the label itself must name something asked ("King", "Goodwill", "Operating income")
-    context = set(normalized(stems(row.section or ""))) | title
+    context = heading | title
     context |= _header_words(table)  # a segment's name may head the column ("2019 King")
     if not table.title:
         # An untitled table says what it holds in its totals ("Total International revenue")
@@ -266,7 +267,6 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
         score += SOFT_BONUS * sum(_has(label_set, w) for w in said) / len(said)
         # the heading the row sits under ("Operating Income:" over "Intelligent Cloud") tells apart
         # the segment's rows of one table that print the same name under each measure
-        heading = set(normalized(stems(row.section or "")))
         score += SOFT_BONUS * sum(_has(heading, w) for w in said) / len(said)
     if _OPENING.search(label_text) and not _OPENING.search(phrase):
         score -= TOTAL_BONUS  # "Balance at beginning of year" is the year before's: the year's own is at its end
@@ -321,24 +321,34 @@ def _total_words(table: StatementTable) -> frozenset[str]:
 
 
 _TOTALS: dict[int, tuple[StatementTable, frozenset[str]]] = {}
-_CLOSING: dict[int, tuple[StatementTable, dict[int, frozenset[str]]]] = {}
+_CLOSING: dict[int, tuple[StatementTable, dict[int, str]]] = {}
 
 
-def _closing_total_words(table: StatementTable, row: Row) -> frozenset[str]:
-    """The words of the first "Total ..." row after ``row``: what the block the row sits in adds up to."""
+def closing_total(table: StatementTable, row: Row) -> str:
+    """The label of the first "Total ..." row after ``row``: what the block the row sits in adds up
+    to ("Best Buy Mobile stand-alone" ... "Total Domestic segment stores"). Read once per table."""
     cached = _CLOSING.get(id(table))
     if cached is None or cached[0] is not table:
         if len(_CLOSING) > 4096:
             _CLOSING.clear()
-        by_row: dict[int, frozenset[str]] = {}
-        closing: frozenset[str] = frozenset()
+        by_row: dict[int, str] = {}
+        closing = ""
         for r in reversed(table.rows):
             if _TOTAL.match(r.label):
-                closing = frozenset(w for w in normalized(stems(r.label)) if not w.isdigit() and w != "total")
+                closing = r.label
             else:
                 by_row[id(r)] = closing
         cached = _CLOSING[id(table)] = (table, by_row)
-    return cached[1].get(id(row), frozenset())
+    return cached[1].get(id(row), "")
+
+
+def _closing_total_words(table: StatementTable, row: Row) -> frozenset[str]:
+    return _words_of_total(closing_total(table, row))
+
+
+@lru_cache(maxsize=4096)
+def _words_of_total(label: str) -> frozenset[str]:
+    return frozenset(w for w in normalized(stems(label)) if not w.isdigit() and w != "total")
 
 
 def sum_row(table: StatementTable) -> Row | None:

@@ -346,6 +346,13 @@ def with_spanning_year(table: StatementTable) -> StatementTable:
     return table.model_copy(update={"columns": tuple(spanned.get(c.index, c) for c in table.columns)})
 
 
+def prints_as_share(table: StatementTable, column: int) -> bool:
+    """A column that prints its sign as "%" on its first row (as "$" is printed on an amount column's:
+    "33.9 %" beside the segments' sales) and never "$": a "24.6" in it is a share."""
+    raws = [c.raw or "" for r in table.rows if (c := r.cell(column)) is not None and c.value is not None]
+    return bool(raws) and "%" in raws[0] and not any("$" in raw for raw in raws)
+
+
 _BARE_YEAR = re.compile(r"^\s*(?:19|20)\d{2}\s*$")
 
 
@@ -369,8 +376,7 @@ def with_centred_years(table: StatementTable) -> StatementTable:
         for c in (columns[i - 1], columns[i + 1]):
             dated[c.index] = c.model_copy(update={"fiscal_year": year.fiscal_year, "period": year.period,
                                                   "months": year.months})
-        raws = [cell.raw or "" for r in table.rows if (cell := r.cell(year.index)) is not None and cell.value is not None]
-        if raws and "%" in raws[0] and not any("$" in raw for raw in raws):
+        if prints_as_share(table, year.index):
             dated[year.index] = year.model_copy(update={"derived": True})  # the group's "% of total" column
     return table.model_copy(update={"columns": tuple(dated.get(c.index, c) for c in table.columns)})
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from docqa.plan.list_words import MONTH
+
 _JOINED = re.compile(r",?\s+(?:and|&|as\s+well\s+as|along\s+with|together\s+with|vs\.?|versus)\s+", re.I)
 _PREPOSITION = r"(?:in|at|outside(?:\s+of)?|inside|within|from|for|to|on|by|of)"
 _STARTS_PHRASE = re.compile(rf"^(?:{_PREPOSITION})\s+\S", re.I)
@@ -23,11 +25,10 @@ _STARTS_PHRASE = re.compile(rf"^(?:{_PREPOSITION})\s+\S", re.I)
 _ADVERB = re.compile(r"^(?:internationally|domestically|overseas|abroad|globally|worldwide|elsewhere)\b", re.I)
 _LAST_PREPOSITION = re.compile(rf"\b(?:{_PREPOSITION})\s+(?=\S)", re.I)
 # What follows the second phrase for both: a period or a day ("at May 29, 2022", "in fiscal 2023").
-_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 _TAIL = re.compile(rf"\s+(?:(?:at|as\s+of|on|in|for|during)\s+(?:the\s+)?(?:end\s+of\s+)?"
-                   rf"(?:(?:fiscal\s+)?(?:year\s+)?(?:19|20)\d\d\b|{_MONTH}\s+\d|fy\s?\d|q[1-4]\b|fiscal\b|"
+                   rf"(?:(?:fiscal\s+)?(?:year\s+)?(?:19|20)\d\d\b|{MONTH}\s+\d|fy\s?\d|q[1-4]\b|fiscal\b|"
                    rf"(?:first|second|third|fourth)\s+quarter|(?:three|six|nine|twelve)\s+months))", re.I)
-_DATED = re.compile(rf"^(?:at|as\s+of|on)\s+(?:{_MONTH}\s+\d{{1,2}},?\s+)?(?:19|20)\d\d\b", re.I)
+_DATED = re.compile(rf"^(?:at|as\s+of|on)\s+(?:{MONTH}\s+\d{{1,2}},?\s+)?(?:19|20)\d\d\b", re.I)
 _ASKS_AGAIN = re.compile(r"^(?:how\s+(?:many|much))\s+(?P<what>[^?]+?)\s*\??$", re.I)
 _VERB = re.compile(r"\b(?:did|does|do|was|were|is|are|has|have|had|will|would)\b", re.I)
 _FIRST_ASKS = re.compile(r"^\W*how\s+(?:many|much)\s+(?P<what>.+?)\s+(?P<rest>(?:did|does|do|was|were|is|are|has|have|had)\b.*?)"

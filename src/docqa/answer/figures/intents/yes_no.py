@@ -6,7 +6,6 @@ import re
 from dataclasses import replace
 
 from docqa.answer.figures.reading.asked import Asked, asked_measures
-from docqa.answer.figures.reading.line_item_words import leaf_text
 from docqa.answer.figures.reading.composition import compose_measures
 from docqa.answer.figures.reading.drafts import judged_draft
 from docqa.answer.figures.reading.evaluated import Evaluated, Measure, growth_expression, show, wrap
@@ -14,6 +13,7 @@ from docqa.answer.figures.reading.measures import Combined, FormulaMeasure, Metr
 from docqa.answer.figures.reading.sources import Source
 from docqa.plan import QuestionPlan, build_plan
 from docqa.plan.composition import without_period
+from docqa.plan.line_text import leaf_text
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.periods import Period

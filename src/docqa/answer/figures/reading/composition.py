@@ -11,11 +11,12 @@ import re
 
 from docqa.answer.figures.reading.asked import Asked
 from docqa.answer.figures.reading.evaluated import Measure
-from docqa.answer.figures.reading.line_item_words import leaf_text, qualifiers
+from docqa.answer.figures.reading.line_item_words import qualifiers
 from docqa.answer.figures.reading.measures import Either, ExprMeasure, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.reading.printed_rows import PrintedAsAsked, RowMeasure
 from docqa.finance import compose as C
 from docqa.plan import QuestionPlan
+from docqa.plan.line_text import leaf_text
 from docqa.finance.lexicon import Metric, MetricMatch, load_lexicon
 from docqa.finance.text import stems
 

@@ -1,4 +1,5 @@
-"""Which of a question's words name the line item: not the company, the period or the scaffolding."""
+"""Which of a question's words name the line item, by the filings read: the company's names they hold, a
+linking verb no table prints, a lexicon item's leftover words (the words themselves: plan/line_text.py)."""
 
 from __future__ import annotations
 
@@ -8,83 +9,8 @@ from docqa.answer.figures.reading.sources import Source, all_tables
 from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.finance.text import stems
 from docqa.plan import QuestionPlan
+from docqa.plan.line_text import SCAFFOLD, leaf_text
 from docqa.store.base import Store
-
-SCAFFOLD = frozenset(stems(
-    "what which how much many was were is are did does do has have had the a an its their of in on at for during "
-    "by from to as end ending ended close year fiscal fy quarter quarterly period month months week weeks "
-    "bring brought record recorded report reported receive received generate generated earn earned post posted "
-    "give answer round rounded decimal decimals place places one two three usd dollar dollars us "
-    "million millions billion billions thousand thousands figure value company company's "
-    "balance sheet statement statements filing report annual 10 k q january february march april may june "
-    "july august september october november december calendar date grow grew growth versus vs compared "
-    "percentage percent change increase decrease rise rose decline fell prior yoy over before previous preceding ago "
-    # how a question frames an amount ("how much did X spend on", "pay for"): the label prints the thing
-    "spend spent spending pay paid paying it own "
-    # how a question points at a table's parts ("inventory breakdown: ..."): no word of a row
-    "breakdown breakdowns split detail details composition "
-    # where the question points to read it ("from the tax note", "in its lease footnote"): no row prints it
-    "note notes footnote footnotes table tables schedule section "
-    "please kindly thanks thank tell show provide count "
-    # "in the fourth quarter alone": how much of the period, not the line's words
-    "alone only just solely "
-    # "how many restaurants were there": the sentence's frame
-    "there"))
-
-
-def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
-    """The line item's words: without the company's name, periods, dates, and scaffolding."""
-    text = re.sub(r"\b[\w.&-]+(?:\s+[A-Z][\w.&-]*){0,3}(?:['\u2019]s\b|(?<=s)['\u2019](?!\w))",
-                  lambda m: "" if _is_company(m.group(0), company_words) else m.group(0), text)
-    text = re.sub(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", " ", text, flags=re.I)
-    text = re.sub(r"\b\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})\b", " ", text)   # "as of 12/31/2021"
-    text = re.sub(r"\b(?:19|20)\d\d\b|\b\d{1,2},|\b\d{1,2}(?=\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
-                  r"|\bq[1-4]\b|\bfy\s?(?:\d{4}|\d{2})\b", " ", text, flags=re.I)
-    text = _PERIOD_WORDS.sub(" ", text)
-    text = _STATEMENT.sub(" ", text)
-    text = _FILING.sub(" ", text)
-    words = [t for t in re.findall(r"[A-Za-z0-9&'\u2019-]+|\([^)]*\)", text)]
-    out = []
-    named = False   # the word before was the company's name: "EPI Holdings", "Odyssey Gold Ltd"
-    for w in words:
-        if w.startswith("("):
-            continue  # "(at cost)", "(GAAP)": a qualifier, not the line item
-        s = stems(w)
-        if not s or set(s) <= SCAFFOLD or set(s) <= company_words or (named and set(s) <= _LEGAL_FORM):
-            named = bool(s) and (set(s) <= company_words or (named and set(s) <= _LEGAL_FORM))
-            continue
-        named = False
-        out.append(w.strip("'\u2019"))
-    return " ".join(out)
-
-
-_LEGAL_FORM = frozenset(stems("inc incorporated corporation corp company co ltd limited plc group holdings holding llc sa ag nv"))
-
-
-# "on the 2021 income statement", "per the cash flow statement": where the line is printed, not its words
-_STATEMENT = re.compile(
-    r"\b(?:(?:consolidated|condensed)\s+)*(?:income\s+statements?|balance\s+sheets?|cash[\s-]+flows?\s+statements?|"
-    r"statements?\s+of\s+(?:consolidated\s+)?(?:income|operations|earnings|cash\s+flows?|financial\s+position|"
-    r"comprehensive\s+income)|profit\s+and\s+loss\s+statements?|p&l)\b", re.I)
-
-
-# "Q4 2022 release:", "in its 10-Q", "per the annual report": which filing, not the line's words
-_FILING = re.compile(r"\b(?:(?:press|earnings|news)\s+)?releases?\b|\b(?:annual|quarterly)\s+reports?\b"
-                     r"|\b(?:10-?[kq]|8-?k|20-?f|40-?f)\b", re.I)
-
-
-# "the second quarter", "the first half", "the first nine months": a period, not the line item's words.
-_PERIOD_WORDS = re.compile(r"\b(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?(?:quarter|half|nine\s+months)\b"
-                           # "six months ended December 31", "the twelve weeks ended": a span, not the item's words
-                           r"|\b(?:three|six|nine|twelve|twelve|sixteen|twenty-four|thirty-six|\d{1,2})[\s-]+(?:months?|weeks?)"
-                           r"(?=\s+(?:ended|ending|to)\b)|\b(?:year|quarter)[\s-]+to[\s-]+date\b",
-                           re.I)
-
-
-def _is_company(text: str, company_words: frozenset[str]) -> bool:
-    s = set(stems(re.sub(r"['\u2019]s$", "", text)))
-    return bool(s) and (not company_words or bool(s & company_words) or text[:1].isupper())
-
 
 def line_words(plan: QuestionPlan, sources: list[Source], company_words: frozenset[str]) -> str:
     """The words of the line asked: the clause's words less the company, periods and scaffolding,

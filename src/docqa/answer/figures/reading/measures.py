@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from docqa.answer.figures.reading.evaluated import Evaluated, Measure, joined, read_kind, units_clash, wrap
-from docqa.answer.figures.reading.line_item_words import leaf_text, leftover
+from docqa.answer.figures.reading.line_item_words import leftover
 from docqa.answer.figures.reading.located import Located, locate
 from docqa.answer.figures.reading.printed_rows import RowMeasure
 from docqa.answer.figures.reading.summed_parts import summed_parts
@@ -14,6 +14,7 @@ from docqa.finance import formulas as F
 from docqa.finance.lexicon import FormulaDef, Metric, load_lexicon
 from docqa.finance.periods import Period
 from docqa.types import StatementKind
+from docqa.plan.line_text import leaf_text
 
 
 @dataclass

@@ -11,7 +11,7 @@ from docqa.answer.figures.reading.located import Located, another_kind_of_figure
 from docqa.answer.figures.reading.sources import all_tables, the_filers_column
 from docqa.finance.lexicon import Metric
 from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows, measure_words_missing, words_beyond_label
-from docqa.finance.tables import Column, Row, StatementTable, whole_of
+from docqa.finance.tables import Column, Row, StatementTable, prints_as_share, whole_of
 from docqa.plan.measures import GrossOf
 from docqa.plan.periods import fiscal_year_of
 from docqa.finance.text import clean_label, expense_amount, holds, narrower_total, reads_as_expense, stems
@@ -131,7 +131,7 @@ class RowMeasure(Measure):
         cell = row.cell(column.index) if column is not None else None
         if cell is None or cell.value is None or not states_an_amount(cell, row, table):
             return None
-        if "amount" in self.kinds and (_a_change(row, table, column.index) or _of_percentages(table, column.index)):
+        if "amount" in self.kinds and (_a_change(row, table, column.index) or prints_as_share(table, column.index)):
             return None  # "sales change: Electronics and Energy (4.2)": a percentage, not the sales
         if measure_words_missing(phrase, row, table, column.index):
             return None  # "Safety and Graphics" in the net sales column: not its operating income
@@ -259,13 +259,6 @@ _CHANGE = re.compile(r"\bchange\b|\bgrowth\b|%|\bpercent", re.I)
 def _a_change(row: Row, table: StatementTable, column: int) -> bool:
     header = next((c.header for c in table.columns if c.index == column), "")
     return bool(_CHANGE.search(" ".join((row.section or "", header))))
-
-
-def _of_percentages(table: StatementTable, column: int) -> bool:
-    """A column that prints its sign as "%" on its first row (as "$" is printed on an amount column's:
-    "33.9 %" beside the segments' sales) and never "$": a "24.6" in it is a share."""
-    raws = [c.raw or "" for r in table.rows if (c := r.cell(column)) is not None and c.value is not None]
-    return bool(raws) and "%" in raws[0] and not any("$" in raw for raw in raws)
 
 
 @dataclass

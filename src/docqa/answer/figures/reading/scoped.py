@@ -19,7 +19,7 @@ from docqa.answer.figures.reading.measures import ExprMeasure, FormulaMeasure
 from docqa.answer.figures.reading.printed_rows import RowMeasure
 from docqa.finance import compose as C
 from docqa.finance.lexicon import load_lexicon
-from docqa.finance.rowlookup import STOP, has_word, normalized, sum_row
+from docqa.finance.rowlookup import STOP, closing_total, has_word, normalized, sum_row
 from docqa.finance.text import stems
 from docqa.plan.measures import GrossOf
 
@@ -47,17 +47,10 @@ def honours(found: Located, names: list[list[list[str]]]) -> bool:
     return names_all(context, names)
 
 
-_TOTAL = re.compile(r"^\s*total\b", re.I)
-
-
 def _closing_total(table, row) -> str:
-    """The label of the total that closes the row's block ("Best Buy Mobile stand-alone" ... "Total
-    Domestic segment stores"): it names what the rows above it are parts of."""
-    rows = list(table.rows)
-    at = next((i for i, r in enumerate(rows) if r is row), None)
-    if at is None:
-        return ""
-    closing = next((r.label for r in rows[at + 1:] if _TOTAL.match(r.label)), "")
+    """The total that closes the row's block, else a last row adding up the rows above: it names what
+    the rows are parts of."""
+    closing = closing_total(table, row)
     last = sum_row(table) if not closing else None
     return last.label if last is not None and last is not row else closing
 
