@@ -191,3 +191,72 @@ def test_a_count_of_another_kind_of_the_noun_asked_is_not_its_count():
                "3 million Fios video connections.")
     assert _answer("How many Fios internet connections did Verizon's Consumer segment have at the end of 2022?",
                    verizon, year=2022) is None
+
+
+# BLOCK_2020_10K.pdf pp. 64, 94; NEOGENOMICS 2022 10-K p. 70; AMD_2015_10K.pdf p. 87
+ADVERTISING = ("Total advertising costs for the years ended December 31, 2020, 2019, and 2018 were $224.7 million, "
+               "$142.7 million, and $101.9 million, respectively.")
+ADVERTISING_UP = "Additionally, Cash App advertising costs increased by $52.5 million;"
+SHIPPING = ("For the years ended December 31, 2022, 2021 and 2020, the Company recorded shipping expenses of "
+            "approximately $19.6 million, $16.5 million, and $13.8 million, respectively as cost of revenue in the "
+            "Consolidated Statements of Operations.")
+
+
+@pytest.mark.parametrize("question, texts, year, value", [
+    ("How much did the company spend on advertising in 2020?", (ADVERTISING,), 2020, 224.7),
+    ("How much did the company spend on advertising in 2019?", (ADVERTISING,), 2020, 142.7),
+    ("What shipping expenses were recorded in cost of revenue in 2022?", (SHIPPING,), 2022, 19.6),
+])
+def test_amounts_listed_respectively_are_each_their_years(question, texts, year, value):
+    draft = _answer(question, *texts, year=year)
+    assert draft is not None and draft.figures[0].value == pytest.approx(value)
+
+
+def test_an_amount_a_sentence_gives_as_a_change_is_not_the_level_asked():
+    # "costs increased by $52.5 million": how much they grew, not what was spent
+    assert _answer("How much did the company spend on advertising in 2020?", ADVERTISING_UP, year=2020) is None
+    draft = _answer("How much did the company spend on advertising in 2020?", ADVERTISING_UP, ADVERTISING, year=2020)
+    assert draft is not None and draft.figures[0].value == pytest.approx(224.7)
+
+
+def test_a_range_is_given_with_both_its_ends():
+    # BESTBUY_2017_10K.pdf p. 45
+    text = ("In fiscal 2018, we estimate cash capital expenditures of approximately $650 million to $700 million, "
+            "with the focus on retail store, e-commerce and information technology projects.")
+    draft = _answer("What range of cash capital expenditures did the company estimate for fiscal 2018?", text, year=2017)
+    assert draft is not None and "$650 million to $700 million" in draft.text
+
+
+def test_a_sentence_that_speaks_of_what_the_one_before_names_answers_with_both_quoted():
+    # 3M_2018_10K.pdf p. 79: "These actions" are the restructuring actions the sentence before names
+    before = ("During the second quarter of 2017, management approved and committed to undertake certain "
+              "restructuring actions primarily focused on portfolio and footprint optimization.")
+    after = ("These actions affected approximately 1,300 positions worldwide and resulted in a second quarter 2017 "
+             "pre-tax charge of $99 million.")
+    question = "How many positions were affected by the restructuring actions approved in the second quarter of 2017?"
+    draft = _answer(question, f"{before} {after}", year=2017)
+    assert draft is not None and draft.figures[0].value == 1300
+    assert before in draft.citations[0].quote and after in draft.citations[0].quote
+    # no sentence before names them: the words asked are not all there, and nothing answers
+    assert _answer(question, after, year=2017) is None
+
+
+def test_a_growth_asked_as_a_percentage_is_the_percentage_a_verb_of_moving_states():
+    # BLOCK_2020_10K.pdf p. 62
+    text = ("Excluding Caviar, subscription and services-based revenue grew by $653.9 million, or 74%, in the year "
+            "ended December 31, 2020, compared to the year ended December 31, 2019.")
+    draft = _answer("By what percentage did subscription and services-based revenue excluding Caviar grow in 2020?",
+                    text, year=2020)
+    assert draft is not None and draft.figures[0].value == pytest.approx(74)
+    # a share of a total is no growth
+    share = "Subscription and services-based revenue excluding Caviar was $1.5 billion, or 74% of total revenue in 2020."
+    assert _answer("By what percentage did subscription and services-based revenue excluding Caviar grow in 2020?",
+                   share, year=2020) is None
+
+
+def test_a_sentence_read_for_its_amounts_leaves_nothing_for_the_next_to_borrow():
+    # the first sentence states the count asked; the next speaks of "these" and lacks the words
+    first = "In 2017, restructuring actions affected approximately 1,300 positions worldwide."
+    second = "These changes were substantially complete by year end, at a cost of $99 million."
+    draft = _answer("How many positions were affected by restructuring actions in 2017?", f"{first} {second}", year=2017)
+    assert draft is not None and draft.figures[0].value == 1300

@@ -51,3 +51,24 @@ def test_a_quarter_is_no_answer_for_the_year_and_an_outlook_is_no_move():
 
 def test_another_year_is_no_answer():
     assert _answer("Did adjusted free cash flow go up in fiscal 2022?", AMCOR_FCF, year=2023) is None
+
+
+# BESTBUY_2019_10K.pdf p. 33
+BEST_BUY_RATE = ("Our Domestic segment experienced a decrease in gross profit rate to 23.3% in fiscal 2019 from 23.4% "
+                 "in fiscal 2018.")
+
+
+@pytest.mark.parametrize("question, verdict", [
+    ("Did the Domestic segment's gross profit rate improve in fiscal 2019 compared with fiscal 2018?", "No"),
+    ("Did the Domestic segment's gross profit rate decline in fiscal 2019?", "Yes"),
+])
+def test_a_move_named_before_the_measure_says_its_direction(question, verdict):
+    # "a decrease in gross profit rate": the noun of moving stands before what moved, and the
+    # segment's name opens the sentence
+    draft = _answer(question, BEST_BUY_RATE, year=2019)
+    assert draft is not None and draft.text.startswith(verdict), draft
+
+
+def test_a_move_named_before_another_measure_is_not_its_move():
+    text = "Our Domestic segment experienced a decrease in SG&A while gross profit rate was flat at 23.4%."
+    assert _answer("Did the Domestic segment's gross profit rate decline in fiscal 2019?", text, year=2019) is None

@@ -28,6 +28,7 @@ from docqa.verify import Grounding, verify
 from docqa.verify.stated import amount_missing
 
 EVIDENCE_PAGES = 6
+ANNUAL_FILED_WITHIN = 120  # days: an annual report is filed within four months of its year's close
 
 
 @dataclass
@@ -414,6 +415,13 @@ def quote_boxes(page: StoredPage, quote: str) -> list[BBox]:
     return boxes
 
 
+def _reported_after(held: list[Document], day: str) -> bool:
+    """An annual report, filed months after its year closes, states what was so on a later day ("As of
+    January 31, 2023, we held ... applicators"; the shares outstanding on its cover)."""
+    return any(d.meta.period_end and d.meta.doc_type is not None and d.meta.doc_type.is_annual
+               and d.meta.period_end < day and days_apart(d.meta.period_end, day) <= ANNUAL_FILED_WITHIN for d in held)
+
+
 def missing_subject(plan: QuestionPlan, documents: list[Document], filters: SearchFilters) -> str | None:
     """Why the filings cannot answer: a company or period the index does not hold. None if fine."""
     if not filters.is_empty() and not plan.groups:
@@ -429,8 +437,11 @@ def missing_subject(plan: QuestionPlan, documents: list[Document], filters: Sear
             held = [d for d in documents if canonical.get(d.id) == company]
             ends = sorted(d.meta.period_end for d in held if d.meta.period_end)
             dated = [d.meta.report_date for d in held if d.meta.report_date]
+            # an annual report, filed months after its year closes, states what was so on a later day
+            # ("As of January 31, 2023, we held ... applicators"; the shares outstanding on its cover)
             if (ends and ends[-1] < plan.balance_day and not any(days_apart(e, plan.balance_day) <= 7 for e in ends)
-                    and not any(days_apart(r, plan.balance_day) <= 7 for r in dated)):
+                    and not any(days_apart(r, plan.balance_day) <= 7 for r in dated)
+                    and not _reported_after(held, plan.balance_day)):
                 return (f"the index holds no filing of {company} as of {plan.balance_day}; "
                         f"its latest filing closes on {ends[-1]}")
     if plan.period_end and plan.companies:
@@ -445,7 +456,13 @@ def missing_subject(plan: QuestionPlan, documents: list[Document], filters: Sear
         for company in plan.companies:
             years = sorted({d.meta.fiscal_year for d in documents if canonical.get(d.id) == company and d.meta.fiscal_year})
             wanted = max(plan.years)
-            if years and all(wanted > y for y in years):
+            if plan.balance_day and _reported_after([d for d in documents if canonical.get(d.id) == company],
+                                                    plan.balance_day):
+                continue
+            named_filing = (set(plan.years) - set(plan.periods.years)) & set(years)
+            if years and all(wanted > y for y in years) and not named_filing:
+                # (a later year asked of a filing the question names, held: "the fiscal 2024 dividend, as
+                # reported in its fiscal 2023 annual report" is the filing's to state)
                 return (f"the index holds no filing of {company} for {wanted}; "
                         f"it holds fiscal years {', '.join(map(str, years))}")
             if years and all(y > wanted + 2 for y in years):

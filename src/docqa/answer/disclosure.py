@@ -40,8 +40,11 @@ class DisclosureAnswerer(ReadsFilings):
     name = "disclosure"
 
     def _read(self, question: str, evidence: list[EvidencePage], plan: QuestionPlan, store: Filings) -> Draft | None:
-        if plan.sign or not plan.discloses:
-            return None  # a line's sign ("did X report a net loss") is its statement's, not a sentence's
+        if plan.sign or not plan.discloses or plan.on_a_figure:
+            # a line's sign ("did X report a net loss") is its statement's, not a sentence's; a figure's
+            # direction or level ("did paid memberships increase") is the figures', and a sentence that
+            # merely names its words says nothing of it
+            return None
         documents = self._documents(plan, evidence, store)
         if not documents:
             return None

@@ -48,6 +48,7 @@ class Stated:
     page: EvidencePage
     gap: int             # characters between the asked words and the amount
     rank: int            # the page's place in the evidence
+    upto: str = ""       # the range's other end as printed: "$650 million to $700 million"
 
 
 class SentenceFigureAnswerer:
@@ -87,11 +88,12 @@ def stated_for(plan: QuestionPlan, evidence: Evidence, hard: list[str], kind: st
     nouns = [w for w in phrase_words(counted)[0][-1:]] or hard
     # "Fios internet connections": the words that say which kind of the noun is counted
     kinds = [w for w in phrase_words(counted)[0][:-1] if w not in _COUNTED_AS and w not in _OWN]
+    change = plan.reading.over_time is not None or plan.moves is not None
     found = [s for rank, page in enumerate(evidence.pages)
-             for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds)]
+             for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds, change)]
     if not found and evidence.filings is not None:
         found = [s for rank, page in enumerate(filing_pages(plan, evidence, evidence.filings), len(evidence.pages))
-                 for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds)]
+                 for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds, change)]
     return found
 
 
@@ -123,7 +125,8 @@ def _asks_one_stated_figure(plan: QuestionPlan) -> bool:
     return (plan.asks_figure and not plan.verdict and not plan.why and plan.composition is None
             and not plan.parts and plan.pick is None and plan.judgement is None
             and not (plan.quarter_span and plan.quarter is None)  # a quarter by its end date: the tables' column
-            and plan.reading.over_time is None and not plan.which and plan.line is None)
+            and (plan.reading.over_time is None or (plan.reading.over_time == "growth" and "percent" in plan.kinds))
+            and not plan.which and plan.line is None)
 
 
 def _kind_asked(plan: QuestionPlan) -> str:
@@ -166,18 +169,34 @@ def _shared(a: str, b: str) -> int:
 
 
 def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int | None,
-            counted: list[str], quarter: int | None = None, kinds: list[str] = ()) -> list[Stated]:
+            counted: list[str], quarter: int | None = None, kinds: list[str] = (), change: bool = False) -> list[Stated]:
+    """The amounts of ``kind`` the page's sentences state for the asked words; ``change``: a change
+    is what is asked, so "increased by $52.5 million" answers."""
     out = []
+    prior: set[str] = set()   # the stems of the sentence before
+    told = ""
     for sentence in units(page):
+        prior_stems, prior_told = prior, told
+        prior, told = set(), sentence
         if "  " in sentence:
             continue  # a table row: the tables were read before
-        if quarter is not None and quarters_named(sentence) != {quarter}:
-            continue  # a quarter asked: the sentence names that quarter, and no other
         folded = fold(sentence)
         words = [(m.start(), m.end(), normalized(stems(m.group(0)))) for m in _WORD.finditer(folded)]
         sentence_stems = {s for _, _, st in words for s in st}
-        if not all(holds_word(sentence_stems, w) for w in hard):
+        prior = sentence_stems
+        if quarter is not None and quarters_named(sentence) != {quarter}:
+            continue  # a quarter asked: the sentence names that quarter, and no other
+        missing = [w for w in hard if not holds_word(sentence_stems, w)]
+        if missing and not (len(missing) < len(hard) and _REFERS_BACK.search(sentence)
+                            and all(holds_word(prior_stems, w) for w in missing)):
             continue
+        own_from = 0   # where the sentence's own words begin (its amounts are the only ones read)
+        if missing:
+            # "These actions affected approximately 1,300 positions": what they are, the sentence before says
+            own_from = len(prior_told) + 1
+            sentence = f"{prior_told} {sentence}"
+            folded = fold(sentence)
+            words = [(a + own_from, b + own_from, st) for a, b, st in words]
         years = [(m.start(), int(m.group(0))) for m in _YEAR.finditer(sentence)]
         if year is not None and years and year not in {y for _, y in years} \
                 and not _counted_at_filing(sentence, page, year, kind):
@@ -191,15 +210,17 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
         if not asked_at:
             continue
         candidates: list[tuple[int, Stated]] = []
-        for start, end, number in numbers_at(sentence, claims_only=True):
-            got = _kind_of(sentence, start, end, number)
-            if got != kind:
-                continue
+        stated = [(start, end, number) for start, end, number in numbers_at(sentence, claims_only=True)
+                  if start >= own_from and _kind_of(sentence, start, end, number) == kind]
+        respective = _respective_years(sentence, years, stated)
+        for start, end, number in stated:
             if kind == "count" and not _counts_what_was_asked(sentence, start, end, counted):
                 continue  # "stores in all 50 states": a number of something else
             if kind == "count" and kinds and _counts_another_kind(sentence, end, counted, kinds):
                 continue  # "8 million total broadband connections": not the Fios internet connections asked
-            if len(years) > 1 and year is not None and _nearest_year(years, start) != year:
+            if respective and year is not None and respective.get(start) != year:
+                continue  # "$224.7 million, $142.7 million, and $101.9 million, respectively": another year's
+            if not respective and len(years) > 1 and year is not None and _nearest_year(years, start) != year:
                 continue  # the amount of another year the sentence compares with
             if _PART_OF_THE.search(folded[:start]):
                 continue  # "Of the full-time employees, 68 were engaged in research": a part of what is asked
@@ -217,11 +238,17 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
                 # thing's ("reduction of our workforce by approximately 67%, or 12 employees")
                 gap, at = min(after)
                 sides.append((gap + MAX_GAP // 2, folded[end:at], True))
+            if not change and _A_CHANGE.search(folded[max(0, start - 40):start]):
+                continue  # "costs increased by $52.5 million", "an increase of $29.6 million in": a change, not the amount
             for gap, between, follows in sides:
                 # "2,100 full-time equivalent employees": words that qualify the noun counted
                 qualifies = kind == "count" and follows and _QUALIFIERS.fullmatch(between) is not None
-                if gap <= MAX_GAP and (_links(between) or qualifies):
-                    candidates.append((_reach(words, hard, start, end, folded), Stated(number, kind, sentence, page, gap, rank)))
+                if change and kind == "percent" and not _MOVED.search(between):
+                    continue  # growth asked: the percentage a verb of moving states ("grew by $653.9 million, or 74%")
+                if gap <= MAX_GAP and (_links(between, longer=bool(respective)) or qualifies):
+                    upto = _RANGE_END.match(sentence[end:])
+                    candidates.append((_reach(words, hard, start, end, folded),
+                                       Stated(number, kind, sentence, page, gap, rank, upto.group(1) if upto else "")))
                     break
         if candidates:
             # "recognized $3,144,053 impairment loss ..., including $3,111,232 impairment loss of Bitcoins":
@@ -255,6 +282,10 @@ def _reach(words: list[tuple[int, int, list[str]]], hard: list[str], start: int,
     return far
 
 
+# "increased by $52.5 million", "an increase of $29.6 million in": the change, not the level
+_A_CHANGE = re.compile(r"\b(?:(?:increas|decreas|grew|grow|rose|rise|risen|fell|fall|declin|drop|reduc|jump|climb)\w*\s+by"
+                       r"|(?:an?\s+)?(?:increase|decrease|decline|reduction|rise|drop|growth)\s+of)"
+                       r"\s+(?:approximately\s+|about\s+|nearly\s+|roughly\s+)?$", re.I)
 _PARTS_FOLLOW = re.compile(r"\b(?:including|of\s+which|comprising|consisting\s+of|comprised\s+of)\b", re.I)
 _ANOTHER_ITEM = re.compile(r"\band\b|[,;(]")
 
@@ -268,7 +299,9 @@ _LINKING = frozenset(
     "declined by in for the a an at as of during fiscal year years ended ending end we our its their had have "
     "has and which were worth with on "
     # "a workforce made up of approximately 116,000 employees"
-    "made up consisting comprised composed".split())
+    "made up consisting comprised composed "
+    # "advertising costs for the years ended ... were": the measure's own head noun
+    "cost costs expense expenses proceeds".split())
 _MONTH_WORDS = frozenset("january february march april may june july august september october november december".split())
 
 
@@ -277,9 +310,33 @@ _QUALIFYING = re.compile(r"\b(?:after|before|net\s+of|following|excluding|less)\
 _QUALIFIERS = re.compile(r"\s*(?:[A-Za-z][\w-]*\s+){0,3}")
 
 
-def _links(between: str) -> bool:
-    words = re.findall(r"[a-z]+", between.lower())
-    return len(words) <= 6 and all(w in _LINKING or w in _MONTH_WORDS for w in words)
+def _links(between: str, longer: bool = False) -> bool:
+    """``longer``: the words may hold a list of years ("for the years ended December 31, 2020, 2019,
+    and 2018 were"). The same change as an amount may stand first ("grew by $653.9 million, or 74%")."""
+    between = _SAID_AS_AN_AMOUNT.sub(" ", between.lower())
+    if longer:
+        between = _AN_AMOUNT.sub(" ", between)  # the list's amounts before this one ("were $224.7 million, ")
+    words = re.findall(r"[a-z]+", between)
+    return len(words) <= (10 if longer else 6) and all(w in _LINKING or w in _MONTH_WORDS for w in words)
+
+
+# "approximately $650 million to $700 million", "between 4% and 6%": an estimate given as a range
+_RANGE_END = re.compile(r"^\s*(?:to|-|\u2013|through)\s*([$€£]?\s?\d[\d,]*(?:\.\d+)?(?:\s*(?:million|billion|thousand)\b|%)?)",
+                        re.I)
+# "these actions", "this divestiture", "such program": a sentence that speaks of what the one before names
+_REFERS_BACK = re.compile(r"\b(?:this|these|such|those)\s+(?:[a-z-]+\s+){0,2}?[a-z-]{4,}\b", re.I)
+_SAID_AS_AN_AMOUNT = re.compile(r"[$\u20ac\u00a3]?\s?\d[\d,.]*\s*(?:million|billion|thousand)?\s*,?\s*or\s*$")
+_AN_AMOUNT = re.compile(r"[$\u20ac\u00a3]?\s?\d[\d,.]*\s*(?:million|billion|thousand)?")
+_MOVED = re.compile(r"\b(?:increas|decreas|grew|grow|rose|rise|risen|fell|fall|declin|drop|reduc|jump|climb|up|down)\w*\b", re.I)
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.I)
+
+
+def _respective_years(sentence: str, years: list[tuple[int, int]], stated: list[tuple[int, int, Number]]) -> dict[int, int]:
+    """Each amount's year when a sentence lists as many years as amounts "respectively" ("$11,925,
+    $11,700 and $11,475 for 2015, 2014 and 2013, respectively"): the amount's start -> its year."""
+    if len(stated) < 2 or len(stated) != len(years) or not _RESPECTIVELY.search(sentence):
+        return {}
+    return {start: year for (start, _, _), (_, year) in zip(stated, years)}
 
 
 def _counts_what_was_asked(sentence: str, start: int, end: int, hard: list[str]) -> bool:
@@ -325,6 +382,13 @@ def _kind_of(sentence: str, start: int, end: int, number: Number) -> str | None:
     return None
 
 
+def _day(iso: str) -> str:
+    import datetime as dt
+
+    day = dt.date.fromisoformat(iso)
+    return f"{day:%B} {day.day}, {day.year}"
+
+
 def _nearest_year(years: list[tuple[int, int]], at: int) -> int:
     return min(years, key=lambda y: abs(y[0] - at))[1]
 
@@ -333,14 +397,20 @@ def _draft(found: Stated, subject: str, year: int | None, plan: QuestionPlan) ->
     number, page = found.number, found.page
     # The measure as the question names it ("dividend per share"), else the words asked around it.
     named = plan.reading.asked[0].text if len(plan.reading.asked) == 1 else subject
+    if named != subject and not fold(subject).lower().startswith(fold(named).lower().split()[0]):
+        named = subject   # "shipping expenses ... cost of revenue": the words before the measure narrow it
     if plan.reading.asked and not fits_kind_asked(plan.reading.asked[0], plan):
         named = subject   # "average price per share repurchase common stock", not the buyback's amount
     if found.kind == "count" and plan.counted and not plan.reading.asked:
         named = f"number of {plan.counted}"   # "How many people did X employ": the number of people
+    if plan.reading.over_time == "growth":
+        named = f"{named} growth"
     label = named[:1].upper() + named[1:]
     period = f"fiscal {year}" if year else "the filing's period"
     if plan.quarter is not None and year:
         period = f"Q{plan.quarter} fiscal {year}"
+    if plan.balance_day and plan.balance_day[:4] in found.sentence:
+        period = f"{_day(plan.balance_day)}"   # "as of January 31, 2023": the day the sentence states it
     if found.kind == "currency":
         millions = number.magnitude / 1e6
         shown = F.render(millions, "currency", plan.format, "millions")
@@ -359,6 +429,8 @@ def _draft(found: Stated, subject: str, year: int | None, plan: QuestionPlan) ->
         shown = f"{count:,.0f}" if number.scale == 1 else f"{number.raw.strip('()')} ({count:,.0f})"
         figure = Figure(name=label, value=count, text=number.raw,
                         period=str(year) if year else None, document=page.document, page=page.page)
+    if found.upto:
+        shown = f"{shown} to {found.upto}"   # the range the filing gives, both ends
     return Draft(
         text=f"{label} for {period}: {shown} (as stated: “{found.sentence}”, {page.document} p. {page.page}).",
         found=True, figures=(figure,), answerer=ANSWERER, measure=label,

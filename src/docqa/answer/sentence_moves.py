@@ -88,6 +88,8 @@ def _moves(page: EvidencePage, rank: int, hard: list[str], year: int | None, qua
         if at is None or not _of_the_span(folded[:words[at][0]], quarter):
             continue
         rose = _direction_after(folded, words, at)
+        if rose is None:
+            rose = _direction_before(folded, words, at, hard)
         if rose is not None:
             out.append(Move(rose, sentence, page, rank))
     return out
@@ -134,7 +136,8 @@ def _measure_at(words: list[tuple[int, int, list[str]]], hard: list[str]) -> int
     for i, (_, _, st) in enumerate(words):
         if not holds_word(set(st), needed[-1]):
             continue
-        near = {s for _, _, ss in words[max(0, i - 5):i + 1] for s in ss}
+        # (the words of a segment may open the sentence: "Our Domestic segment experienced a decrease in gross profit rate")
+        near = {s for _, _, ss in words[max(0, i - 4 - len(needed)):i + 1] for s in ss}
         if all(holds_word(near, w) for w in needed):
             return i
     return None
@@ -158,6 +161,25 @@ def _direction_after(folded: str, words: list[tuple[int, int, list[str]]], at: i
         (_, first_end, now), (second_start, _, before) = amounts[0], amounts[1]
         if _SET_AGAINST.search(folded[end + first_end:end + second_start]) and now.magnitude != before.magnitude:
             return now.magnitude > before.magnitude
+    return None
+
+
+# "experienced a decrease in gross profit rate to 23.3% ... from 23.4%": the move named before the measure
+_MOVE_NOUN = re.compile(r"^(?:increas\w*|decreas\w*|declin\w*|rise|rises|drop\w*|improv\w*|deteriorat\w*|"
+                        r"reduc\w*|growth|expansion|contraction)$")
+_MOVE_NOUN_DOWN = re.compile(r"^(?:decreas\w*|declin\w*|drop\w*|deteriorat\w*|reduc\w*|contraction)$")
+
+
+def _direction_before(folded: str, words: list[tuple[int, int, list[str]]], at: int, hard: list[str]) -> bool | None:
+    """Rose or fell, said by a noun of moving just before the measure: "a decrease in gross profit
+    rate", "an increase of 5% in comparable sales"."""
+    begins = at
+    while begins > 0 and any(holds_word(set(words[begins - 1][2]), w) for w in hard):
+        begins -= 1  # the measure's first word
+    for start, stop, _ in reversed(words[max(0, begins - 4):begins]):
+        word = folded[start:stop].lower()
+        if _MOVE_NOUN.match(word) and re.match(r"\s+(?:of\s+[^,;]{1,20}?\s+)?in\s", folded[stop:]):
+            return not _MOVE_NOUN_DOWN.match(word)
     return None
 
 

@@ -463,5 +463,7 @@ def render(value: float, kind: ResultKind | Literal["per_share", "shares"], fmt:
     if kind == "per_share":
         return f"${value:,.{2 if fmt.decimals is None else fmt.decimals}f}"
     decimals = 2 if fmt.decimals is None else fmt.decimals
+    if fmt.decimals is None and kind in ("count", "shares") and float(value).is_integer():
+        decimals = 0  # 155,800 employees, not 155,800.00
     text = f"{value:,.{decimals}f}"
     return f"{text} days" if kind == "days" else f"{text}x" if kind == "times" else text

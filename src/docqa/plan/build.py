@@ -25,8 +25,8 @@ from docqa.plan.ranking import asks_which, listed_activities, which_is_most
 from docqa.plan.format import (asked_currency, asks_amount, asks_figure, counted_noun, kinds_asked, looks_up_a_figure,
                                part_of_whole, requested_format)
 from docqa.plan.intent import classify
-from docqa.plan.judgement import (band_asked, bottom_line_asked, compared, judged_phrase, judgement, moves, parse_threshold,
-                                  sign_asked)
+from docqa.plan.judgement import (band_asked, bottom_line_asked, compared, judged_phrase, judgement, moved_as_verb, moves,
+                                  parse_threshold, sign_asked)
 from docqa.plan.model import Intent, QuestionPlan, Statistic
 from docqa.plan.measures import gross_of, linking_words, nouns_of, read_measures, without_asked_verb
 from docqa.plan.names import OwnerCheck, WordCheck
@@ -38,6 +38,7 @@ from docqa.plan.periods import (
     _YEAR_END_ASKED,
     asked_day,
     asked_period_end,
+    year_closing_days,
     quarter_span,
     balance_date,
     year_to_date,
@@ -146,9 +147,16 @@ def _redated(periods: AskedPeriods, plan: QuestionPlan) -> AskedPeriods:
     """The years a day names, as the subject slot dated them by the filer's calendar ("as of January 1,
     2023" closes fiscal 2022)."""
     day = plan.balance_day or plan.period_end
-    if not day or periods.quarters or int(day[:4]) in plan.years or int(day[:4]) not in periods.years:
+    if periods.quarters:
         return periods
-    return replace(periods, years=tuple(sorted({y for y in periods.years if y != int(day[:4])} | set(plan.years))))
+    if day and int(day[:4]) not in plan.years and int(day[:4]) in periods.years:
+        return replace(periods, years=tuple(sorted({y for y in periods.years if y != int(day[:4])} | set(plan.years))))
+    closing = [d for d in year_closing_days(plan.question) if int(d[:4]) in periods.years]
+    if closing:
+        # "from January 2, 2022 to January 1, 2023": the two years those days close
+        years = [y for y in periods.years if y not in {int(d[:4]) for d in closing}]
+        return replace(periods, years=tuple(sorted(set(years) | {fiscal_year_of(d) for d in closing})))
+    return periods
 
 
 def _with_ask(plan: QuestionPlan) -> QuestionPlan:
@@ -156,12 +164,14 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
     as the filings spell them, so that a measure's offsets hold in that text)."""
     asked = plan.asked
     routed = stats_question(asked)
-    measures = tuple(m for m in load_lexicon().match(asked) if not _VARIANT_BEFORE.search(asked[:m.span[0]]))
+    measures = tuple(m for m in load_lexicon().match(asked) if not _VARIANT_BEFORE.search(asked[:m.span[0]])
+                     and not _HOLDS_THE_ASKED.search(asked[:m.span[0]]))
     composition, judged, pick = compose(asked, measures), judgement(asked), which_is_most(asked)
     if judged is None and _DID.match(asked) and any(m.kind == "metric" for m in measures):
         # "Did 3M repurchase shares in 2018?": the line item's figure for the period settles it
         judged = "exists"
     reading = read_measures(asked, measures)
+    judged_of = judged_phrase(asked) if judged in ("up", "down", "threshold") else ""
     one_question = (composition is not None or judged is not None or pick is not None or asks_verdict(asked)
                     or asks_discussion(asked))  # "how does X prioritize dividends and buybacks": one discussion
     return replace(
@@ -171,7 +181,8 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         verdict=asks_verdict(asked), why=asks_why(asked), judgement=judged, sign=sign_asked(asked),
         gross_of=gross_of(asked), loss_named=any(_LOSS.search(m.text) for m in measures),
         bottom_line=bottom_line_asked(asked), threshold=parse_threshold(asked), sides=compared(asked),
-        band=band_asked(asked), moves=moves(asked), judged=judged_phrase(asked) if judged in ("up", "down", "threshold") else "", amount=asks_amount(asked, measures) and not asks_discussion(asked), counted=counted_noun(asked), kinds=kinds_asked(asked),
+        band=band_asked(asked), moves=moves(asked), judged=judged_of,
+        on_a_figure=judged in ("threshold", "compare") or (judged in ("up", "down") and moved_as_verb(asked)), amount=asks_amount(asked, measures) and not asks_discussion(asked), counted=counted_noun(asked), kinds=kinds_asked(asked),
         asks_figure=asks_figure(asked) or (looks_up_a_figure(asked) and not asks_why(asked)),
         part_of_whole=part_of_whole(asked),
         format=requested_format(asked), currency=asked_currency(asked), pick=pick,
@@ -180,7 +191,8 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         parts=split_parts(asked, measures, one_question or bool(routed) or asks_why(asked),
                           over_time=reading.over_time is not None, counts=counted_noun(asked) is not None),
         convention=convention(asked), defined_inputs=tuple(defined_inputs(asked)), main_clause=main_clause(asked),
-        line_clause=without_asked_verb(main_clause(asked)), nouns_of=nouns_of(main_clause(asked), measures),
+        # a verdict's line is what it judges: "higher than", "more than $1 billion" are no row's words
+        line_clause=without_asked_verb(judged_of or main_clause(asked)), nouns_of=nouns_of(main_clause(asked), measures),
         linking=linking_words(main_clause(asked), measures),
         discussed=discussed_words(content_text(asked), plan.named_as) if asks_discussion(asked) else ())
 
@@ -190,6 +202,9 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
 _VARIANT_BEFORE = re.compile(r"(?<![\w-])(?:adjusted|adj\.|non[\s-]?gaap|underlying|organic|core|comparable|normali[sz]ed|"
                              r"pro[\s-]forma)(?:\s+(?:non[\s-]?gaap|constant[\s-]currency|property|consolidated))*\s+$",
                              re.I)
+# "shipping expenses recorded in cost of revenue": the line where the asked item sits, not what is asked
+_HOLDS_THE_ASKED = re.compile(r"\w\s+(?:(?:that|which)\s+(?:was|were|is|are)\s+)?(?:recorded|included|reported|classified|"
+                              r"presented|recogni[sz]ed|booked)\s+(?:in|within|under|as\s+part\s+of)\s+(?:the\s+|its\s+)?$", re.I)
 _LOSS = re.compile(r"\bloss(?:es)?\b", re.I)
 _DID = re.compile(r"^\W*(?:did|has|have|had)\b", re.I)
 
@@ -217,9 +232,10 @@ def _with_subject(plan: QuestionPlan, documents: list[Document], explicit: Searc
         # "the fiscal year ending January 31, 2020" is fiscal 2020 by the filer's calendar, and
         # "ending January 1, 2023" fiscal 2022: the date says which year, not the digits alone.
         years = _dated_by(years, plan.period_end)
-    elif plan.balance_day and not explicit.years and fiscal_year_of(plan.balance_day) != int(plan.balance_day[:4]):
+    elif not explicit.years:
         # "as of January 1, 2023": the balance at the close of fiscal 2022 (a 52/53-week year)
-        years = _dated_by(years, plan.balance_day)
+        for day in year_closing_days(question):
+            years = _dated_by(years, day)
     return replace(plan, companies=tuple(companies), named_as=named_as, unheld=tuple(unheld), closest=tuple(closest), years=years,
                    rewritten=owner_as_the_company(_respelt(question_first(asked_directly(question)), held if pool is documents
                                                            else _held(pool), is_word), companies))

@@ -14,15 +14,21 @@ _ABOUT_A_STATEMENT = re.compile(
     r"the\s+case)\s+(?:to\s+say\s+)?that|(?:can|could)\s+you\s+confirm\s+(?:that|whether|if)|"
     r"(?:please\s+)?confirm\s+(?:that|whether|if)|true\s+or\s+false\s*[:,\u2013\u2014-]|"
     r"do(?:es)?\s+(?:the\s+(?:filing|report|10-?k|10-?q)|it)\s+(?:show|confirm|state|say)\s+that)\s+(?P<said>[^?]+?)\s*"
-    r"(?P<end>\?|\.|$)\s*(?P<after>.*)$", re.I | re.S)
+    r"(?P<end>\?|\.(?!\d)|$)\s*(?P<after>.*)$", re.I | re.S)  # "$3.5 billion": no full stop
 # "..., yes or no?", "(Y/N)": how to answer, not what is asked
 _ANSWER_FORM = re.compile(r"\s*[,;:(\u2013\u2014-]*\s*\(?\b(?:yes\s+or\s+no|yes/no|y/n|true\s+or\s+false)\b\)?\s*[?.]?\s*$",
                           re.I)
 _MAX_SUBJECT_WORDS = 8
 
 
+# "Yes or no: did ...", "Y/N - was ...": the same, first
+_ANSWER_FORM_FIRST = re.compile(r"^\s*\(?\b(?:yes\s+or\s+no|yes/no|y/n)\b\)?\s*[:,;\u2013\u2014-]+\s*", re.I)
+
+
 def without_answer_form(question: str) -> str:
-    """"did the board declare a higher dividend? yes or no" without its last words."""
+    """"did the board declare a higher dividend? yes or no" without its last words ("Yes or no: did
+    ..." without its first)."""
+    question = _ANSWER_FORM_FIRST.sub("", question) or question
     trimmed = _ANSWER_FORM.sub("", question)
     return trimmed + ("?" if trimmed and not trimmed.endswith(("?", ".")) and question.rstrip().endswith("?") else "") \
         if trimmed != question and trimmed.strip() else question
@@ -32,9 +38,19 @@ def without_answer_form(question: str) -> str:
 _HOW_LARGE = re.compile(r"\bhow\s+(?:large|big|sizable|sizeable|high|substantial)\s+(?:(?:an?|the)\s+)?", re.I)
 
 
+# "Even though net income fell, did EPS rise?": a premise the question grants, not what it asks
+_PREMISE = re.compile(r"^\s*(?:even\s+though|even\s+if|although|though|despite|given\s+that)\b[^?]{2,120}?,\s*"
+                      r"(?=(?:is|are|was|were|does|do|did|has|have|had|can|will|what|how|which)\b)", re.I)
+
+
 def asked_directly(question: str) -> str:
-    """``question`` as the yes/no question its statement asks, and an amount asked by its size ("how
-    large an impairment") asked as "how much"; unchanged when it is neither."""
+    """``question`` as the yes/no question its statement asks, without a premise it grants, and an
+    amount asked by its size ("how large an impairment") asked as "how much"; unchanged when it is
+    none of these."""
+    granted = _PREMISE.match(question)
+    if granted is not None:
+        question = question[granted.end():]
+        question = question[:1].upper() + question[1:]
     question = _HOW_LARGE.sub(lambda m: "How much " if m.group(0)[:1].isupper() else "how much ",
                               without_answer_form(question))
     found = _ABOUT_A_STATEMENT.match(question.strip())

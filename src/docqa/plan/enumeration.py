@@ -91,6 +91,16 @@ def _clean(items: Sequence[str]) -> list[str]:
     out = [re.sub(r"^(?:and|&|as\s+well\s+as|along\s+with|together\s+with|plus)\s+", "", i.strip(" ,;:.?"), flags=re.I).strip()
            for i in items]
     out = [i for i in out if i]
-    if len(set(i.lower() for i in out)) < len(out) or any(len(i.split()) > 10 for i in out):
+    if len(set(i.lower() for i in out)) < len(out) or any(len(i.split()) > 10 or _NOT_AN_ITEM.match(i) for i in out):
         return []
     return out
+
+
+# "X: at Dec 31 2021, what capital expenditures ...": a period and the question itself, not a list
+_NOT_AN_ITEM = re.compile(
+    r"^(?:(?:what|how|which|who|when|did|does|do|was|were|is|are|has|have|had)\b"
+    r"|(?:at|as\s+of|in|for|during|on|over)\s+(?:the\s+)?(?:[A-Za-z-]+\s+){0,5}?(?:\d{1,2},?\s+)?(?:19|20)\d\d$"
+    # "..., per the 2020 10-K": where to read it
+    r"|(?:per|according\s+to|as\s+(?:reported|stated|disclosed)\s+in|from|in|based\s+on)\s+(?:the\s+|its\s+|their\s+)?"
+    r"(?:[\w'’.&-]+\s+){0,4}?(?:10-?[kq]|8-?k|20-?f|40-?f|filing|annual\s+report|quarterly\s+report|report|release|statements?)$)",
+    re.I)

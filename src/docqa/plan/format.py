@@ -65,7 +65,12 @@ def asked_currency(question: str) -> Currency | None:
 _AMOUNT = re.compile(
     r"^\W*(?:how\s+much|how\s+many)\b|\bin\s+(?:usd|us\$|\$|(?:us\s+)?dollars|(?:\w+\s+)?(?:millions|billions|thousands))\b"
     r"|\bround(?:ed)?\s+to\b|\bdecimal|\bas\s+a\s+percent|\bwhat\s+(?:percent(?:age)?|share|proportion)\b", re.I)
-_HOW_MANY = re.compile(r"^\W*how\s+many\s+(?P<noun>[\w'’&-]+(?:\s+[\w'’&-]+){0,3}?)\s+"
+# What may stand before "what" / "how many": a label ("AMD 2015 10-K:"), a period ("As of December 26,
+# 2015,"), an approximation ("roughly how many")
+_LEAD_IN = (r"(?:(?!(?:why|how|what)\b)[^?:;]{1,80}:\s+)?"
+            r"(?:(?:in|for|during|at|as\s+of|from|according\s+to|per|based\s+on|using|excluding|including)\b[^?]{0,120}?,\s*)?")
+_ROUGHLY = r"(?:(?:roughly|approximately|about|around|nearly|exactly|precisely)\s+)?"
+_HOW_MANY = re.compile(r"^\W*" + _LEAD_IN + _ROUGHLY + r"how\s+many\s+(?P<noun>[\w'’&-]+(?:\s+[\w'’&-]+){0,3}?)\s+"
                        r"(?:did|does|do|were|was|are|is|has|had|have|will|can|could)\b", re.I)
 _ENTITY_START = re.compile(r"^\W*(?:which|who|whom|where|when|list|name|describe|explain|summari[sz]e)\b", re.I)
 
@@ -91,7 +96,7 @@ _COUNT_OF = re.compile(r"\b(?:count|number|total\s+number)\s+of\s+(?P<noun>[a-z]
 
 _PER_SHARE = re.compile(r"\bper\s+(?:(?:diluted|basic|common|ordinary)\s+)?(?:share|cdi|ads|unit)\b|\bcents\b"
                         r"|\b(?:diluted\s+|basic\s+|adjusted\s+)?e\.?p\.?s\b|\bd\.?p\.?s\b", re.I)
-_COUNT = re.compile(r"^\s*(?:(?:in|from|according\s+to)\b[^,?]{0,120},\s*)?how\s+many\b"
+_COUNT = re.compile(r"^\s*" + _LEAD_IN + _ROUGHLY + r"how\s+many\b"
                     r"(?!\s+times\b|\s+(?:percentage\s+|basis\s+)?points\b|\s+days\b"
                     # "how many cents / dollars per share": an amount in a unit of money, not a count
                     r"|\s+(?:cents|dollars|euros|pence|pounds|yen)\b)", re.I)
@@ -124,7 +129,7 @@ def kinds_asked(question: str) -> frozenset[str]:
 
 
 _ASKS_FIGURE = re.compile(
-    r"^\s*(?:(?:in|for|during|at|as\s+of|from|according\s+to|per|based\s+on|using)\b[^,?]{0,120},\s*)?(?:(?:at|by)\s+)?(?:what|how\s+much|how\s+many)\b"
+    r"^\s*" + _LEAD_IN + r"(?:(?:at|by)\s+)?" + _ROUGHLY + r"(?:what|how\s+much|how\s+many)\b"
     r"(?!\s+(?:drove|caused|are\s+the\s+(?:risks|reasons|main|key|primary)|is\s+the\s+(?:reason|strategy|outlook)))", re.I)
 _PART_OF_WHOLE = re.compile(r"\b(?:what|which)\s+(?:percent(?:age)?|share|portion|proportion|fraction|part)\s+of\b", re.I)
 

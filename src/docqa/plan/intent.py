@@ -57,7 +57,10 @@ def classify(plan: "QuestionPlan") -> "Intent":
     question = plan.asked
     # "Did X pay dividends in 2022?" names a statement line: its printed figure answers first
     # ("a goodwill impairment" is an event that a goodwill balance does not answer).
-    on_a_line = plan.sign or (plan.judgement == "exists" and topic_is_a_line(question))
+    # a figure's direction or level ("did paid memberships increase", "did X pay more than $1 billion in
+    # dividends") is read from the figure, whatever verb of an event the question holds
+    on_a_line = (plan.sign or (plan.on_a_figure and plan.judgement != "compare")
+                 or (plan.judgement == "exists" and topic_is_a_line(question)))
     if asks_event(question) and not on_a_line:
         return Intent.EVENT
     if plan.judgement is None and not plan.measures and asks_passive_event(question):

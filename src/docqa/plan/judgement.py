@@ -103,7 +103,24 @@ def compared(question: str) -> Compared | None:
     m = _COMPARED.search(first)
     if m is None:
         return None
-    return Compared(first[:m.start()], first[m.end():], m.group("below") is None)
+    left, right = _AUX_FIRST.sub("", first[:m.start()]), first[m.end():]
+    return Compared(left, _borrowed(left, right), m.group("below") is None)
+
+
+# "was PBNA's net revenue larger than Frito-Lay North America's": the right names an owner only
+_OWNER_ONLY = re.compile(r"^\s*(?:that\s+of\s+)?(?P<owner>(?:the\s+)?[\w.&-]+(?:\s+[\w.&-]+){0,4}?)(?:['\u2019]s?|(?<=that\s\sof))"
+                         r"(?P<rest>\s*(?:,.*|\s+(?:in|for|during|at|as\s+of)\b.*)?)$", re.I)
+_POSSESSED = re.compile(r"^.*['\u2019]s?\s+(?P<what>[^,]+?)(?:\s+(?:in|for|during|at|as\s+of)\b[^,]*)?\s*$")
+
+
+def _borrowed(left: str, right: str) -> str:
+    """The right side with the left's measure when it names only whose it is: "Frito-Lay North
+    America's" -> "Frito-Lay North America's net revenue"."""
+    owner = _OWNER_ONLY.match(right)
+    possessed = _POSSESSED.search(left)
+    if owner is None or possessed is None:
+        return right
+    return f"{owner.group('owner')}'s {possessed.group('what')}{owner.group('rest')}"
 
 
 def sign_asked(question: str) -> bool:
@@ -147,11 +164,9 @@ def judgement(question: str) -> str | None:
         return "negative"
     if _PROFIT_ASKED.search(first):
         return "positive"
-    up, down = UP.search(first), DOWN.search(first)
-    if up and (not down or up.start() < down.start()):
-        return "up"
-    if down:
-        return "down"
+    move = move_word(first)
+    if move is not None:
+        return "up" if UP.fullmatch(move.group(0)) else "down"
     if _HEALTHY.search(first):
         return "healthy"
     if _EXISTS.match(first):
@@ -161,9 +176,30 @@ def judgement(question: str) -> str | None:
 
 def moves(question: str) -> str | None:
     """"up" or "down" when the question's words name a direction ("grew", "declined"), else None."""
-    if UP.search(question):
-        return "up"
-    return "down" if DOWN.search(question) else None
+    move = move_word(question)
+    if move is None:
+        return None
+    return "up" if UP.fullmatch(move.group(0)) else "down"
+
+
+def moved_as_verb(question: str) -> bool:
+    """The word of moving is the question's verb ("did paid memberships increase"), not a noun of
+    what happened ("did Best Buy announce a dividend increase": an event, told by its verb)."""
+    move = move_word(question.split("?")[0])
+    return move is not None and not _DETERMINED.search(question[:move.start()])
+
+
+_DETERMINED = re.compile(r"\b(?:a|an|the|any|its|their|another)\s+(?:[\w'\u2019-]+\s+){0,2}$", re.I)
+
+
+def move_word(text: str) -> re.Match | None:
+    """The first word of moving that is the verb: one followed at once by another is part of the
+    measure's name ("did table games drop increase", "did revenue growth decline")."""
+    found = sorted((m for pattern in (UP, DOWN) for m in pattern.finditer(text)), key=lambda m: m.start())
+    for this, after in zip(found, found[1:] + [None]):
+        if after is None or text[this.end():after.start()].strip():
+            return this
+    return None
 
 
 _AUX_FIRST = re.compile(r"^\W*(?:did|does|do|has|have|had|was|were|is|are)\s+", re.I)
@@ -184,8 +220,7 @@ def judged_phrase(question: str) -> str:
     noun = _HIGHER_NOUN.search(first)
     if noun is not None:
         return noun.group("noun").strip()
-    moves_at = [m for m in (UP.search(first), DOWN.search(first)) if m is not None]
-    if not moves_at:
+    move = move_word(first)
+    if move is None:
         return ""
-    move = min(moves_at, key=lambda m: m.start())
     return _AUX_FIRST.sub("", first[:move.start()]).strip(" ,;:-\u2013\u2014")

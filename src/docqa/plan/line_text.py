@@ -27,7 +27,10 @@ SCAFFOLD = frozenset(stems(
     # "in the fourth quarter alone": how much of the period, not the line's words
     "alone only just solely "
     # "how many restaurants were there": the sentence's frame
-    "there"))
+    "there "
+    # "roughly how many patents did X hold", "what range of capital expenditures": how exact, and the
+    # verb of having, not the line's words
+    "roughly approximately approximate around nearly hold holds range"))
 
 
 def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:

@@ -94,6 +94,9 @@ class QuestionPlan:
     why: bool = False                              # "what drove ...", "why ..."
     judgement: str | None = None                   # what a yes/no about a figure asks: "up", "positive" ...
     judged: str = ""                               # the words of what a direction is asked of ("adjusted free cash flow")
+    # the verdict is a figure's: its direction as the question's verb ("did paid memberships increase"), its
+    # level, or another figure beside it; not an event a noun of moving names ("announce a dividend increase")
+    on_a_figure: bool = False
     sign: bool = False                             # "did X report a net loss": a line's sign
     gross_of: tuple[GrossOf, ...] = ()             # "before deducting royalties": the amount before what is taken off
     loss_named: bool = False                       # "did the net loss shrink": the measure is named as a loss

@@ -129,6 +129,20 @@ def balance_date(question: str) -> str | None:
     return day.isoformat() if day else None
 
 
+_ANY_DAY = re.compile(
+    r"\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d"
+    r"|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+(?:19|20)\d\d)", re.I)
+
+
+def year_closing_days(question: str) -> list[str]:
+    """Every day the question names that closes the fiscal year before its calendar year ("from
+    January 2, 2022 to January 1, 2023": the ends of two 52/53-week years, fiscal 2021 and 2022), ISO."""
+    from docqa.ingest.metadata import parse_date
+
+    days = [parse_date(m.group(1)) for m in _ANY_DAY.finditer(question)]
+    return [d.isoformat() for d in days if d is not None and fiscal_year_of(d.isoformat()) != d.year]
+
+
 def asked_period_end(question: str) -> str | None:
     """The period end a question gives as a date ("for the fiscal year ending May 28, 2023"), ISO."""
     from docqa.ingest.metadata import parse_date

@@ -44,10 +44,13 @@ def asks_about_boilerplate(question: str) -> bool:
 
 
 # "Corning FY22: did net income go up vs 2021?", "Nike fiscal 2023 — was gross margin above 40%?",
-# "During 2022, did Lockheed raise its dividend?": a label before the question proper.
+# "During 2022, did Lockheed raise its dividend?", "MGM Q2 2023: for the six months ended June 30,
+# 2023, did ...": a label before the question proper.
 _LABEL_FIRST = re.compile(
-    r"^\s*(?P<label>(?:[^?:;\u2013\u2014]{2,80}?\s*(?::|\s[\u2013\u2014-]+))|"
-    r"(?:during|in|for|over|as\s+of|at|from)\s[^?,:;]{2,60},)\s*"
+    r"^\s*(?P<label>(?:[^?:;\u2013\u2014]{2,80}?\s*(?::|\s[\u2013\u2014-]+)\s*)?"
+    # "for the six months ended June 30, 2023, did ...": the period's own comma is no label's end
+    r"(?:during|in|for|over|as\s+of|at|from)\s[^?:;]{2,60}?,|"
+    r"[^?:;\u2013\u2014]{2,80}?\s*(?::|\s[\u2013\u2014-]+))\s*"
     r"(?P<asked>(?:is|are|was|were|does|do|did|has|have|had|can|will)\b[^?]*)(?P<end>\??)\s*$", re.I)
 
 

@@ -10,10 +10,12 @@ from docqa.answer.figures.reading.composition import compose_measures
 from docqa.answer.figures.reading.drafts import judged_draft
 from docqa.answer.figures.reading.evaluated import Evaluated, Measure, growth_expression, show, wrap
 from docqa.answer.figures.reading.measures import Combined, FormulaMeasure, MetricMeasure
+from docqa.answer.figures.reading.scoped import scoped_measures
 from docqa.answer.figures.reading.sources import Source
 from docqa.plan import QuestionPlan, build_plan
 from docqa.plan.composition import without_period
 from docqa.plan.line_text import leaf_text
+from docqa.plan.scope import scope_asked
 from docqa.finance import formulas as F
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.periods import Period
@@ -120,10 +122,18 @@ def _negated(value):
 def side_measures(words: str, company_words: frozenset[str]) -> list[Measure]:
     """What one side of a comparison names, read as a figure question reads it: a line item the
     lexicon knows, or the printed row its words name ("its Digital Experience segment revenue")."""
-    words = without_period(words)
-    side = replace(build_plan(words, []), composition=None)  # the side's own words, planned as a question
+    # the side's own words, planned as the figure question they ask ("what was PBNA's net revenue")
+    side = replace(build_plan(f"What was {without_period(words)}?", []), composition=None)
     asked = asked_measures(side.reading)
-    compose_measures(side, asked, company_words, leaf_text(side.line_clause or side.main_clause, company_words))
+    subject = leaf_text(side.line_clause or side.main_clause, company_words)
+    compose_measures(side, asked, company_words, subject)
+    scope = scope_asked(side.asked, side.measures, company_words)
+    if scope and asked.measures:
+        # "PBNA's net revenue" against "Frito-Lay North America's": each side's part of the company
+        lexicon = load_lexicon()
+        amounts = not side.kinds and any(lexicon.metric(k).kind == "currency" for k in side.metric_keys)
+        return scoped_measures(asked.measures, scope, subject, frozenset({"amount"}) if amounts else side.kinds,
+                               company_words)
     return asked.measures
 
 
@@ -145,8 +155,13 @@ def _compare(plan: QuestionPlan, sources: list[Source], period: Period, company_
     answer = x > y if sides.above else x < y
     relation = "larger than" if x > y else "smaller than" if x < y else "equal to"
     text = (f"{'Yes' if answer else 'No'}. {a.label} for {period.label} ({show(a.value, a.kind, a.unit)}) was "
-            f"{relation} {b.label[:1].lower() + b.label[1:]} ({show(b.value, b.kind, b.unit)}).")
+            f"{relation} {_in_sentence(b.label)} ({show(b.value, b.kind, b.unit)}).")
     return judged_draft([a, b], text)
+
+
+def _in_sentence(label: str) -> str:
+    """A label inside a sentence: "net income", but "FLNA" and "U.S. revenue" as printed."""
+    return label if label[1:2].isupper() or label[1:2] in (".", "&") else label[:1].lower() + label[1:]
 
 
 def _in_units(value: Evaluated) -> float:
@@ -186,8 +201,8 @@ def _threshold(plan: QuestionPlan, measure: Measure, sources: list[Source], peri
         else:
             return None
     elif unit == "$":
-        if now.kind != "currency":
-            return None
+        if now.kind != "currency" or threshold.noun:
+            return None  # "more than 15 million shares": a count of the noun, not an amount of money
         scale = now.used[0].table.scale or 1.0 if now.used else 1.0
         value = now.value * scale
     else:
