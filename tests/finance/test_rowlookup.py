@@ -79,3 +79,12 @@ def test_a_segments_rows_are_told_apart_by_the_measure_heading_them():
     assert match is not None and match.row.section == "Operating Income" and match.row.cells[0].raw == "32,721"
     match = best("microsoft_segments_2022", "intelligent cloud revenue")
     assert match is not None and match.row.section == "Revenue" and match.row.cells[0].raw == "75,251"
+
+
+def test_a_block_whose_total_narrows_the_measure_holds_a_part_of_it():
+    # Adobe FY2022 p. 41: "Digital Media" closes to "Total subscription revenue" in one table and to
+    # "Total revenue" in the next; its revenue is the second's, its subscription revenue the first's
+    match = best("adobe_segment_revenue_2022", "digital media revenue")
+    assert match is not None and match.row.cells[0].raw == "$ 12,842"
+    match = best("adobe_segment_revenue_2022", "digital media subscription revenue")
+    assert match is not None and match.row.cells[0].raw == "$ 12,385"

@@ -59,3 +59,16 @@ def test_prepared_names_match_as_the_pairs_do():
               "What is being reported?", "Costco vs Cotsco, Boieng"):
         assert fuzzy_mentions(q, table, None) == fuzzy_mentions(q, tied, None)
     assert [m.company for m in fuzzy_mentions("pepsico", table, None)] == ["PepsiCo, Inc."]
+
+
+def test_a_possessive_name_the_company_asked_about_prints_is_its_part_not_another_filer():
+    from docqa.plan import build_plan
+    from tests.plan.test_build import DOCS
+
+    question = "adobe fy2022: was Digital Media's revenue larger than Digital Experience's?"
+    owned = {"adobe": "Adobe Inc.", "digital media": "Adobe Inc.", "digital experience": "Adobe Inc."}
+    plan = build_plan(question, DOCS, owner=lambda words: owned.get(words))
+    assert plan.unheld == () and plan.companies == ("Adobe Inc.",)
+    # a name no held filer prints as its own is another company, which the index does not hold
+    plan = build_plan("Was Adobe's revenue larger than Oracle Systems's in fiscal 2022?", DOCS, owner=lambda words: None)
+    assert plan.unheld == ("Oracle Systems",)

@@ -31,6 +31,7 @@ LABEL_WEIGHT = 0.55    # share of the score from the label's precision (the rest
 CONTEXT_FACTOR = 0.93  # a hard word found only in the headings or title, not the label
 HEADING_FACTOR = 0.95  # ... found in the heading the row sits under ("Long-lived assets" over "U.S. operations")
 TOTAL_BONUS = 0.03     # "Total X" over a component "X" when both match equally
+NARROWER_PENALTY = 0.02  # each word a block's total adds to the measure asked ("subscription" revenue)
 SOFT_BONUS = 0.01      # "Net interest income" over "Interest income" when "net interest income" is asked
 
 # Words that say little about which row: they may be missing from the label without a penalty.
@@ -245,6 +246,8 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
     # that closes its block says
     context |= _closing_total_words(table, row)
     found = 0.0
+    closing = _closing_total_words(table, row)
+    narrower = 0   # words the block's total adds to a word asked that only it supplies
     for w in hard:
         if _has(label_set, w):
             found += 1.0
@@ -252,6 +255,9 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
             found += HEADING_FACTOR  # the row's own heading says more of it than the table's title
         elif _has(context, w):
             found += CONTEXT_FACTOR
+            if _has(closing, w):
+                narrower = max(narrower, len([s for s in closing if s not in LABEL_NEUTRAL
+                                              and not any(_has({s}, a) for a in hard + soft)]))
     recall = found / len(hard)
     if recall < MIN_RECALL * CONTEXT_FACTOR:  # a word asked that nothing around the row prints
         return 0.0
@@ -268,6 +274,9 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
         # the heading the row sits under ("Operating Income:" over "Intelligent Cloud") tells apart
         # the segment's rows of one table that print the same name under each measure
         score += SOFT_BONUS * sum(_has(heading, w) for w in said) / len(said)
+    # "Digital Media" closing to "Total subscription revenue" is a part of its revenue; under "Total
+    # revenue", all of it
+    score -= NARROWER_PENALTY * min(narrower, 2)
     if _OPENING.search(label_text) and not _OPENING.search(phrase):
         score -= TOTAL_BONUS  # "Balance at beginning of year" is the year before's: the year's own is at its end
     if "total" in soft and label and label[0] == "total":

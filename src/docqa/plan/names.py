@@ -23,7 +23,7 @@ from rapidfuzz.distance import OSA
 from docqa.text import STOPWORDS, fold
 
 WordCheck = Callable[[str], bool]          # does any indexed page print this word?
-OwnerCheck = Callable[[str], str | None]   # the one company whose filings print this word, if one
+OwnerCheck = Callable[[str], str | None]   # the one company whose filings print this word (or phrase), if one
 
 _WORD = re.compile(r"[a-z0-9]+(?:&[a-z0-9]+)*")
 MIN_FUZZY = 4        # shorter strings are too easily one edit away from something else

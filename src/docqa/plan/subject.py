@@ -170,6 +170,8 @@ def _unheld_companies(question: str, names: _Held, detected: list[str],
             continue  # "settle the State of Minnesota's lawsuit": a government party, not a filer asked
         if detected and (not possessive or _RENAMED.search(question)):
             continue  # "Block's (formerly known as Square)": one company by two names
+        if detected and owner is not None and " " in norm and owner(norm) in detected:
+            continue  # "Adobe ... larger than Digital Experience's": a name the company asked about prints as its own
         out.append(phrase.text)
     return out, (closest(out[0], set(names.canonical.values())) if out else [])
 

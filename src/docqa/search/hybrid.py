@@ -137,7 +137,9 @@ class HybridSearcher:
 
         def owner(word: str) -> str | None:
             if word not in owners:
-                ranked = self.store.lexical_search([word], [], SearchFilters(), OWNER_SAMPLE)
+                # a name of several words is searched as the phrase ("digital media": Adobe's segment)
+                terms, phrases = ([], [word]) if " " in word else ([word], [])
+                ranked = self.store.lexical_search(terms, phrases, SearchFilters(), OWNER_SAMPLE)
                 heads = self._heads([cid for cid, _ in ranked])[0]
                 counts = Counter(canonical.get(head[0]) for head in heads.values())
                 top = counts.most_common(1)

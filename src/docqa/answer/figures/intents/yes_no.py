@@ -161,7 +161,9 @@ def _compare(plan: QuestionPlan, sources: list[Source], period: Period, company_
 
 def _in_sentence(label: str) -> str:
     """A label inside a sentence: "net income", but "FLNA" and "U.S. revenue" as printed."""
-    return label if label[1:2].isupper() or label[1:2] in (".", "&") else label[:1].lower() + label[1:]
+    words = label.split()
+    named = len(words) > 1 and words[1][:1].isupper()   # "Digital Experience (revenue)": a name
+    return label if named or label[1:2].isupper() or label[1:2] in (".", "&") else label[:1].lower() + label[1:]
 
 
 def _in_units(value: Evaluated) -> float:
