@@ -163,3 +163,19 @@ def test_a_line_printed_as_asked_reads_the_words_in_their_order():
     cogs = load_lexicon().metric("cost_of_revenue")
     services = PrintedAsAsked(RowMeasure("cost of services", stands_for=cogs, exact=True), MetricMeasure(cogs))
     assert services.evaluate([Source("BOEING.pdf", "x", [income], {})], Period(2022)).value == 9000
+
+
+def test_words_after_the_item_that_narrow_it_are_its_qualifiers():
+    from docqa.answer.figures.reading.line_item_words import qualifiers
+
+    def narrowed(question: str) -> list[str]:
+        (m,) = [m for m in load_lexicon().match(question) if m.key == "capex"]
+        return qualifiers(question, m, frozenset({"corn"}))
+
+    # "for pollution control", "required under binding contractual obligations": a part of capital expenditures
+    assert {"pollution", "control"} <= set(narrowed("What were Corning's capital expenditures for pollution control in 2021?"))
+    assert "binding" in set(narrowed("What capital expenditures were required under legal and binding contractual obligations?"))
+    # the year, the company or the frame after "for" narrow nothing
+    assert narrowed("What were Corning's capital expenditures for fiscal 2021?") == []
+    assert narrowed("What were the capital expenditures for Corning in 2021?") == []
+    assert narrowed("What were capital expenditures for the year?") == []

@@ -65,6 +65,7 @@ SLOTS: dict[str, Callable[[QuestionPlan], Any]] = {
     "latest": lambda p: p.latest,
     "forward_looking": lambda p: p.forward_looking,
     "periods": lambda p: [[x.fiscal_year, x.quarter] for x in p.asked_periods()],  # [year, quarter or null]
+    "filing_years": lambda p: p.periods.filings,
     # filings
     "doc_types": lambda p: [t.value for t in p.doc_types],
     # what kind of answer

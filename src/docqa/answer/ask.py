@@ -459,7 +459,7 @@ def missing_subject(plan: QuestionPlan, documents: list[Document], filters: Sear
             if plan.balance_day and _reported_after([d for d in documents if canonical.get(d.id) == company],
                                                     plan.balance_day):
                 continue
-            named_filing = (set(plan.years) - set(plan.periods.years)) & set(years)
+            named_filing = set(plan.periods.filings) & set(years)
             if years and all(wanted > y for y in years) and not named_filing:
                 # (a later year asked of a filing the question names, held: "the fiscal 2024 dividend, as
                 # reported in its fiscal 2023 annual report" is the filing's to state)

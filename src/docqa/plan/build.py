@@ -276,6 +276,12 @@ def _with_filings(plan: QuestionPlan, documents: list[Document], explicit: Searc
     notes: list[str] = []
     for company in plan.companies or (None,):
         candidates = [d for d in pool if company is None or canonical.get(d.id) == company]
+        named = [d for d in candidates if d.meta.fiscal_year in plan.periods.filings
+                 and (not plan.doc_types or d.meta.doc_type in {k for t in plan.doc_types for k in t.family})]
+        if named:
+            # "per the 2020 10-K": the filing the question names, for whatever period it asks of it
+            groups.append(SearchFilters(document_ids=tuple(d.id for d in named)))
+            continue
         chosen, note = choose_documents(candidates, years, plan.quarter, list(plan.doc_types), plan.forward_looking,
                                         latest=plan.latest, period_end=plan.dated,
                                         annual_first=bool(plan.measures) and plan.quarter is None and not plan.doc_types,

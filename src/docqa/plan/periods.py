@@ -225,6 +225,9 @@ class AskedPeriods:
     quarters: tuple[tuple[int, int | None], ...] = ()   # (quarter, year or None)
     years: tuple[int, ...] = ()
     same_period_before: bool = False
+    # the year of the filing the question names to read, when it names another period too ("the
+    # fiscal 2024 dividend, as reported in its fiscal 2023 annual report")
+    filings: tuple[int, ...] = ()
 
     @property
     def named(self) -> bool:
@@ -308,7 +311,11 @@ def read_periods(question: str) -> AskedPeriods:
                 y -= 1  # "the year before 2021"
             if y not in years:
                 years.append(y)
+    filings: list[int] = []
     if not quarters and not years:
         quarters = filing_quarters
         years = [y - 1 for y in filing_years] if _PRIOR_YEAR.search(question) else filing_years
-    return AskedPeriods(tuple(quarters), tuple(years), _SAME_PERIOD_BEFORE.search(question) is not None)
+    else:
+        filings = filing_years
+    return AskedPeriods(tuple(quarters), tuple(years), _SAME_PERIOD_BEFORE.search(question) is not None,
+                        tuple(filings))
