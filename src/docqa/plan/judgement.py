@@ -186,7 +186,13 @@ def moved_as_verb(question: str) -> bool:
     """The word of moving is the question's verb ("did paid memberships increase"), not a noun of
     what happened ("did Best Buy announce a dividend increase": an event, told by its verb)."""
     move = move_word(question.split("?")[0])
-    return move is not None and not _DETERMINED.search(question[:move.start()])
+    if move is None:
+        return False
+    # "declare a higher quarterly dividend": a comparative says the figure was higher, whatever stands before it
+    return _COMPARATIVE.fullmatch(move.group(0)) is not None or not _DETERMINED.search(question[:move.start()])
+
+
+_COMPARATIVE = re.compile(r"higher|lower|larger|smaller|bigger|greater", re.I)
 
 
 _DETERMINED = re.compile(r"\b(?:a|an|the|any|its|their|another)\s+(?:[\w'\u2019-]+\s+){0,2}$", re.I)
