@@ -88,6 +88,7 @@ SLOTS: dict[str, Callable[[QuestionPlan], Any]] = {
     "verdict": lambda p: p.verdict,
     "judgement": lambda p: p.judgement,
     "judged": lambda p: p.judged,
+    "tied": lambda p: p.tied,
     "sides": lambda p: None if p.sides is None else [p.sides.left.strip(), p.sides.right.strip()],
     "threshold": _threshold,
     "sign": lambda p: p.sign,

@@ -26,7 +26,7 @@ from docqa.plan.format import (asked_currency, asks_amount, asks_figure, counted
                                part_of_whole, requested_format)
 from docqa.plan.intent import classify
 from docqa.plan.judgement import (band_asked, bottom_line_asked, compared, judged_phrase, judgement, moved_as_verb, moves,
-                                  parse_threshold, sign_asked)
+                                  parse_threshold, sign_asked, tied_to_one)
 from docqa.plan.model import Intent, QuestionPlan, Statistic
 from docqa.plan.measures import gross_of, linking_words, nouns_of, read_measures, without_asked_verb
 from docqa.plan.names import OwnerCheck, WordCheck
@@ -182,7 +182,8 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         gross_of=gross_of(asked), loss_named=any(_LOSS.search(m.text) for m in measures),
         bottom_line=bottom_line_asked(asked), threshold=parse_threshold(asked), sides=compared(asked),
         band=band_asked(asked), moves=moves(asked), judged=judged_of,
-        on_a_figure=judged in ("threshold", "compare") or (judged in ("up", "down") and moved_as_verb(asked)), amount=asks_amount(asked, measures) and not asks_discussion(asked), counted=counted_noun(asked), kinds=kinds_asked(asked),
+        on_a_figure=judged in ("threshold", "compare") or (judged in ("up", "down") and moved_as_verb(asked)),
+        tied=tied_to_one(asked), amount=asks_amount(asked, measures) and not asks_discussion(asked), counted=counted_noun(asked), kinds=kinds_asked(asked),
         asks_figure=asks_figure(asked) or (looks_up_a_figure(asked) and not asks_why(asked)),
         part_of_whole=part_of_whole(asked),
         format=requested_format(asked), currency=asked_currency(asked), pick=pick,

@@ -182,6 +182,17 @@ def moves(question: str) -> str | None:
     return "up" if UP.fullmatch(move.group(0)) else "down"
 
 
+def tied_to_one(question: str) -> bool:
+    """"Did X buy back shares under its $1.0 billion program", "did Corning raise its dividend to $0.28
+    a share", "has J&J used the full $5.0 billion authorization": the event is asked of one program or
+    level, which the year's total line does not tell apart."""
+    return _TIED.search(question.split("?")[0]) is not None
+
+
+_TIED = re.compile(r"\b(?:under|pursuant\s+to|of|from)\s+(?:the|its|their|a|an)?\s*(?:[\w$.,-]+\s+){0,5}?"
+                   r"(?:program(?:me)?|plan|authori[sz]ation|facility)\b|\bto\s+\$\s?\d|\bthe\s+full\s+\$", re.I)
+
+
 def moved_as_verb(question: str) -> bool:
     """The word of moving is the question's verb ("did paid memberships increase"), not a noun of
     what happened ("did Best Buy announce a dividend increase": an event, told by its verb)."""

@@ -97,6 +97,7 @@ class QuestionPlan:
     # the verdict is a figure's: its direction as the question's verb ("did paid memberships increase"), its
     # level, or another figure beside it; not an event a noun of moving names ("announce a dividend increase")
     on_a_figure: bool = False
+    tied: bool = False        # an event asked of one program or level ("under its $1.0 billion program")
     sign: bool = False                             # "did X report a net loss": a line's sign
     gross_of: tuple[GrossOf, ...] = ()             # "before deducting royalties": the amount before what is taken off
     loss_named: bool = False                       # "did the net loss shrink": the measure is named as a loss

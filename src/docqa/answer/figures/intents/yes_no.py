@@ -77,6 +77,8 @@ def _judge(judged: str, plan: QuestionPlan, measure: Measure, sources: list[Sour
     shown = show(now.value, now.kind, now.unit)
     printed = "" if now.computed else f" (as printed: {now.used[0].cell.raw})"
     if judged == "exists":
+        if plan.tied:
+            return None  # the year's total does not say what one program or level saw
         answer = abs(now.value) > 0
         text = f"{'Yes' if answer else 'No'}. {label} for {last.label}: {shown}{printed}."
         return judged_draft([now], text)
