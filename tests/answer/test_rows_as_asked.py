@@ -179,3 +179,5 @@ def test_words_after_the_item_that_narrow_it_are_its_qualifiers():
     assert narrowed("What were Corning's capital expenditures for fiscal 2021?") == []
     assert narrowed("What were the capital expenditures for Corning in 2021?") == []
     assert narrowed("What were capital expenditures for the year?") == []
+    assert narrowed("Were capital expenditures for the twelve months ended June 30, 2023 higher?") == []
+    assert narrowed("Did capital expenditures for the year to 31 March 2022 rise compared with the year before?") == []

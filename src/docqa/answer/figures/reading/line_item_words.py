@@ -10,6 +10,7 @@ from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.finance.text import stems
 from docqa.plan import QuestionPlan
 from docqa.plan.line_text import SCAFFOLD, leaf_text
+from docqa.text import STOPWORDS
 from docqa.store.base import Store
 
 def line_words(plan: QuestionPlan, sources: list[Source], company_words: frozenset[str]) -> str:
@@ -101,7 +102,8 @@ def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str], noun_of
     narrowed = _NARROWED_AFTER.match(main[m.span[1]:])
     if narrowed:
         # "capital expenditures for pollution control", "... required under binding contracts": a part of the item
-        words += [w for w in re.findall(r"[A-Za-z][\w&-]*", narrowed.group("what")) if not w[:1].isupper()
+        words += [w for w in re.findall(r"[A-Za-z][\w&-]*", leaf_text(narrowed.group("what"), company_words))
+                  if not w[:1].isupper() and w.lower() not in STOPWORDS
                   and not set(stems(w)) <= (SCAFFOLD | company_words | _QUESTION_WORDS | _OF_FILLERS)]
     return [s for w in words for s in stems(w) if s not in vocabulary and s not in SOFT_WORDS and s not in company_words
             and s not in _QUESTION_WORDS and s not in SCAFFOLD]
