@@ -260,3 +260,14 @@ def test_a_sentence_read_for_its_amounts_leaves_nothing_for_the_next_to_borrow()
     second = "These changes were substantially complete by year end, at a cost of $99 million."
     draft = _answer("How many positions were affected by restructuring actions in 2017?", f"{first} {second}", year=2017)
     assert draft is not None and draft.figures[0].value == 1300
+
+
+def test_what_a_sentence_speaks_of_may_be_named_two_sentences_before():
+    # Verrica's 2022 10-K, note 14: "the offering" is the underwritten offering two sentences before;
+    # its "offering expenses" are another amount than the gross proceeds asked
+    text = ("On February 23, 2023, the Company closed an underwritten offering of 750,000 shares of its common "
+            "stock. The offering was substantially led by one healthcare dedicated fund. The gross proceeds from "
+            "the offering to the Company were approximately $32.5 million, before deducting underwriting discounts "
+            "and commissions, and offering expenses of approximately $2.3 million.")
+    draft = _answer("What were the gross proceeds from the February 2023 underwritten offering?", text, year=2023)
+    assert draft is not None and draft.figures[0].value == pytest.approx(32.5)

@@ -33,6 +33,7 @@ from docqa.verify.numbers import Number, numbers_at
 ANSWERER = "sentences"
 MIN_STEM = 5           # a shared stem this long makes two words one ("employees", "employed")
 MAX_GAP = 160          # characters between the asked words and the amount
+MAX_CHAIN = 2          # sentences a sentence may speak of through "these actions", "the offering"
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _PER_SHARE_AFTER = re.compile(r"^\s*(?:per|a)\s+(?:diluted\s+|basic\s+|common\s+)?(?:share|cdi|ads|unit)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’&-]*")
@@ -173,8 +174,13 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
     """The amounts of ``kind`` the page's sentences state for the asked words; ``change``: a change
     is what is asked, so "increased by $52.5 million" answers."""
     out = []
-    prior: set[str] = set()   # the stems of the sentence before
+    headless = not any(any(holds_word({w}, n) for n in _AMOUNT_NOUNS) for w in hard)
+    # what the sentences before speak of: the one before, and those before it while each speaks of the
+    # one before ("we closed an underwritten offering ... The offering was led by ... The gross proceeds
+    # from the offering were $32.5 million")
+    prior: set[str] = set()
     told = ""
+    chained = 0
     for sentence in units(page):
         prior_stems, prior_told = prior, told
         prior, told = set(), sentence
@@ -184,10 +190,14 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
         words = [(m.start(), m.end(), normalized(stems(m.group(0)))) for m in _WORD.finditer(folded)]
         sentence_stems = {s for _, _, st in words for s in st}
         prior = sentence_stems
+        if prior_stems and chained < MAX_CHAIN and _refers_back(sentence, prior_stems):
+            prior, told, chained = prior_stems | sentence_stems, f"{prior_told} {sentence}", chained + 1
+        else:
+            chained = 0
         if quarter is not None and quarters_named(sentence) != {quarter}:
             continue  # a quarter asked: the sentence names that quarter, and no other
         missing = [w for w in hard if not holds_word(sentence_stems, w)]
-        if missing and not (len(missing) < len(hard) and _REFERS_BACK.search(sentence)
+        if missing and not (len(missing) < len(hard) and _refers_back(sentence, prior_stems)
                             and all(holds_word(prior_stems, w) for w in missing)):
             continue
         own_from = 0   # where the sentence's own words begin (its amounts are the only ones read)
@@ -245,9 +255,9 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
                 qualifies = kind == "count" and follows and _QUALIFIERS.fullmatch(between) is not None
                 if change and kind == "percent" and not _MOVED.search(between):
                     continue  # growth asked: the percentage a verb of moving states ("grew by $653.9 million, or 74%")
-                if gap <= MAX_GAP and (_links(between, longer=bool(respective)) or qualifies):
+                if gap <= MAX_GAP and (_links(between, longer=bool(respective), heads=headless) or qualifies):
                     upto = _RANGE_END.match(sentence[end:])
-                    candidates.append((_reach(words, hard, start, end, folded),
+                    candidates.append((_reach(words, [w for w in hard if w not in missing], start, end, folded),
                                        Stated(number, kind, sentence, page, gap, rank, upto.group(1) if upto else "")))
                     break
         if candidates:
@@ -300,8 +310,14 @@ _LINKING = frozenset(
     "has and which were worth with on "
     # "a workforce made up of approximately 116,000 employees"
     "made up consisting comprised composed "
-    # "advertising costs for the years ended ... were": the measure's own head noun
-    "cost costs expense expenses proceeds".split())
+    # "proceeds to the Company were": the filer
+    "company".split())
+# "advertising costs for the years ended ... were", "cash proceeds of": the head noun of an amount
+# asked without one ("spend on advertising", "cash received"); beside another amount's noun asked
+# ("gross proceeds"), "offering expenses of $2.3 million" are another amount
+_HEADS = frozenset("cost costs expense expenses proceeds".split())
+_AMOUNT_NOUNS = frozenset(stems("proceeds cost expense revenue sales income gain loss price payment fee charge "
+                                "consideration"))
 _MONTH_WORDS = frozenset("january february march april may june july august september october november december".split())
 
 
@@ -310,14 +326,16 @@ _QUALIFYING = re.compile(r"\b(?:after|before|net\s+of|following|excluding|less)\
 _QUALIFIERS = re.compile(r"\s*(?:[A-Za-z][\w-]*\s+){0,3}")
 
 
-def _links(between: str, longer: bool = False) -> bool:
+def _links(between: str, longer: bool = False, heads: bool = False) -> bool:
     """``longer``: the words may hold a list of years ("for the years ended December 31, 2020, 2019,
-    and 2018 were"). The same change as an amount may stand first ("grew by $653.9 million, or 74%")."""
+    and 2018 were"). The same change as an amount may stand first ("grew by $653.9 million, or 74%").
+    ``heads``: an amount's head noun may stand there ("advertising costs ... were")."""
     between = _SAID_AS_AN_AMOUNT.sub(" ", between.lower())
     if longer:
         between = _AN_AMOUNT.sub(" ", between)  # the list's amounts before this one ("were $224.7 million, ")
     words = re.findall(r"[a-z]+", between)
-    return len(words) <= (10 if longer else 6) and all(w in _LINKING or w in _MONTH_WORDS for w in words)
+    return len(words) <= (10 if longer else 6) and all(w in _LINKING or w in _MONTH_WORDS or (heads and w in _HEADS)
+                                                       for w in words)
 
 
 # "approximately $650 million to $700 million", "between 4% and 6%": an estimate given as a range
@@ -325,6 +343,21 @@ _RANGE_END = re.compile(r"^\s*(?:to|-|\u2013|through)\s*([$€£]?\s?\d[\d,]*(?:
                         re.I)
 # "these actions", "this divestiture", "such program": a sentence that speaks of what the one before names
 _REFERS_BACK = re.compile(r"\b(?:this|these|such|those)\s+(?:[a-z-]+\s+){0,2}?[a-z-]{4,}\b", re.I)
+_DEFINITE = re.compile(r"\bthe\s+([a-z][a-z-]{3,})\b", re.I)
+
+
+def _refers_back(sentence: str, prior: set[str]) -> bool:
+    """The sentence speaks of what the one before names: "these actions", or "the offering" after
+    "we closed an underwritten offering"."""
+    if _REFERS_BACK.search(sentence):
+        return True
+    return any(set(normalized(stems(m.group(1)))) & prior for m in _DEFINITE.finditer(fold(sentence))
+               if m.group(1).lower() not in _NOT_A_THING)
+
+
+# "the Company", "the year": words that refer to the filer or the period, not to a thing the sentence before names
+_NOT_A_THING = frozenset("company group year years period quarter first second third fourth same following other total "
+                         "fiscal end".split())
 _SAID_AS_AN_AMOUNT = re.compile(r"[$\u20ac\u00a3]?\s?\d[\d,.]*\s*(?:million|billion|thousand)?\s*,?\s*or\s*$")
 _AN_AMOUNT = re.compile(r"[$\u20ac\u00a3]?\s?\d[\d,.]*\s*(?:million|billion|thousand)?")
 _MOVED = re.compile(r"\b(?:increas|decreas|grew|grow|rose|rise|risen|fell|fall|declin|drop|reduc|jump|climb|up|down)\w*\b", re.I)
