@@ -102,6 +102,9 @@ class DocumentMeta(Frozen):
     exchange: str | None = None        # where the ticker trades, as printed ("NYSE", "Nasdaq", "ASX", "LSE")
     currency: str | None = None        # reporting currency, ISO code ("USD", "GBP", "AUD")
     report_date: str | None = None     # an 8-K's date of report (ISO): "as of May 26, 2023" picks it
+    # the year the filer's own title names its period by, when it is the year before the one the period
+    # ends in: Ulta's "Fourth Quarter Fiscal 2022 Results" for the quarter ended January 28, 2023
+    named_year: int | None = None
 
 
 class PageInfo(Frozen):

@@ -72,3 +72,18 @@ def test_a_move_named_before_the_measure_says_its_direction(question, verdict):
 def test_a_move_named_before_another_measure_is_not_its_move():
     text = "Our Domestic segment experienced a decrease in SG&A while gross profit rate was flat at 23.4%."
     assert _answer("Did the Domestic segment's gross profit rate decline in fiscal 2019?", text, year=2019) is None
+
+
+def test_a_sentence_names_the_year_as_the_filer_does():
+    from docqa.types import DocType, Document, DocumentMeta
+
+    # ULTABEAUTY_2023Q4_EARNINGS.pdf p. 2: the release of the quarter ended January 28, 2023 (held as
+    # fiscal 2023) says "fiscal 2021" of the year-ago quarter, as Ulta names its years
+    ulta = Document(id="x", file_name="X_EARNINGS.pdf", path="", sha256="x", pages=1, meta=DocumentMeta(
+        company="Ulta Beauty, Inc.", aliases=("Ulta Beauty", "Ulta"), fiscal_year=2023, fiscal_quarter=4,
+        doc_type=DocType.EARNINGS, period_end="2023-01-28", named_year=2022))
+    text = "The tax rate increased to 24.6% compared to 22.9% in the fourth quarter of fiscal 2021."
+    plan = build_plan("Did Ulta's tax rate go down in the fourth quarter of fiscal 2022 compared with the fourth "
+                      "quarter of fiscal 2021?", [ulta])
+    draft = SentenceMoveAnswerer().answer(plan, Evidence.of([_page(text, 2023)]))
+    assert draft is not None and draft.text.startswith("No.")

@@ -116,8 +116,10 @@ def test_earnings_release(parsed):
     meta = detect_document(pages)
     assert meta.doc_type is DocType.EARNINGS
     assert meta.company == "Ulta Beauty, Inc." and meta.ticker == "ULTA"
-    # "fourth quarter fiscal 2022" ended January 28, 2023: named by the year it ends in
+    # "fourth quarter fiscal 2022" ended January 28, 2023: held by the year it ends in, and the
+    # year the filer's title names it by kept beside it
     assert (meta.fiscal_year, meta.fiscal_quarter, meta.period_end) == (2023, 4, "2023-01-28")
+    assert meta.named_year == 2022
     kinds = {i.statement for i in detect_pages(pages)}
     assert {StatementKind.INCOME, StatementKind.BALANCE, StatementKind.CASH_FLOW} <= kinds
 

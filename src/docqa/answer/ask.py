@@ -378,8 +378,11 @@ _KIND_LABEL = {"10k": "10-K", "10q": "10-Q", "8k": "8-K", "20f": "20-F", "40f": 
 
 def filing_label(d: Document) -> str:
     kind = _KIND_LABEL.get(d.meta.doc_type.value if d.meta.doc_type else "other", "filing")
+    # a filer that names its year by the calendar year it starts in: both names ("Q4 fiscal 2023, the
+    # filer's fiscal 2022, ended 2023-01-28")
+    named = f", the filer's fiscal {d.meta.named_year}, ended {d.meta.period_end}" if d.meta.named_year else ""
     if d.meta.fiscal_quarter and d.meta.fiscal_year:
-        return f"{kind} Q{d.meta.fiscal_quarter} fiscal {d.meta.fiscal_year}"
+        return f"{kind} Q{d.meta.fiscal_quarter} fiscal {d.meta.fiscal_year}{named}"
     return f"{kind} fiscal {d.meta.fiscal_year}" if d.meta.fiscal_year else kind
 
 

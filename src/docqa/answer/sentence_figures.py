@@ -90,11 +90,12 @@ def stated_for(plan: QuestionPlan, evidence: Evidence, hard: list[str], kind: st
     # "Fios internet connections": the words that say which kind of the noun is counted
     kinds = [w for w in phrase_words(counted)[0][:-1] if w not in _COUNTED_AS and w not in _OWN]
     change = plan.reading.over_time is not None or plan.moves is not None
+    said = plan.as_the_filer_names(year)   # how the filing's sentences name the year asked
     found = [s for rank, page in enumerate(evidence.pages)
-             for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds, change)]
+             for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds, change, said)]
     if not found and evidence.filings is not None:
         found = [s for rank, page in enumerate(filing_pages(plan, evidence, evidence.filings), len(evidence.pages))
-                 for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds, change)]
+                 for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds, change, said)]
     return found
 
 
@@ -170,9 +171,12 @@ def _shared(a: str, b: str) -> int:
 
 
 def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int | None,
-            counted: list[str], quarter: int | None = None, kinds: list[str] = (), change: bool = False) -> list[Stated]:
+            counted: list[str], quarter: int | None = None, kinds: list[str] = (), change: bool = False,
+            said: int | None = None) -> list[Stated]:
     """The amounts of ``kind`` the page's sentences state for the asked words; ``change``: a change
-    is what is asked, so "increased by $52.5 million" answers."""
+    is what is asked, so "increased by $52.5 million" answers; ``said``: the year asked as the
+    filing's sentences name it (``year``: as the index dates the filing)."""
+    said = year if said is None else said
     out = []
     headless = not any(any(holds_word({w}, n) for n in _AMOUNT_NOUNS) for w in hard)
     # what the sentences before speak of: the one before, and those before it while each speaks of the
@@ -208,7 +212,7 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
             folded = fold(sentence)
             words = [(a + own_from, b + own_from, st) for a, b, st in words]
         years = [(m.start(), int(m.group(0))) for m in _YEAR.finditer(sentence)]
-        if year is not None and years and year not in {y for _, y in years} \
+        if said is not None and years and said not in {y for _, y in years} \
                 and not _counted_at_filing(sentence, page, year, kind):
             continue  # about another year
         if year is not None and not years and page.year != year:
@@ -228,9 +232,9 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
                 continue  # "stores in all 50 states": a number of something else
             if kind == "count" and kinds and _counts_another_kind(sentence, end, counted, kinds):
                 continue  # "8 million total broadband connections": not the Fios internet connections asked
-            if respective and year is not None and respective.get(start) != year:
+            if respective and said is not None and respective.get(start) != said:
                 continue  # "$224.7 million, $142.7 million, and $101.9 million, respectively": another year's
-            if not respective and len(years) > 1 and year is not None and _nearest_year(years, start) != year:
+            if not respective and len(years) > 1 and said is not None and _nearest_year(years, start) != said:
                 continue  # the amount of another year the sentence compares with
             if _PART_OF_THE.search(folded[:start]):
                 continue  # "Of the full-time employees, 68 were engaged in research": a part of what is asked

@@ -40,7 +40,7 @@ _DOWN = re.compile(r"^(?:decreas\w*|declin\w*|fell|fall|falls|falling|down|lower
                    r"contract\w*)$")
 # "$848 million and compares with $1,066 million", "versus", "(compared with 12.0 cents ...)"
 _SET_AGAINST = re.compile(r"\b(?:compar\w*\s+(?:with|to|against)|versus|vs\.?|against|from)\s*$", re.I)
-_SET_AGAINST_BEFORE = re.compile(r"\b(?:compar\w*\s+(?:with|to)|versus|vs\.?|from)\b[^.;]*$", re.I)
+_SET_AGAINST_BEFORE = re.compile(r"\b(?:compar\w*\s+(?:with|to)|versus|vs\.?|from)\b(?:[^.;]|\.\d)*$", re.I)  # "22.9%": no full stop
 _OUTLOOK = re.compile(r"\b(?:guidance|outlook|expect\w*|anticipat\w*|forecast\w*|project\w*|will|target\w*|"
                       r"plan(?:s|ned)?\s+to|range)\b", re.I)
 _FULL_YEAR = re.compile(r"\b(?:full[\s-]+year|fiscal\s+(?:year\s+)?(?:19|20)\d\d|twelve\s+months|year\s+ended)\b", re.I)
@@ -68,19 +68,21 @@ class SentenceMoveAnswerer:
         pages = list(evidence.pages)
         if evidence.filings is not None:
             pages += filing_pages(plan, evidence, evidence.filings)
-        moves = [m for rank, page in enumerate(pages) for m in _moves(page, rank, hard, year, plan.quarter)]
+        said = plan.as_the_filer_names(year)   # how the filing's sentences name the year asked
+        moves = [m for rank, page in enumerate(pages) for m in _moves(page, rank, hard, year, plan.quarter, said)]
         if not moves or len({m.rose for m in moves}) > 1:
             return None
         best = min(moves, key=lambda m: m.rank)
         return _draft(best, subject, plan)
 
 
-def _moves(page: EvidencePage, rank: int, hard: list[str], year: int | None, quarter: int | None) -> list[Move]:
+def _moves(page: EvidencePage, rank: int, hard: list[str], year: int | None, quarter: int | None,
+           said: int | None = None) -> list[Move]:
     out = []
     for sentence in units(page):
         if "  " in sentence or _OUTLOOK.search(sentence):
             continue  # a table row (the tables were read before); an outlook is no move that happened
-        if not _of_the_period(sentence, page, year, quarter):
+        if not _of_the_period(sentence, page, year, quarter, said):
             continue
         folded = fold(sentence)
         words = [(m.start(), m.end(), normalized(stems(m.group(0)))) for m in _WORD.finditer(folded)]
@@ -95,9 +97,13 @@ def _moves(page: EvidencePage, rank: int, hard: list[str], year: int | None, qua
     return out
 
 
-def _of_the_period(sentence: str, page: EvidencePage, year: int | None, quarter: int | None) -> bool:
+def _of_the_period(sentence: str, page: EvidencePage, year: int | None, quarter: int | None,
+                   said: int | None = None) -> bool:
+    """``year`` as the index dates the filing; ``said`` as its sentences name it (the same but for a
+    filer that names a year by the calendar year it starts in)."""
+    said = year if said is None else said
     years = {int(y) for y in _YEAR.findall(sentence)}
-    if year is not None and years and year not in years and not _only_the_year_before(sentence, year, page):
+    if said is not None and years and said not in years and not (page.year == year and _only_the_year_before(sentence, said)):
         return False  # about another year
     if year is not None and not years and page.year != year:
         return False  # undated, in another year's filing
@@ -108,11 +114,9 @@ def _of_the_period(sentence: str, page: EvidencePage, year: int | None, quarter:
     return not _QUARTER_WORD.search(sentence) or bool(_FULL_YEAR.search(sentence))
 
 
-def _only_the_year_before(sentence: str, year: int, page: EvidencePage) -> bool:
+def _only_the_year_before(sentence: str, year: int) -> bool:
     """"The tax rate increased to 24.6% compared to 22.9% in the fourth quarter of fiscal 2021", in
     the fiscal 2022 filing: the only year named is the one it is set against."""
-    if page.year != year:
-        return False
     named = [m for m in _YEAR.finditer(sentence)]
     return all(int(m.group(0)) == year - 1 and _SET_AGAINST_BEFORE.search(sentence[:m.start()]) for m in named)
 

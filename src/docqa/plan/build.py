@@ -159,6 +159,15 @@ def _redated(periods: AskedPeriods, plan: QuestionPlan) -> AskedPeriods:
     return periods
 
 
+def _renamed(periods: AskedPeriods, renamed: tuple[tuple[int, int], ...]) -> AskedPeriods:
+    """The periods named, their years as the index holds them (``QuestionPlan.renamed``)."""
+    if not renamed:
+        return periods
+    to = dict(renamed)
+    return replace(periods, years=tuple(to.get(y, y) for y in periods.years),
+                   quarters=tuple((q, to.get(y, y) if y is not None else None) for q, y in periods.quarters))
+
+
 def _with_ask(plan: QuestionPlan) -> QuestionPlan:
     """What kind of answer is asked, read from the question as the answerers read it (names spelt
     as the filings spell them, so that a measure's offsets hold in that text)."""
@@ -175,7 +184,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
     one_question = (composition is not None or judged is not None or pick is not None or asks_verdict(asked)
                     or asks_discussion(asked))  # "how does X prioritize dividends and buybacks": one discussion
     return replace(
-        plan, measures=measures, reading=reading, periods=_redated(read_periods(asked), plan),
+        plan, measures=measures, reading=reading, periods=_renamed(_redated(read_periods(asked), plan), plan.renamed),
         core=without_provisos(asked), expansions=tuple(load_lexicon().expansion_terms(measures)),
         boilerplate=asks_about_boilerplate(asked), statistic=Statistic(*routed) if routed else None,
         verdict=asks_verdict(asked), why=asks_why(asked), judgement=judged, sign=sign_asked(asked),
@@ -237,9 +246,25 @@ def _with_subject(plan: QuestionPlan, documents: list[Document], explicit: Searc
         # "as of January 1, 2023": the balance at the close of fiscal 2022 (a 52/53-week year)
         for day in year_closing_days(question):
             years = _dated_by(years, day)
+    renamed = _as_the_filer_names(years, [d for d in pool if _held(documents).canonical.get(d.id) in companies])
+    if renamed:
+        years = tuple(sorted({dict(renamed).get(y, y) for y in years}))
     return replace(plan, companies=tuple(companies), named_as=named_as, unheld=tuple(unheld), closest=tuple(closest), years=years,
+                   renamed=renamed,
                    rewritten=owner_as_the_company(_respelt(question_first(asked_directly(question)), held if pool is documents
                                                            else _held(pool), is_word), companies))
+
+
+def _as_the_filer_names(years: tuple[int, ...], filings: list[Document]) -> tuple[tuple[int, int], ...]:
+    """"Q4 fiscal 2022" of a filer whose release titles the quarter ended January 28, 2023 "Fourth
+    Quarter Fiscal 2022": the year it names, and the year before it named beside it, as the index
+    holds them (2023, 2022). A year the filer does not name that way keeps its number ("FY2023")."""
+    for d in filings:
+        named, held = d.meta.named_year, d.meta.fiscal_year
+        if named is not None and held is not None and named in years:
+            shift = held - named
+            return tuple((y, y + shift) for y in sorted(years) if y in (named, named - 1))
+    return ()
 
 
 def _dated_by(years: tuple[int, ...], day: str) -> tuple[int, ...]:

@@ -98,6 +98,9 @@ class QuestionPlan:
     # level, or another figure beside it; not an event a noun of moving names ("announce a dividend increase")
     on_a_figure: bool = False
     tied: bool = False        # an event asked of one program or level ("under its $1.0 billion program")
+    # years named as the filer names them, read as the index dates them: Ulta's "fiscal 2022" ends in
+    # January 2023 and is held as fiscal 2023 (from, to)
+    renamed: tuple[tuple[int, int], ...] = ()
     sign: bool = False                             # "did X report a net loss": a line's sign
     gross_of: tuple[GrossOf, ...] = ()             # "before deducting royalties": the amount before what is taken off
     loss_named: bool = False                       # "did the net loss shrink": the measure is named as a loss
@@ -139,6 +142,10 @@ class QuestionPlan:
     def asked(self) -> str:
         """The question as the answerers read it: names spelt as the filings do."""
         return self.rewritten or self.question
+
+    def as_the_filer_names(self, year: int | None) -> int | None:
+        """The year as the filer's own text names it (``renamed`` read back): what its sentences print."""
+        return next((said for said, held in self.renamed if held == year), year)
 
     def asked_periods(self, default_year: int | None = None) -> list[Period]:
         return self.periods.resolve(default_year)

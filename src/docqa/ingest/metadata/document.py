@@ -22,7 +22,7 @@ from docqa.ingest.metadata.names import (
     names_on_cover,
     readable,
 )
-from docqa.ingest.metadata.period import period, report_date
+from docqa.ingest.metadata.period import named_year, period, report_date
 from docqa.ingest.metadata.registrant import acceptable, choose, legal_names, registrant_candidates, tidy
 from docqa.ingest.metadata.text import flat_text
 from docqa.types import DocType, DocumentMeta, Page
@@ -76,6 +76,7 @@ def detect_document(pages: Sequence[Page]) -> DocumentMeta:
         ticker=ticker, doc_type=doc_type, fiscal_year=fiscal_year, fiscal_quarter=quarter,
         period_end=end.isoformat() if end else None, company_confidence=confidence,
         company_evidence=evidence, exchange=exchange, currency=currency, report_date=report_date(doc_type, head),
+        named_year=named_year(doc_type, headline, fiscal_year),
     )
     if not name:
         return DocumentMeta(**common)

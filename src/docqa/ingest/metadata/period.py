@@ -46,6 +46,19 @@ def report_date(doc_type: DocType, head: str) -> str | None:
     return day.isoformat() if day else None
 
 
+def named_year(doc_type: DocType, headline: str, fiscal_year: int | None) -> int | None:
+    """The year a release's title names the period it reports by, when it is the year before the one
+    that period ends in: a year ending in early 2023 is "Fiscal 2022" for filers that name a year by
+    the calendar year it starts in ("Ulta Beauty Announces Fourth Quarter Fiscal 2022 Results ... ended
+    January 28, 2023"), "fiscal 2023" for those that name it by its end. Only the title's first period
+    counts: the text goes on to compare other years."""
+    if doc_type is not DocType.EARNINGS or fiscal_year is None:
+        return None
+    m = _QUARTER_YEAR.search(headline[:1500])
+    named = next((int(g) for g in (m.groups() if m else ()) if g and g.isdigit()), None)
+    return named if named == fiscal_year - 1 else None
+
+
 def _likeliest_year(text: str) -> int | None:
     """Last resort: the year printed most often on the first pages."""
     years = Counter(re.findall(r"\b(20\d\d)\b", text[:3000]))
