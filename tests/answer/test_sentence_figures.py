@@ -271,3 +271,12 @@ def test_what_a_sentence_speaks_of_may_be_named_two_sentences_before():
             "and commissions, and offering expenses of approximately $2.3 million.")
     draft = _answer("What were the gross proceeds from the February 2023 underwritten offering?", text, year=2023)
     assert draft is not None and draft.figures[0].value == pytest.approx(32.5)
+
+
+def test_a_sentence_that_points_back_at_no_thing_asked_borrows_nothing():
+    # Mercurity Fintech's 2022 20-F: the next sentence's $5,864 is no amount of the Bitcoin impairment
+    text = ("We recognized $3,144,053 impairment loss for the year ended December 31, 2022, including $3,111,232 "
+            "impairment loss of Bitcoins and $5,864 impairment loss of other cryptocurrencies. We wrote off the "
+            "original value of the $5,864 cryptocurrencies and recorded an impairment in 2022.")
+    draft = _answer("How much impairment loss of Bitcoins did the company record in 2022?", text, year=2022)
+    assert draft is not None and draft.figures[0].value == pytest.approx(3.111232)

@@ -201,7 +201,7 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
         if quarter is not None and quarters_named(sentence) != {quarter}:
             continue  # a quarter asked: the sentence names that quarter, and no other
         missing = [w for w in hard if not holds_word(sentence_stems, w)]
-        if missing and not (len(missing) < len(hard) and _refers_back(sentence, prior_stems)
+        if missing and not (len(missing) < len(hard) and _refers_back(sentence, prior_stems, hard)
                             and all(holds_word(prior_stems, w) for w in missing)):
             continue
         own_from = 0   # where the sentence's own words begin (its amounts are the only ones read)
@@ -345,18 +345,23 @@ def _links(between: str, longer: bool = False, heads: bool = False) -> bool:
 # "approximately $650 million to $700 million", "between 4% and 6%": an estimate given as a range
 _RANGE_END = re.compile(r"^\s*(?:to|-|\u2013|through)\s*([$€£]?\s?\d[\d,]*(?:\.\d+)?(?:\s*(?:million|billion|thousand)\b|%)?)",
                         re.I)
-# "these actions", "this divestiture", "such program": a sentence that speaks of what the one before names
-_REFERS_BACK = re.compile(r"\b(?:this|these|such|those)\s+(?:[a-z-]+\s+){0,2}?[a-z-]{4,}\b", re.I)
-_DEFINITE = re.compile(r"\bthe\s+([a-z][a-z-]{3,})\b", re.I)
+# "these actions", "this divestiture", "the offering": a noun the sentence before names, pointed back at
+_POINTED = re.compile(r"\b(?:this|these|such|those|the)\s+((?:[a-z-]+\s+){0,2}?[a-z][a-z-]{3,})\b", re.I)
 
 
-def _refers_back(sentence: str, prior: set[str]) -> bool:
-    """The sentence speaks of what the one before names: "these actions", or "the offering" after
-    "we closed an underwritten offering"."""
-    if _REFERS_BACK.search(sentence):
-        return True
-    return any(set(normalized(stems(m.group(1)))) & prior for m in _DEFINITE.finditer(fold(sentence))
-               if m.group(1).lower() not in _NOT_A_THING)
+def _refers_back(sentence: str, prior: set[str], hard: list[str] | None = None) -> bool:
+    """The sentence speaks of what the one before names ("The shares ... were sold at $6.75"); with
+    ``hard``, of a thing asked about: "These actions affected ...", "The gross proceeds from the
+    offering" after "we closed an underwritten offering"."""
+    for m in _POINTED.finditer(fold(sentence)):
+        noun = m.group(1).split()[-1].lower()
+        if noun in _NOT_A_THING:
+            continue
+        said = set(normalized(stems(noun)))
+        if (hard is None or any(holds_word(said, w) for w in hard)) and \
+                (m.group(0).lower().split()[0] != "the" or said & prior):
+            return True
+    return False
 
 
 # "the Company", "the year": words that refer to the filer or the period, not to a thing the sentence before names
