@@ -280,3 +280,12 @@ def test_a_sentence_that_points_back_at_no_thing_asked_borrows_nothing():
             "original value of the $5,864 cryptocurrencies and recorded an impairment in 2022.")
     draft = _answer("How much impairment loss of Bitcoins did the company record in 2022?", text, year=2022)
     assert draft is not None and draft.figures[0].value == pytest.approx(3.111232)
+
+
+def test_a_count_of_a_noun_the_asked_noun_only_modifies_is_not_its_count():
+    # AMD_2015_10K.pdf p. 13: "10,330 patent matters" counts matters; the patents are 4,965
+    text = ("As of December 26, 2015, we had approximately 4,965 patents in the United States and approximately 895 "
+            "patent applications pending in the United States. Including United States and foreign matters, we have "
+            "approximately 10,330 patent matters worldwide consisting of approximately 7,370 issued patents.")
+    draft = _answer("As of December 26, 2015, how many US patents did the company hold?", text, year=2015)
+    assert draft is not None and draft.figures[0].value == 4965

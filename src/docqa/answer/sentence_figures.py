@@ -387,7 +387,27 @@ def _counts_what_was_asked(sentence: str, start: int, end: int, hard: list[str])
     text = fold(sentence)
     after = _WORD.findall(text[end:end + 50])[:5]   # "2,100 full-time equivalent employees", "50,110 full- and part-time employees"
     before = _WORD.findall(text[max(0, start - 40):start])[-3:]
+    if _a_modifier_of_another_noun(text[end:end + 60], hard):
+        return False  # "10,330 patent matters": matters, not patents
     return any(holds_word(set(normalized(stems(w))), h) for w in after + before for h in hard)
+
+
+def _a_modifier_of_another_noun(after: str, hard: list[str]) -> bool:
+    """The noun asked stands in the words after a count, but another noun ends them: "10,330 patent
+    matters worldwide" counts matters."""
+    words = []
+    for w in _WORD.findall(re.split(r"[,;:()]", after, maxsplit=1)[0]):
+        if w.lower() in _PHRASE_ENDS or w.lower().endswith("wide") or (w.lower().endswith("ly") and len(w) > 4):
+            break
+        words.append(w)
+    stemmed = [set(normalized(stems(w))) for w in words]
+    at = [i for i, st in enumerate(stemmed) if any(holds_word(st, h) for h in hard)]
+    return bool(at) and max(at) < len(words) - 1
+
+
+# where the noun phrase after a count ends: a preposition, a verb, a conjunction
+_PHRASE_ENDS = frozenset("in of at for with within from to by on and or but as were was are is had have has which that "
+                         "who consisting comprising including located held issued pending outstanding".split())
 
 
 # Words a count's noun may carry that say how it is counted, not which things: "2,100 full-time
