@@ -406,8 +406,9 @@ def _a_modifier_of_another_noun(after: str, hard: list[str]) -> bool:
 
 
 # where the noun phrase after a count ends: a preposition, a verb, a conjunction
-_PHRASE_ENDS = frozenset("in of at for with within from to by on and or but as were was are is had have has which that "
-                         "who consisting comprising including located held issued pending outstanding".split())
+_PHRASE_ENDS = frozenset("in of at for with within from to by on under over per across through during into after before "
+                         "since via about against among between than and or but as were was are is had have has which "
+                         "that who consisting comprising including located held issued pending outstanding".split())
 
 
 # Words a count's noun may carry that say how it is counted, not which things: "2,100 full-time
