@@ -289,3 +289,12 @@ def test_a_count_of_a_noun_the_asked_noun_only_modifies_is_not_its_count():
             "approximately 10,330 patent matters worldwide consisting of approximately 7,370 issued patents.")
     draft = _answer("As of December 26, 2015, how many US patents did the company hold?", text, year=2015)
     assert draft is not None and draft.figures[0].value == 4965
+
+
+def test_a_count_with_a_word_of_its_own_the_question_lacks_is_a_part():
+    # PG_E_2022_10K.pdf: "approximately 470 eligible employees" is who the separation program covered
+    text = ("In the second quarter of 2022, PG&E Corporation and the Utility enacted a VSP, which provides separation "
+            "benefits to approximately 470 eligible employees who voluntarily agreed to leave.")
+    assert _answer("How many employees did PG&E Corporation have at the end of 2022?", text, year=2022) is None
+    draft = _answer("How many eligible employees did the VSP provide separation benefits to in 2022?", text, year=2022)
+    assert draft is not None and draft.figures[0].value == 470

@@ -91,11 +91,12 @@ def stated_for(plan: QuestionPlan, evidence: Evidence, hard: list[str], kind: st
     kinds = [w for w in phrase_words(counted)[0][:-1] if w not in _COUNTED_AS and w not in _OWN]
     change = plan.reading.over_time is not None or plan.moves is not None
     said = plan.as_the_filer_names(year)   # how the filing's sentences name the year asked
+    asked = frozenset(w for m in _WORD.finditer(fold(plan.question)) for w in normalized(stems(m.group(0))))
     found = [s for rank, page in enumerate(evidence.pages)
-             for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds, change, said)]
+             for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds, change, said, asked)]
     if not found and evidence.filings is not None:
         found = [s for rank, page in enumerate(filing_pages(plan, evidence, evidence.filings), len(evidence.pages))
-                 for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds, change, said)]
+                 for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds, change, said, asked)]
     return found
 
 
@@ -172,10 +173,11 @@ def _shared(a: str, b: str) -> int:
 
 def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int | None,
             counted: list[str], quarter: int | None = None, kinds: list[str] = (), change: bool = False,
-            said: int | None = None) -> list[Stated]:
+            said: int | None = None, asked: frozenset[str] = frozenset()) -> list[Stated]:
     """The amounts of ``kind`` the page's sentences state for the asked words; ``change``: a change
     is what is asked, so "increased by $52.5 million" answers; ``said``: the year asked as the
-    filing's sentences name it (``year``: as the index dates the filing)."""
+    filing's sentences name it (``year``: as the index dates the filing); ``asked``: every word of the
+    question, which a count's own words must be among ("470 eligible employees" is no headcount)."""
     said = year if said is None else said
     out = []
     headless = not any(any(holds_word({w}, n) for n in _AMOUNT_NOUNS) for w in hard)
@@ -230,7 +232,7 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
         for start, end, number in stated:
             if kind == "count" and not _counts_what_was_asked(sentence, start, end, counted):
                 continue  # "stores in all 50 states": a number of something else
-            if kind == "count" and kinds and _counts_another_kind(sentence, end, counted, kinds):
+            if kind == "count" and _counts_another_kind(sentence, end, counted, kinds, asked):
                 continue  # "8 million total broadband connections": not the Fios internet connections asked
             if respective and said is not None and respective.get(start) != said:
                 continue  # "$224.7 million, $142.7 million, and $101.9 million, respectively": another year's
@@ -415,19 +417,24 @@ _PHRASE_ENDS = frozenset("in of at for with within from to by on under over per 
 # equivalent employees", "approximately 1,000 new stores".
 _OWN = frozenset(stems("own its their such"))
 _COUNTED_AS = frozenset(stems("total full time part full-time part-time equivalent equivalents approximately about "
-                              "some over nearly more than net new additional active average retail global worldwide"))
+                              "some over nearly more than net new additional active average retail global worldwide "
+                              "common ordinary"))
 
 
-def _counts_another_kind(sentence: str, end: int, counted: list[str], kinds: list[str]) -> bool:
+def _counts_another_kind(sentence: str, end: int, counted: list[str], kinds: list[str],
+                         asked: frozenset[str] = frozenset()) -> bool:
     """The words between a count and the noun counted name another kind than the one asked ("8
     million total broadband connections" when Fios internet connections are asked): none of the
-    asked kind's words, and some of their own."""
+    asked kind's words, and some of their own. With no kind asked, a word of its own that the
+    question does not hold makes the count a part ("470 eligible employees" is not the headcount)."""
     after = [normalized(stems(w)) for w in _WORD.findall(fold(sentence)[end:end + 80])[:6]]
     head = next((k for k, st in enumerate(after) if any(holds_word(set(st), h) for h in counted)), None)
     if not head:
         return False
     between = {w for st in after[:head] for w in st if w not in _COUNTED_AS and w not in STOP}
-    return bool(between) and not any(holds_word(between, k) for k in kinds)
+    if kinds:
+        return bool(between) and not any(holds_word(between, k) for k in kinds)
+    return any(not holds_word(set(asked), w) for w in between)
 
 
 def _kind_of(sentence: str, start: int, end: int, number: Number) -> str | None:

@@ -57,6 +57,21 @@ class Threshold:
 
 # "more than 15 million shares": the noun a level counts
 _COUNTED_AFTER = re.compile(r"\s*(?!(?:in|of|for|during|at|by|than|on|over|to|and|or|the|a|an)\b)([a-z][a-z-]+)\b", re.I)
+_NOUN_ENDS = frozenset("in of for during at by than on over to and or the a an was were is are did does do has have had "
+                       "as from under per since through with within".split())
+
+
+def _counted_after(text: str) -> str:
+    """The noun a level counts: the last word of the phrase after it ("6 million paid Creative Cloud
+    subscriptions" -> "subscriptions", "25 new warehouses in fiscal 2021" -> "warehouses")."""
+    if not _COUNTED_AFTER.match(text):
+        return ""
+    words = []
+    for w in re.findall(r"[A-Za-z][A-Za-z-]*|\S", text)[:6]:
+        if w.lower() in _NOUN_ENDS or not w[:1].isalpha():
+            break
+        words.append(w)
+    return words[-1].lower() if words else ""
 
 
 def parse_threshold(question: str) -> Threshold | None:
@@ -66,8 +81,7 @@ def parse_threshold(question: str) -> Threshold | None:
         return None
     words = " ".join(m.group(1).lower().split())
     above = not words.startswith(("less", "lower", "below", "under", "fewer", "at most"))
-    counted = _COUNTED_AFTER.match(question.split("?")[0][m.end():])
-    noun = counted.group(1).lower() if counted else ""
+    noun = _counted_after(question.split("?")[0][m.end():])
     level = float(m.group(3).replace(",", ""))
     suffix = (m.group(4) or "").lower()
     if suffix in ("%", "percent", "per cent"):
