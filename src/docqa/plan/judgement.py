@@ -115,7 +115,7 @@ class Compared:
 def compared(question: str) -> Compared | None:
     first = question.split("?")[0]
     m = _COMPARED.search(first)
-    if m is None:
+    if m is None or _a_period_only(first[m.end():]):
         return None
     left, right = _AUX_FIRST.sub("", first[:m.start()]), first[m.end():]
     return Compared(left, _borrowed(left, right), m.group("below") is None)
@@ -168,6 +168,10 @@ def judgement(question: str) -> str | None:
         return "stable"
     if parse_threshold(first) is not None:
         return "threshold"
+    against = _COMPARED.search(first)
+    if against is not None and _a_period_only(first[against.end():]):
+        # "was comparable sales growth higher than in the year-ago quarter": the measure over time
+        return "down" if against.group("below") else "up"
     if compared(first) is not None:
         return "compare"
     sign = _SIGN.search(first)
@@ -239,6 +243,23 @@ _HIGHER_NOUN = re.compile(r"\b(?:a|an)\s+(?:higher|lower|larger|smaller|bigger|g
                           r"(?=\s+(?:than|compared|versus|vs\b|in\b|for\b|during\b|over\b)|[,?]|$)", re.I)
 
 
+def _a_period_only(right: str) -> bool:
+    """The other side of a comparison names only a period: "in the year-ago quarter", "the prior
+    year", "last year", "in fiscal 2021" (with the question's label after it: "…, Ulta Q4 2022")."""
+    from docqa.plan.line_text import leaf_text
+
+    side = right.split(",")[0]
+    if not _A_TIME.search(side) or re.search(r"\b(?!(?:years?|quarters?|periods?|ago)['\u2019])[\w.&-]+['\u2019]s?(?!\w)", side):
+        return False  # no time named, or another owner named ("Adidas's in 2019")
+    words = [w for w in re.findall(r"[A-Za-z][\w-]*", leaf_text(side)) if w.lower() not in _TIME_WORDS]
+    return not words
+
+
+_A_TIME = re.compile(r"\b(?:years?|quarters?|periods?|ago|prior|previous|preceding|last|(?:19|20)\d\d|fy\s?\d{2,4}|q[1-4])\b", re.I)
+_TIME_WORDS = frozenset("ago year-ago earlier last same prior previous preceding before it that this did was were had "
+                        "period periods comparable corresponding".split())
+
+
 def judged_phrase(question: str) -> str:
     """The words of what a direction question asks about: "did amcor's adjusted free cash flow go up
     in fiscal 2023" -> "amcor's adjusted free cash flow"; "was hotel occupancy higher in Q4" ->
@@ -251,6 +272,9 @@ def judged_phrase(question: str) -> str:
     noun = _HIGHER_NOUN.search(first)
     if noun is not None:
         return noun.group("noun").strip()
+    against = _COMPARED.search(first)
+    if against is not None and _a_period_only(first[against.end():]):
+        return _AUX_FIRST.sub("", first[:against.start()]).strip(" ,;:-\u2013\u2014")
     move = move_word(first)
     if move is None:
         return ""
