@@ -91,7 +91,7 @@ def stated_for(plan: QuestionPlan, evidence: Evidence, hard: list[str], kind: st
     kinds = [w for w in phrase_words(counted)[0][:-1] if w not in _COUNTED_AS and w not in _OWN]
     change = plan.reading.over_time is not None or plan.moves is not None
     said = plan.as_the_filer_names(year)   # how the filing's sentences name the year asked
-    asked = frozenset(w for m in _WORD.finditer(fold(plan.question)) for w in normalized(stems(m.group(0))))
+    asked = frozenset(w for term in plan.terms for w in normalized(stems(term)))
     found = [s for rank, page in enumerate(evidence.pages)
              for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds, change, said, asked)]
     if not found and evidence.filings is not None:
