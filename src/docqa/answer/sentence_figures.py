@@ -184,9 +184,7 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
     # what the sentences before speak of: the one before, and those before it while each speaks of the
     # one before ("we closed an underwritten offering ... The offering was led by ... The gross proceeds
     # from the offering were $32.5 million")
-    prior: set[str] = set()
-    told = ""
-    chained = 0
+    prior, told, chained = set(), "", 0
     for sentence in units(page):
         prior_stems, prior_told = prior, told
         prior, told = set(), sentence
@@ -206,13 +204,12 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
         if missing and not (len(missing) < len(hard) and _refers_back(sentence, prior_stems, hard)
                             and all(holds_word(prior_stems, w) for w in missing)):
             continue
-        own_from = 0   # where the sentence's own words begin (its amounts are the only ones read)
+        # "These actions affected approximately 1,300 positions": what they are, the sentences before say
+        # (their words are read with it, its own amounts only: from ``own_from``)
+        own_from = len(prior_told) + 1 if missing else 0
         if missing:
-            # "These actions affected approximately 1,300 positions": what they are, the sentence before says
-            own_from = len(prior_told) + 1
-            sentence = f"{prior_told} {sentence}"
+            sentence, words = f"{prior_told} {sentence}", [(a + own_from, b + own_from, st) for a, b, st in words]
             folded = fold(sentence)
-            words = [(a + own_from, b + own_from, st) for a, b, st in words]
         years = [(m.start(), int(m.group(0))) for m in _YEAR.finditer(sentence)]
         if said is not None and years and said not in {y for _, y in years} \
                 and not _counted_at_filing(sentence, page, year, kind):
@@ -230,33 +227,16 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
                   if start >= own_from and _kind_of(sentence, start, end, number) == kind]
         respective = _respective_years(sentence, years, stated)
         for start, end, number in stated:
-            if kind == "count" and not _counts_what_was_asked(sentence, start, end, counted):
-                continue  # "stores in all 50 states": a number of something else
-            if kind == "count" and _counts_another_kind(sentence, end, counted, kinds, asked):
-                continue  # "8 million total broadband connections": not the Fios internet connections asked
-            if respective and said is not None and respective.get(start) != said:
-                continue  # "$224.7 million, $142.7 million, and $101.9 million, respectively": another year's
-            if not respective and len(years) > 1 and said is not None and _nearest_year(years, start) != said:
-                continue  # the amount of another year the sentence compares with
+            if kind == "count" and (not _counts_what_was_asked(sentence, start, end, counted)
+                                    or _counts_another_kind(sentence, end, counted, kinds, asked)):
+                continue  # "stores in all 50 states", "8 million total broadband connections": other things counted
+            if not _of_the_year(start, years, respective, said):
+                continue
             if _PART_OF_THE.search(folded[:start]):
                 continue  # "Of the full-time employees, 68 were engaged in research": a part of what is asked
-            before = [(start - e, e) for s, e in asked_at if e <= start]
-            after = [(s - end, s) for s, e in asked_at if s >= end]
-            # the asked words before the amount first ("dividends declared were $0.45"), else after it
-            # ("$2.5 million impairment of plant and equipment"), where what stands between links them
-            sides = []
-            if before:
-                gap, at = min(before)
-                sides.append((gap, folded[at:start], False))
-            if after and (not before or _PARTS_FOLLOW.search(sides[0][1])):
-                # an amount after "including" is one part's, named after it ("including $3,111,232
-                # impairment loss of Bitcoins"); otherwise words before that do not link make it another
-                # thing's ("reduction of our workforce by approximately 67%, or 12 employees")
-                gap, at = min(after)
-                sides.append((gap + MAX_GAP // 2, folded[end:at], True))
             if not change and _A_CHANGE.search(folded[max(0, start - 40):start]):
                 continue  # "costs increased by $52.5 million", "an increase of $29.6 million in": a change, not the amount
-            for gap, between, follows in sides:
+            for gap, between, follows in _sides(folded, start, end, asked_at):
                 # "2,100 full-time equivalent employees": words that qualify the noun counted
                 qualifies = kind == "count" and follows and _QUALIFIERS.fullmatch(between) is not None
                 if change and kind == "percent" and not _MOVED.search(between):
@@ -271,6 +251,34 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
             # of the amounts that stand with the asked words, the one all of them stand nearest
             out.append(min(candidates, key=lambda c: c[0])[1])
     return out
+
+
+def _of_the_year(start: int, years: list[tuple[int, int]], respective: dict[int, int], said: int | None) -> bool:
+    """The amount at ``start`` is the year asked's: in a list given "respectively", the one in the year's
+    place ("$224.7 million, $142.7 million, and $101.9 million, respectively"); else the one nearest it."""
+    if said is None:
+        return True
+    if respective:
+        return respective.get(start) == said
+    return len(years) <= 1 or _nearest_year(years, start) == said
+
+
+def _sides(folded: str, start: int, end: int, asked_at: list[tuple[int, int]]) -> list[tuple[int, str, bool]]:
+    """(gap, the words between, after?) of the asked words before the amount ("dividends declared were
+    $0.45"), else after it ("$2.5 million impairment of plant and equipment")."""
+    before = [(start - e, e) for s, e in asked_at if e <= start]
+    after = [(s - end, s) for s, e in asked_at if s >= end]
+    sides = []
+    if before:
+        gap, at = min(before)
+        sides.append((gap, folded[at:start], False))
+    if after and (not before or _PARTS_FOLLOW.search(sides[0][1])):
+        # an amount after "including" is one part's, named after it ("including $3,111,232 impairment
+        # loss of Bitcoins"); otherwise words before that do not link make it another thing's
+        # ("reduction of our workforce by approximately 67%, or 12 employees")
+        gap, at = min(after)
+        sides.append((gap + MAX_GAP // 2, folded[end:at], True))
+    return sides
 
 
 _AS_OF_A_DAY = re.compile(r"\bas\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+((?:19|20)\d\d)",
