@@ -131,9 +131,7 @@ class FiguresAnswerer:
         pick = plan.pick if len(named) >= 2 else None
         line = plan.line
         composition = plan.composition
-        # (a verdict on a row the lexicon does not name, read by the judged words alone, was tried: on held-out
-        # questions it chose the wrong row three times for each right one)
-        free = names_no_line_item(matches) and plan.asks_figure and not plan.why
+        free = names_no_line_item(matches) and (plan.asks_figure or bool(plan.judged)) and not plan.why
         if not matches and pick is None and line is None and composition is None and not free \
                 and not plan.bottom_line:
             return None

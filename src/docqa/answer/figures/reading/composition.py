@@ -106,7 +106,8 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
         inputs = {i for f in named for i in (*f.formula.inputs, *re.findall(r"[a-z_]+", f.formula.compose))}
         kept = [k for k in kept if not (_metric_key(k) in inputs or (isinstance(k, RowMeasure) and first))]
     asked.measures = first + kept
-    if not asked.measures and subject and plan.asks_figure and names_no_line_item(matches):
+    if not asked.measures and subject and (plan.asks_figure or plan.judged) and names_no_line_item(matches):
+        # (a verdict on a figure asks the figure: "did table games drop increase")
         asked.measures = [RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of)]
 
 
