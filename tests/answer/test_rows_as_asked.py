@@ -167,10 +167,11 @@ def test_a_line_printed_as_asked_reads_the_words_in_their_order():
 
 def test_words_after_the_item_that_narrow_it_are_its_qualifiers():
     from docqa.answer.figures.reading.line_item_words import qualifiers
+    from docqa.plan.measures import narrowed_by
 
     def narrowed(question: str) -> list[str]:
         (m,) = [m for m in load_lexicon().match(question) if m.key == "capex"]
-        return qualifiers(question, m, frozenset({"corn"}))
+        return qualifiers(question, m, frozenset({"corn"}), narrowed=dict(narrowed_by(question, (m,))).get(m.span))
 
     # "for pollution control", "required under binding contractual obligations": a part of capital expenditures
     assert {"pollution", "control"} <= set(narrowed("What were Corning's capital expenditures for pollution control in 2021?"))

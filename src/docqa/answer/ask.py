@@ -440,8 +440,6 @@ def missing_subject(plan: QuestionPlan, documents: list[Document], filters: Sear
             held = [d for d in documents if canonical.get(d.id) == company]
             ends = sorted(d.meta.period_end for d in held if d.meta.period_end)
             dated = [d.meta.report_date for d in held if d.meta.report_date]
-            # an annual report, filed months after its year closes, states what was so on a later day
-            # ("As of January 31, 2023, we held ... applicators"; the shares outstanding on its cover)
             if (ends and ends[-1] < plan.balance_day and not any(days_apart(e, plan.balance_day) <= 7 for e in ends)
                     and not any(days_apart(r, plan.balance_day) <= 7 for r in dated)
                     and not _reported_after(held, plan.balance_day)):

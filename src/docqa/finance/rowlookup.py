@@ -244,9 +244,9 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
         context |= _total_words(table)
     # the "Appliances" row under "International:" is international appliances revenue, as the total
     # that closes its block says
-    context |= _closing_total_words(table, row)
-    found = 0.0
     closing = _closing_total_words(table, row)
+    context |= closing
+    found = 0.0
     narrower = 0   # words the block's total adds to a word asked that only it supplies
     for w in hard:
         if _has(label_set, w):

@@ -28,7 +28,7 @@ from docqa.plan.intent import classify
 from docqa.plan.judgement import (band_asked, bottom_line_asked, compared, judged_phrase, judgement, moved_as_verb, moves,
                                   parse_threshold, sign_asked, tied_to_one)
 from docqa.plan.model import Intent, QuestionPlan, Statistic
-from docqa.plan.measures import gross_of, linking_words, nouns_of, read_measures, without_asked_verb
+from docqa.plan.measures import gross_of, linking_words, narrowed_by, nouns_of, read_measures, without_asked_verb
 from docqa.plan.names import OwnerCheck, WordCheck
 from docqa.plan.parts import split_parts
 from docqa.plan.scope import scope_asked
@@ -203,6 +203,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         convention=convention(asked), defined_inputs=tuple(defined_inputs(asked)), main_clause=main_clause(asked),
         # a verdict's line is what it judges: "higher than", "more than $1 billion" are no row's words
         line_clause=without_asked_verb(judged_of or main_clause(asked)), nouns_of=nouns_of(main_clause(asked), measures),
+        narrowed_by=narrowed_by(main_clause(asked), measures),
         linking=linking_words(main_clause(asked), measures),
         discussed=discussed_words(content_text(asked), plan.named_as) if asks_discussion(asked) else ())
 
@@ -246,7 +247,7 @@ def _with_subject(plan: QuestionPlan, documents: list[Document], explicit: Searc
         # "as of January 1, 2023": the balance at the close of fiscal 2022 (a 52/53-week year)
         for day in year_closing_days(question):
             years = _dated_by(years, day)
-    renamed = _as_the_filer_names(years, [d for d in pool if _held(documents).canonical.get(d.id) in companies])
+    renamed = _as_the_filer_names(years, [d for d in pool if held.canonical.get(d.id) in companies])
     if renamed:
         years = tuple(sorted({dict(renamed).get(y, y) for y in years}))
     return replace(plan, companies=tuple(companies), named_as=named_as, unheld=tuple(unheld), closest=tuple(closest), years=years,

@@ -169,11 +169,9 @@ def judgement(question: str) -> str | None:
     if parse_threshold(first) is not None:
         return "threshold"
     against = _COMPARED.search(first)
-    if against is not None and _a_period_only(first[against.end():]):
+    if against is not None:
         # "was comparable sales growth higher than in the year-ago quarter": the measure over time
-        return "down" if against.group("below") else "up"
-    if compared(first) is not None:
-        return "compare"
+        return ("down" if against.group("below") else "up") if _a_period_only(first[against.end():]) else "compare"
     sign = _SIGN.search(first)
     if sign:
         return sign.group(1).lower()

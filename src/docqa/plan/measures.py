@@ -268,6 +268,20 @@ def linking_words(clause: str, measures: tuple[MetricMatch, ...]) -> tuple[str, 
 _NOUN_OF = re.compile(r"\b([a-z][a-z-]{3,})\s+(?:of|on)\s+(?:the\s+|its\s+|their\s+)?$", re.I)
 
 
+def narrowed_by(clause: str, measures: tuple[MetricMatch, ...]) -> tuple[tuple[tuple[int, int], str], ...]:
+    """Each line item's words after it that may narrow it ("capital expenditures for | pollution control",
+    "... required under | legal and binding contractual obligations"), by its span."""
+    out = []
+    for m in measures:
+        if m.kind == "metric" and m.span[1] <= len(clause) and (found := _NARROWED_AFTER.match(clause[m.span[1]:])):
+            out.append((m.span, found.group("what")))
+    return tuple(out)
+
+
+_NARROWED_AFTER = re.compile(r"^\s+(?:(?:that|which)\s+)?(?:(?:was|were|is|are)\s+)?(?:required\s+under|related\s+to|relating\s+to|"
+                             r"associated\s+with|in\s+connection\s+with|for)\s+(?P<what>[^,;:?()]{3,60})", re.I)
+
+
 def nouns_of(clause: str, measures: tuple[MetricMatch, ...]) -> tuple[tuple[tuple[int, int], str], ...]:
     """Each line item's noun right before "of" ("impairment" of "plant and equipment"), by its span."""
     out = []

@@ -128,6 +128,7 @@ class QuestionPlan:
     main_clause: str = ""                          # the question without its format instructions and definition
     line_clause: str = ""                          # ... and without the verb "did X's segment make" asks with
     nouns_of: tuple[tuple[tuple[int, int], str], ...] = ()  # "an impairment of | plant and equipment": span, noun
+    narrowed_by: tuple[tuple[tuple[int, int], str], ...] = ()  # "capital expenditures for | pollution control"
     linking: tuple[str, ...] = ()                  # "goodwill | sat | in the segment": a verb no label prints, if none does
     parts: tuple[str, ...] = ()                    # "revenue and operating income": one question per measure
     scope: tuple[str, ...] = ()                    # "the Electronics and Energy segment", "in Russia": a part of the company

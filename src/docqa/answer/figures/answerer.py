@@ -21,7 +21,7 @@ from docqa.answer.figures.reading.drafts import ANSWERER
 from docqa.answer.figures.reading.line_item_words import company_name_words, line_words
 from docqa.answer.figures.reading.measures import MetricMeasure
 from docqa.answer.figures.reading.reporting_currency import in_reporting_currency
-from docqa.answer.figures.reading.scoped import scoped_measures
+from docqa.answer.figures.reading.scoped import scoped_kinds, scoped_measures
 from docqa.answer.figures.reading.sources import Source, annual_report, dated_quarter, filing_sources
 from docqa.answer.statement_lines import largest_line
 from docqa.finance.lexicon import load_lexicon
@@ -155,10 +155,7 @@ class FiguresAnswerer:
         if plan.scope and plan.composition is None and "share_of" not in plan.kinds:
             # (A share of the company's total names the part in its own words: "AWS as a share of net sales".)
             # "Operating margin of the Domestic segment": the segment's lines, never the company's total.
-            # (an amount's line of the part is read in a table of amounts, not of its share: "33.9 %")
-            amounts = not plan.kinds and any(lexicon.metric(k).kind == "currency" for k in plan.metric_keys)
-            asked.measures = scoped_measures(asked.measures, plan.scope, subject,
-                                             frozenset({"amount"}) if amounts else plan.kinds, company_words,
+            asked.measures = scoped_measures(asked.measures, plan.scope, subject, scoped_kinds(plan), company_words,
                                              plan.gross_of)
         if not asked.measures and bottom_line and judged in ("positive", "negative"):
             asked.measures = [MetricMeasure(lexicon.metric("net_income"))]  # profitable: the bottom line

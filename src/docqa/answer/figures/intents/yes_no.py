@@ -10,7 +10,7 @@ from docqa.answer.figures.reading.composition import compose_measures
 from docqa.answer.figures.reading.drafts import judged_draft
 from docqa.answer.figures.reading.evaluated import Evaluated, Measure, growth_expression, show, wrap
 from docqa.answer.figures.reading.measures import Combined, FormulaMeasure, MetricMeasure
-from docqa.answer.figures.reading.scoped import scoped_measures
+from docqa.answer.figures.reading.scoped import scoped_kinds, scoped_measures
 from docqa.answer.figures.reading.sources import Source
 from docqa.plan import QuestionPlan, build_plan
 from docqa.plan.composition import without_period
@@ -132,10 +132,7 @@ def side_measures(words: str, company_words: frozenset[str]) -> list[Measure]:
     scope = scope_asked(side.asked, side.measures, company_words)
     if scope and asked.measures:
         # "PBNA's net revenue" against "Frito-Lay North America's": each side's part of the company
-        lexicon = load_lexicon()
-        amounts = not side.kinds and any(lexicon.metric(k).kind == "currency" for k in side.metric_keys)
-        return scoped_measures(asked.measures, scope, subject, frozenset({"amount"}) if amounts else side.kinds,
-                               company_words)
+        return scoped_measures(asked.measures, scope, subject, scoped_kinds(side), company_words)
     return asked.measures
 
 

@@ -75,12 +75,11 @@ def company_name_words(store: Store, sources: list[Source], plan: QuestionPlan) 
     return frozenset(words - generic - set(stems("total net revenue sales income")))
 
 
-_NARROWED_AFTER = re.compile(r"^\s+(?:(?:that|which)\s+)?(?:(?:was|were|is|are)\s+)?(?:required\s+under|related\s+to|relating\s+to|"
-                             r"associated\s+with|in\s+connection\s+with|for)\s+(?P<what>[^,;:?()]{3,60})", re.I)
 _SEGMENT_AFTER = re.compile(r"^[^,;:?]{0,60}?\b(?:segment|division|region|geograph\w*|brand|business\s+unit|reportable)\b", re.I)
 
 
-def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str], noun_of: str | None = None) -> list[str]:
+def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str], noun_of: str | None = None,
+               narrowed: str | None = None) -> list[str]:
     """Words that narrow the line item named at ``m``: premodifiers ("King segment net revenues",
     "short-term unearned revenue") and a segment named after it ("net sales did the Aeronautics
     segment bring in"). Generic words and the company's name do not narrow it."""
@@ -99,10 +98,9 @@ def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str], noun_of
     after = _SEGMENT_AFTER.match(main[m.span[1]:])
     if after:
         words += [w for w in re.findall(r"[\w&-]+", after.group(0)) if w[:1].isupper() or w.lower() == "segment"]
-    narrowed = _NARROWED_AFTER.match(main[m.span[1]:])
     if narrowed:
-        # "capital expenditures for pollution control", "... required under binding contracts": a part of the item
-        words += [w for w in re.findall(r"[A-Za-z][\w&-]*", leaf_text(narrowed.group("what"), company_words))
+        # "capital expenditures for pollution control", "... required under binding contracts" (the plan's): a part
+        words += [w for w in re.findall(r"[A-Za-z][\w&-]*", leaf_text(narrowed, company_words))
                   if not w[:1].isupper() and w.lower() not in STOPWORDS
                   and not set(stems(w)) <= (SCAFFOLD | company_words | _QUESTION_WORDS | _OF_FILLERS)]
     return [s for w in words for s in stems(w) if s not in vocabulary and s not in SOFT_WORDS and s not in company_words

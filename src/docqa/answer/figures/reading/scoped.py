@@ -21,6 +21,7 @@ from docqa.finance import compose as C
 from docqa.finance.lexicon import load_lexicon
 from docqa.finance.rowlookup import STOP, closing_total, has_word, normalized, sum_row
 from docqa.finance.text import stems
+from docqa.plan import QuestionPlan
 from docqa.plan.measures import GrossOf
 
 _DIVISION = re.compile(r"^\s*([a-z][\w\s&'-]*?)\s*/\s*([a-z][\w\s&'-]*?)\s*$", re.I)
@@ -146,6 +147,14 @@ class BySpelling(Measure):
             if value is not None:
                 return value
         return None
+
+
+def scoped_kinds(plan: QuestionPlan) -> frozenset[str]:
+    """The kinds a part's measure is read as: an amount's line of the part is read in a table of
+    amounts, not of its share ("33.9 %")."""
+    lexicon = load_lexicon()
+    amounts = not plan.kinds and any(lexicon.metric(k).kind == "currency" for k in plan.metric_keys)
+    return frozenset({"amount"}) if amounts else plan.kinds
 
 
 def scoped_measures(measures: list[Measure], scope: tuple[str, ...], subject: str,
