@@ -298,3 +298,20 @@ def test_a_count_with_a_word_of_its_own_the_question_lacks_is_a_part():
     assert _answer("How many employees did PG&E Corporation have at the end of 2022?", text, year=2022) is None
     draft = _answer("How many eligible employees did the VSP provide separation benefits to in 2022?", text, year=2022)
     assert draft is not None and draft.figures[0].value == 470
+
+
+# BESTBUY_2023_10K.pdf p. 5 (a heading run into the sentence) and p. 21 (an officer's career)
+STORES = "Store Development We had 1,138 stores at the end of fiscal 2023 throughout our Domestic and International segments."
+CAREER = ("She was responsible for sales and profits in more than 180 stores in addition to enacting the human "
+          "resources and talent management strategies for the company.")
+
+
+def test_a_count_whose_noun_follows_it_is_read_past_a_heading_run_into_the_sentence():
+    draft = _answer("How many stores did the company have at the end of fiscal 2023?", STORES, year=2023)
+    assert draft is not None and draft.figures[0].value == 1138
+
+
+def test_a_bound_or_an_officers_career_states_no_count_of_the_company():
+    assert _answer("How many stores did the company have at the end of fiscal 2023?", CAREER, year=2023) is None
+    bound = "At the end of fiscal 2023 we operated more than 180 stores."
+    assert _answer("How many stores did the company have at the end of fiscal 2023?", bound, year=2023) is None

@@ -88,3 +88,9 @@ def test_a_block_whose_total_narrows_the_measure_holds_a_part_of_it():
     assert match is not None and match.row.cells[0].raw == "$ 12,842"
     match = best("adobe_segment_revenue_2022", "digital media subscription revenue")
     assert match is not None and match.row.cells[0].raw == "$ 12,385"
+
+
+def test_a_bare_total_under_a_heading_is_the_headings_total():
+    # CVS 2018 p. 272: "Pharmacy claims processed:" heads a block whose first row is a bare "Total"
+    match = best("cvs_pharmacy_services_2018", "pharmacy claims")
+    assert match is not None and match.row.label == "Total" and match.row.cells[0].raw == "1,889.8"

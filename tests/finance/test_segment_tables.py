@@ -110,3 +110,18 @@ def test_a_name_printed_beside_the_years_over_the_labels_names_the_table():
     ))
     assert "Walmart International net sales by market" in tables[0].title
     assert "Fiscal" not in tables[0].title and "millions" not in tables[0].title
+
+
+def test_a_total_printed_first_under_its_heading_leaves_the_heading_over_the_rows_after_it():
+    # CVS 2018 p. 272: "Pharmacy claims processed:" then "Total", "Pharmacy network", "Mail choice"
+    tables = read_tables(page(
+        line(80, ("Pharmacy Services segment (in millions)", 40.0)),
+        line(100, ("2018", 282.0), ("2017", 342.0)),
+        _row(115, "Total revenues", "134,128", "130,601"),
+        line(130, ("Pharmacy claims processed:", 40.0)),
+        _row(143, "Total", "1,889.8", "1,781.9"),
+        _row(155, "Pharmacy network", "1,601.4", "1,516.7"),
+        _row(167, "Mail choice", "288.4", "265.2"),
+    ))
+    rows = {r.label: r.section for r in tables[0].rows}
+    assert rows["Total"] == rows["Pharmacy network"] == rows["Mail choice"] == "Pharmacy claims processed:"

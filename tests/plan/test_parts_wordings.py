@@ -157,10 +157,18 @@ def test_a_list_set_off_from_its_label_is_read_by_its_marks(question, parts):
 
 
 def test_a_label_naming_the_table_leaves_the_line_after_it_as_the_line_asked():
+    plan = build_plan("Adobe fiscal 2022 operating expenses: product development?", [])
+    assert plan.reading.labelled == "product development"
+    # the label's line item is not the measure asked
+    assert not [m for m in plan.reading.asked if m.kind == "metric" and m.span not in plan.reading.qualified
+                and m.key == "operating_expenses"]
+
+
+def test_a_line_the_lexicon_names_after_a_label_is_the_line_asked_first():
+    # "sales" of "sales and marketing" is no revenue: the selling expense line is named whole
     plan = build_plan("Adobe fiscal 2022 operating expenses: sales and marketing?", [])
-    assert plan.reading.labelled == "sales and marketing"
-    # neither the label's line item nor "sales" (a word of the line) is the measure asked
-    assert not [m for m in plan.reading.asked if m.kind == "metric" and m.span not in plan.reading.qualified]
+    assert plan.reading.asked[0].key == "sales_marketing"
+    assert "revenue" not in [m.key for m in plan.reading.asked]
 
 
 @pytest.mark.parametrize("question, year_ended", [
@@ -169,3 +177,63 @@ def test_a_label_naming_the_table_leaves_the_line_after_it_as_the_line_asked():
 ])
 def test_a_year_asked_by_its_end_is_a_year(question, year_ended):
     assert build_plan(question, []).year_ended is year_ended
+
+
+@pytest.mark.parametrize("question, parts", [
+    # the owner named without a possessive, the list set off by "along with" and a trailing period
+    ("Walmart finished goods inventory, along with raw materials, at January 31, 2018?",
+     ("Walmart finished goods inventory at January 31, 2018?", "Walmart raw materials at January 31, 2018?")),
+    # two sides, each with a period of its own: a balance and a flow
+    ("Verizon total operating lease liabilities at December 31, 2021, and cash paid for operating leases in fiscal 2021",
+     ("Verizon total operating lease liabilities at December 31, 2021",
+      "Verizon cash paid for operating leases in fiscal 2021")),
+])
+def test_the_parts_of_a_list_owned_by_a_name_read_against_the_held_filers(question, parts):
+    from tests.plan.test_phrasings import CATALOGUE
+    plan = build_plan(question, CATALOGUE)
+    assert plan.parts == parts
+
+
+@pytest.mark.parametrize("question, parts", [
+    # a second "how many" with no noun counts the first's noun, at the first's day
+    ("As of June 30, 2022, how many Acme employees were in engineering, and how many were in sales?",
+     ("As of June 30, 2022, how many Acme employees were in engineering?",
+      "How many Acme employees were in sales as of June 30, 2022?")),
+    # "..., and how many in 2017?": the same count for another year
+    ("How many claims did Acme's Services segment process in 2018, and how many in 2017?",
+     ("How many claims did Acme's Services segment process in 2018?",
+      "How many claims did Acme's Services segment process in 2017?")),
+    # a label's list: the unit asked is no item, "as well as" cuts, the list's "and" comes once
+    ("Acme FY2018 income statement: membership and other income, interest net, and loss on extinguishment of debt, in millions",
+     ("Acme FY2018 income statement: membership and other income?", "Acme FY2018 income statement: interest net?",
+      "Acme FY2018 income statement: loss on extinguishment of debt?")),
+    ("Acme 2018 segment revenues by line - pharmacy as well as front store?",
+     ("Acme 2018 segment revenues by line: pharmacy?", "Acme 2018 segment revenues by line: front store?")),
+    ("Acme 2022 operating expenses - operating and maintenance, fund expense, and depreciation, amortization, and decommissioning?",
+     ("Acme 2022 operating expenses: operating and maintenance?", "Acme 2022 operating expenses: fund expense?",
+      "Acme 2022 operating expenses: depreciation, amortization, and decommissioning?")),
+    # an expense item said with its noun ("SG&A expenses") still lists
+    ("Give me Acme's FY2023 gross profit, SG&A expenses and R&D expenses from the income statement.",
+     ("Give me Acme's FY2023 gross profit from the income statement.",
+      "Give me Acme's FY2023 SG&A from the income statement.",
+      "Give me Acme's FY2023 R&D expenses from the income statement.")),
+    # a part of the first count: "how many of those"
+    ("How many regular employees did Acme have at December 31, 2022, and how many of those were covered by union agreements?",
+     ("How many regular employees did Acme have at December 31, 2022?",
+      "How many of Acme's regular employees were covered by union agreements at December 31, 2022?")),
+    # questions asked one after another: each its own, the first's period for those that name none
+    ("As of December 31, 2022, how many employees did Acme have? How many stores did Acme operate?",
+     ("As of December 31, 2022, how many employees did Acme have?",
+      "How many stores did Acme operate as of December 31, 2022?")),
+    # the filer's own variant of a measure, for two years
+    ("What was Acme's adjusted net income (non-GAAP) in fiscal year 2022, and in fiscal 2021?",
+     ("What was Acme's adjusted net income (non-GAAP) in fiscal year 2022?",
+      "What was Acme's adjusted net income (non-GAAP) in fiscal 2021?")),
+])
+def test_more_parts_in_analysts_wordings(question, parts):
+    assert build_plan(question, []).parts == parts
+
+
+def test_a_company_named_american_express_is_no_format_instruction():
+    plan = build_plan("For American Express as of Dec 31, 2022: savings and transaction accounts?", [])
+    assert "transaction accounts" in plan.main_clause

@@ -55,3 +55,9 @@ def test_a_roll_forwards_closing_line_answers_for_what_its_heading_names():
 
 def test_a_labels_own_short_name_is_the_measure_asked_by_it():
     assert measure_asked("MGM Q4 2022: REVPAR at the Las Vegas Strip?", "Revenue per available room (REVPAR)")
+
+
+def test_a_verb_asked_and_its_participle_printed_are_one_word():
+    # "Pharmacy claims processed" asked as "how many pharmacy claims did it process"
+    assert measure_asked("How many pharmacy claims did CVS process in 2018?", "Pharmacy claims processed › Total")
+    assert not measure_asked("How many pharmacy claims did CVS process in 2018?", "Prescriptions filled")

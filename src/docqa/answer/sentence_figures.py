@@ -188,8 +188,8 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
     for sentence in units(page):
         prior_stems, prior_told = prior, told
         prior, told = set(), sentence
-        if "  " in sentence:
-            continue  # a table row: the tables were read before
+        if "  " in sentence or _ABOUT_A_PERSON.match(sentence):
+            continue  # a table row (the tables were read before); an officer's career ("She was responsible for ...")
         folded = fold(sentence)
         words = [(m.start(), m.end(), normalized(stems(m.group(0)))) for m in _WORD.finditer(folded)]
         sentence_stems = {s for _, _, st in words for s in st}
@@ -232,6 +232,8 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
                 continue  # "stores in all 50 states", "8 million total broadband connections": other things counted
             if not _of_the_year(start, years, respective, said):
                 continue
+            if _A_BOUND.search(folded[max(0, start - 30):start]):
+                continue  # "more than 180 stores": a bound the sentence sets, not the figure
             if _PART_OF_THE.search(folded[:start]):
                 continue  # "Of the full-time employees, 68 were engaged in research": a part of what is asked
             if not change and _A_CHANGE.search(folded[max(0, start - 40):start]):
@@ -272,7 +274,11 @@ def _sides(folded: str, start: int, end: int, asked_at: list[tuple[int, int]]) -
     if before:
         gap, at = min(before)
         sides.append((gap, folded[at:start], False))
-    if after and (not before or _PARTS_FOLLOW.search(sides[0][1])):
+    if after and (not before or _PARTS_FOLLOW.search(sides[0][1])
+                  or (min(after)[0] <= 1 < sides[0][0] and not _RESTATED.search(sides[0][1]))):
+        # (or the noun stands right after the amount, "1,138 stores", and the asked words before are
+        # not next to it: "Store Development We had 1,138 stores"; but "reduction of our workforce
+        # by approximately 67%, or 12 employees" restates a change)
         # an amount after "including" is one part's, named after it ("including $3,111,232 impairment
         # loss of Bitcoins"); otherwise words before that do not link make it another thing's
         # ("reduction of our workforce by approximately 67%, or 12 employees")
@@ -281,6 +287,7 @@ def _sides(folded: str, start: int, end: int, asked_at: list[tuple[int, int]]) -
     return sides
 
 
+_RESTATED = re.compile(r"[,;:%()]|\b(?:by|or)\b", re.I)
 _AS_OF_A_DAY = re.compile(r"\bas\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+((?:19|20)\d\d)",
                           re.I)
 
@@ -336,6 +343,9 @@ _MONTH_WORDS = frozenset("january february march april may june july august sept
 
 
 _PART_OF_THE = re.compile(r"\bof\s+(?:the|our|its|their|these|those|such|all)\s+[^,;]{1,60},\s*(?:approximately\s+|about\s+)?$", re.I)
+_A_BOUND = re.compile(r"\b(?:(?:more|fewer|less|greater)\s+than|at\s+least|at\s+most|up\s+to|in\s+excess\s+of|over)\s*[$\u20ac\u00a3]?\s*$",
+                      re.I)
+_ABOUT_A_PERSON = re.compile(r"^\W*(?:she|he|mr\.?|ms\.?|mrs\.?|dr\.?)\s", re.I)
 _QUALIFYING = re.compile(r"\b(?:after|before|net\s+of|following|excluding|less)\s+(?:the\s+|its\s+|any\s+|an?\s+)?$", re.I)
 _QUALIFIERS = re.compile(r"\s*(?:[A-Za-z][\w-]*\s+){0,3}")
 

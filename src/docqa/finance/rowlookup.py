@@ -235,6 +235,10 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
         # about, their words its own (and its day no word of a line item)
         label_set |= title | heading
         label = [s for s in label if s not in _BALANCE_WORDS]
+    elif heading and set(label) <= {"total"}:
+        # a bare "Total" under "Pharmacy claims processed:" is the heading's total
+        label_set |= heading
+        label = [*label, *(s for s in normalized(stems(row.section or "")) if s not in STOP)]
     if not any(_has(label_set, w) for w in hard + [w for w in soft if w in MEASURE_SOFT]):
         return 0.0  # the label itself must name something asked ("King", "Goodwill", "Operating income")
     context = heading | title

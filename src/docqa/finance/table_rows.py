@@ -82,8 +82,11 @@ def read_rows(lines: list[TableLine], lo: int, hi: int, cols: list[FigureColumn]
         rows.append(Row(label=clean, section=clean_label(section) if section else None,
                         kind=_row_kind(clean, section, cells), cells=cells, bbox=bbox, indent=indent))
         last = ln
-        if clean.lower().startswith("total") and headings and not closing:
-            headings.pop()  # "Total current assets" closes "Current assets:"
+        if clean.lower().startswith("total") and headings and not closing and headings[-1].rows:
+            headings.pop()  # "Total current assets" closes "Current assets:" (a "Total" first under
+            # its heading opens the block instead: CVS's "Pharmacy claims processed: Total ... Mail choice")
+        elif headings:
+            headings[-1].rows += 1
     return rows
 
 
@@ -131,6 +134,7 @@ class _Heading:
     indent: float
     text: str
     nested: bool = False  # rows deeper than the heading have been seen under it
+    rows: int = 0         # rows read under it so far
 
 
 def _continues(prev: TableLine, label: str, row: TableLine) -> bool:

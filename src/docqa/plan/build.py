@@ -199,7 +199,8 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         listed=tuple(listed_activities(asked)), which=asks_which(asked, list(measures)), line=line_asked(asked),
         fact=asked_fact(asked), list_noun=_noun(asked_noun(asked)), composition=composition,
         parts=split_parts(asked, measures, one_question or bool(routed) or asks_why(asked),
-                          over_time=reading.over_time is not None, counts=counted_noun(asked) is not None),
+                          over_time=reading.over_time is not None, counts=counted_noun(asked) is not None,
+                          names=(*plan.named_as, *plan.companies)),
         convention=convention(asked), defined_inputs=tuple(defined_inputs(asked)), main_clause=main_clause(asked),
         # a verdict's line is what it judges: "higher than", "more than $1 billion" are no row's words
         line_clause=without_asked_verb(judged_of or main_clause(asked)), nouns_of=nouns_of(main_clause(asked), measures),

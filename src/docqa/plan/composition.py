@@ -178,7 +178,8 @@ def main_clause(question: str) -> str:
     found = definition(main)
     if found is not None:
         main = main[:main.find(found[0])] if found[0] in main else main
-    main = re.split(r"\b(?:answer|round(?:ed)?|give|express)\s+(?:in|to|it|the|your|as|rounded|with|using|one|two)\b",
+    # ("American Express as of December 31": a name, not "express as a percentage")
+    main = re.split(r"\b(?:answer|round(?:ed)?|give|express)\s+(?:in|to|it|the|your|as(?!\s+of\b)|rounded|with|using|one|two)\b",
                     main, flags=re.I)[0]
     main = re.sub(r"\bin\s+(?:usd|us\$|\$)?\s*(?:millions?|billions?|thousands?)(?:\s+of\s+(?:us\s+)?dollars)?\b", " ", main, flags=re.I)
     # Where to read it is no part of what is asked: "According to Walmart's fiscal 2018 10-K, ...",

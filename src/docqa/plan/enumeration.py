@@ -25,6 +25,7 @@ _NUMBERED = re.compile(r"(?:^|[\s,;]+(?:and\s+)?)\(?(?:\d{1,2}|[a-h]|i{1,3}|iv|v
 _VS = re.compile(r"\s+(?:vs\.?|versus)\s+", re.I)
 _COMMA = re.compile(r"\s*,\s*(?:and\s+|&\s*)?")
 _AND = re.compile(r"\s+(?:and|&)\s+(?:(?:the|its|their)\s+)?", re.I)
+_ALONG = re.compile(r",?\s+(?:as\s+well\s+as|along\s+with|together\s+with)\s+(?:(?:the|its|their)\s+)?", re.I)
 _OWN_AND = re.compile(r",?\s+(?:and|&)\s+(?:(?:the|its|their)\s+)?", re.I)
 _TRAILING = re.compile(r"(?:,?\s+respectively|,?\s+each|,?\s+please|,?\s+thanks?)?\s*[?.!]*\s*$", re.I)
 # "December 31, 2022": a date's comma is no cut
@@ -78,7 +79,14 @@ def _cut(body: str, protected: list[tuple[int, int]]) -> list[str]:
     if commas and not oxford:  # "A, B and C"; a lone "A and B" may be one line's name ("sales and marketing")
         after = commas[-1].end() if commas else 0
         cuts += [m for m in _AND.finditer(body, after) if free(m)][:1]
+    # "as well as", "along with": no line's name holds them
+    cuts += [m for m in _ALONG.finditer(body) if free(m) and not any(c.start() <= m.start() < c.end() for c in cuts)]
     cuts.sort(key=lambda m: m.start())
+    closing = [m for m in cuts if m.group().strip(" ,").lower() in ("and", "&")]
+    if len(closing) > 1:
+        # "A, B, and depreciation, amortization, and decommissioning": the list's "and" comes once,
+        # before its last item; what follows it is that item, commas and all
+        cuts = [m for m in cuts if m.start() <= closing[0].start()]
     out, at = [], 0
     for m in cuts:
         out.append(body[at:m.start()])
@@ -90,12 +98,15 @@ def _cut(body: str, protected: list[tuple[int, int]]) -> list[str]:
 def _clean(items: Sequence[str]) -> list[str]:
     out = [re.sub(r"^(?:and|&|as\s+well\s+as|along\s+with|together\s+with|plus)\s+", "", i.strip(" ,;:.?"), flags=re.I).strip()
            for i in items]
-    out = [i for i in out if i]
+    out = [i for i in out if i and not _A_UNIT.fullmatch(i)]
     if len(set(i.lower() for i in out)) < len(out) or any(len(i.split()) > 10 or _NOT_AN_ITEM.match(i) for i in out):
         return []
     return out
 
 
+# "..., in millions": the unit to give the items in, not an item
+_A_UNIT = re.compile(r"\(?(?:in\s+)?(?:us\$\s*|usd\s+|\$\s*)?(?:millions?|billions?|thousands?|mm|bn)(?:\s+of\s+dollars)?\)?",
+                     re.I)
 # "X: at Dec 31 2021, what capital expenditures ...": a period and the question itself, not a list
 _NOT_AN_ITEM = re.compile(
     r"^(?:(?:what|how|which|who|when|did|does|do|was|were|is|are|has|have|had)\b"

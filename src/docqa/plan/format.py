@@ -110,7 +110,9 @@ _PERCENT_ASKED = re.compile(r"\b(?:percent(?:age)?|rate)\b|%", re.I)
 
 
 # "Lockheed Martin headcount as of December 31, 2022": a word that names a count by itself
-_A_COUNT_BY_NAME = re.compile(r"\b(?:head[\s-]?count|employee\s+count|number\s+of\s+employees)\b", re.I)
+# "headcount", "unit counts", "store count": a count named by a noun before "count" (not a verb's "it counts")
+_A_COUNT_BY_NAME = re.compile(r"\b(?:head[\s-]?count|number\s+of\s+employees|(?!(?:it|they|we|that|this|to|not|does|do|did|also|"
+                              r"still|will|would|can|could|may|might|should|which|who|what)\b)[a-z]+[\s-]counts?)\b", re.I)
 
 
 def kinds_asked(question: str) -> frozenset[str]:

@@ -78,7 +78,9 @@ _FILING = re.compile(r"\b(?:(?:press|earnings|news)\s+)?releases?\b|\b(?:annual|
 _PERIOD_WORDS = re.compile(r"\b(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?(?:quarter|half|nine\s+months)\b"
                            # "six months ended December 31", "the twelve weeks ended": a span, not the item's words
                            r"|\b(?:three|six|nine|twelve|twelve|sixteen|twenty-four|thirty-six|\d{1,2})[\s-]+(?:months?|weeks?)"
-                           r"(?=\s+(?:ended|ending|to)\b)|\b(?:year|quarter)[\s-]+to[\s-]+date\b",
+                           r"(?=\s+(?:ended|ending|to)\b)|\b(?:year|quarter)[\s-]+to[\s-]+date\b"
+                           # "for full-year 2018", "the whole fiscal year": the period's length
+                           r"|\b(?:full|whole|entire)[\s-]+(?:fiscal[\s-]+)?year\b",
                            re.I)
 
 

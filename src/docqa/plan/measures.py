@@ -279,13 +279,13 @@ def narrowed_by(clause: str, measures: tuple[MetricMatch, ...]) -> tuple[tuple[t
 
 
 _NARROWED_AFTER = re.compile(r"^\s+(?:(?:that|which)\s+)?(?:(?:was|were|is|are)\s+)?(?:required\s+under|related\s+to|relating\s+to|"
-                             r"associated\s+with|in\s+connection\s+with|for)\s+(?P<what>[^,;:?()]{3,60})", re.I)
+                             r"associated\s+with|in\s+connection\s+with|for|from)\s+(?P<what>[^,;:?()]{3,60})", re.I)
 
 
 def nouns_of(clause: str, measures: tuple[MetricMatch, ...]) -> tuple[tuple[tuple[int, int], str], ...]:
     """Each line item's noun right before "of" ("impairment" of "plant and equipment"), by its span."""
     out = []
     for m in measures:
-        if m.kind == "metric" and m.span[1] <= len(clause) and (found := _NOUN_OF.search(clause[:m.span[0]])):
+        if m.kind in ("metric", "formula") and m.span[1] <= len(clause) and (found := _NOUN_OF.search(clause[:m.span[0]])):
             out.append((m.span, found.group(1)))
     return tuple(out)

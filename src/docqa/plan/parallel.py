@@ -34,6 +34,11 @@ _VERB = re.compile(r"\b(?:did|does|do|was|were|is|are|has|have|had|will|would)\b
 _FIRST_ASKS = re.compile(r"^\W*how\s+(?:many|much)\s+(?P<what>.+?)\s+(?P<rest>(?:did|does|do|was|were|is|are|has|have|had)\b.*?)"
                          r"\s*[?.]?\s*$", re.I)
 _CLAUSE_JOIN = re.compile(r"(?:\?\s*|,\s*)(?:and\s+)?(?=how\s+(?:many|much)\b)", re.I)
+_A_YEAR_ONLY = re.compile(r"(?:(?:in|for|during|at|as\s+of|by)\s+)?(?:the\s+)?(?:end\s+of\s+)?(?:fiscal\s+)?(?:year\s+)?"
+                          r"(?P<year>(?:19|20)\d\d)", re.I)
+# "of those were covered by ...", "of them are franchised": a part of what the first counts
+_OF_THOSE = re.compile(r"^of\s+(?:those|them|these|which)\s+(?P<rest>(?:were|was|are|is|had|have)\b.+)$", re.I)
+_HAD = re.compile(r"^(?:did|does|do)\s+(?P<owner>.+?)\s+(?:have|has|had|employ|operate|serve|own)\b(?P<tail>.*)$", re.I)
 MAX_WORDS = 8
 
 
@@ -106,9 +111,22 @@ def _second_question(question: str) -> tuple[str, ...]:
         return ()
     first, second = question[:cuts[0].start()].strip(), question[cuts[0].end():].strip()
     asked, again = _FIRST_ASKS.match(first), _ASKS_AGAIN.match(second)
-    if asked is None or again is None or _VERB.search(again.group("what")):
+    if asked is None or again is None:
         return ()
     what = again.group("what")
+    if (part := _OF_THOSE.match(what)) and (whose := _HAD.match(asked.group("rest"))):
+        # "How many regular employees did the Utility have at ..., and how many of those were covered
+        # by ...?": a part of the first count, of the same owner at the same day
+        noun = asked.group("what").strip()
+        lead = re.match(r"^\W*how\s+(?:many|much)", first, re.I).group(0)
+        return (f"{first.rstrip(' ?.')}?",
+                f"{lead} of {whose.group('owner')}'s {noun} {part.group('rest').rstrip(' ?.')}{whose.group('tail').rstrip(' ?.')}?")
+    if _VERB.search(what):
+        return ()
+    if (year := _A_YEAR_ONLY.fullmatch(what)) and (said := list(re.finditer(r"(?<!\d)(?:19|20)\d\d(?!\d)", first))):
+        # "..., and how many in 2017?": the same count for another year
+        last = said[-1]
+        return (f"{first.rstrip(' ?.')}?", f"{first[:last.start()]}{year.group('year')}{first[last.end():].rstrip(' ?.')}?")
     rest = asked.group("rest").rstrip(" ?.")
     # "... in the Domestic segment": the second's own place goes after the verb it borrows
     place = re.search(rf"\s+(?:{_PREPOSITION})\s+.*$", what, re.I)

@@ -22,6 +22,7 @@ from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.plan.enumeration import listed_items
 from docqa.plan.list_words import MONTH
 from docqa.plan.name_parts import GROUPS, SET_APART, by_group
+from docqa.plan.dated_sides import by_dated_sides, by_sentence
 from docqa.plan.parallel import by_parallel
 from docqa.plan.year_parts import by_year
 from docqa.plan.format import asks_figure, looks_up_a_figure
@@ -39,7 +40,7 @@ _TOGETHER = re.compile(r"\b(?:combined|together(?!\s+with)|in\s+total|in\s+aggre
 
 
 def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: bool,
-                over_time: bool = False, counts: bool = False) -> tuple[str, ...]:
+                over_time: bool = False, counts: bool = False, names: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The part questions, each asking one figure in the question's own frame; () when the
     question asks one thing (``one_question``: it states arithmetic, a comparison or a ranking
     over what it lists; ``over_time``: a change or growth across the years it lists). Years and
@@ -47,8 +48,12 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     "the acquisitions of FY2022 and FY2023" is one list."""
     if one_question or _TOGETHER.search(question):
         return ()
+    sentences = by_sentence(question)
+    if sentences:
+        return sentences  # each question is planned again when asked, and split further if it lists more
     # a figure is asked: a measure named, a count, "how much", or a line and a period typed as a lookup
-    figure = bool(measures or counts or _HOW_MUCH.match(question) or looks_up_a_figure(question))
+    figure = bool(measures or counts or _HOW_MUCH.match(question) or looks_up_a_figure(question)
+                  or _A_VARIANT.search(question))
     if figure and not SET_APART.search(question):  # names set apart are places: "in Canada"
         listed = listed_items(question, [m.span for m in load_lexicon().match(question, every=True)])
         if listed:
@@ -67,11 +72,17 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     parts = tuple(p for part in parts for p in (by_group(part) or (part,)))
     if len(parts) < 2:
         parts = by_parallel(question) or parts  # two phrases of one shape, no measure named between them
+    if len(parts) < 2 and figure:
+        # the list's owner named without a possessive ("Corning finished goods, along with work in
+        # process"), or two sides each with its own period
+        parts = _by_phrase(question, mentions, names) or by_dated_sides(question, names) or parts
     if len(parts) < 2 or len(parts) > MAX_PARTS:
         return ()
     return _each(parts)
 
 
+# "adjusted net income (non-GAAP)": the filer's own variant of a measure, a figure the lexicon leaves to its row
+_A_VARIANT = re.compile(r"\b(?:adjusted|non[\s-]?gaap|organic|underlying|comparable)\s+\w", re.I)
 # "How much did X spend on product development in 2019 and in 2018": a figure, named or not.
 _HOW_MUCH = re.compile(r"^\W*how\s+(?:much|many)\b", re.I)
 # Words that hand the list out ("..., respectively", "each"): a part asks one member, so they go.
@@ -164,7 +175,8 @@ _PERIOD = re.compile(r"\b(?:in|for|during|over|at|as\s+of)\s+(?:the\s+)?(?:(?:th
                      r"(?:13|26|39|52)[\s-]+weeks?|quarter|(?:fiscal\s+)?year)\s+(?:ended|ending)\s+[A-Za-z]+\.?\s+\d{1,2},?\s+"
                      r"(?:19|20)\d{2}\b"
                      r"|\b(?:in|for|during|at|as\s+of)\s+(?:the\s+)?(?:end\s+of\s+)?(?:fiscal\s+(?:year\s+)?|FY\s?)?"
-                     r"(?:(?:19|20)\d{2})\b|\b(?:fiscal\s+(?:year\s+)?|FY\s?)(?:19|20)\d{2}\b", re.I)
+                     r"(?:(?:19|20)\d{2})\b|\b(?:fiscal\s+(?:year\s+)?|FY\s?)(?:19|20)\d{2}\b"
+                     rf"|\b(?:at|as\s+of|on)\s+{MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d{{2}}\b", re.I)
 # What may follow the last item for all of them: its owner, part or period, not another clause.
 _TAIL = re.compile(r"^\s+(?:of|in|for|at|as\s+of|on|during)\b[^?]*$", re.I)
 _OWNER = re.compile(r"([A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*)*['’]s?)(?=\s)")
@@ -199,6 +211,7 @@ def _by_clause(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
         first = f"{first} {period.group(0)}"  # "net sales, and ... net earnings, in fiscal 2019"
     first += end
     if _WH.match(second):
+        second = _counted_again(first, second)
         owner = _OWNER.search(first)
         if owner and re.match(r"^(?:what|how\s+much|how\s+many)\b[^?]*\b(?:its|their)\b", second, re.I):
             second = re.sub(r"\b(?:its|their)\b", owner.group(1), second, count=1)
@@ -221,6 +234,19 @@ def _by_clause(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
     return (first, second.rstrip(" ,") if second.rstrip()[-1:] in "?." else second.rstrip(" ,") + end)
 
 
+# "how many Microsoft employees were in R&D, and how many were in sales": the second counts the first's noun
+_COUNTED = re.compile(r"\bhow\s+many\s+(?P<noun>(?:[\w&'\u2019.-]+\s+){1,4}?)(?=(?:were|was|are|is|did|does|do|had|have)\b)",
+                      re.I)
+_COUNTS_NOTHING = re.compile(r"^how\s+many\s+(?=(?:were|was|are|is|did|does|do|had|have)\b)", re.I)
+
+
+def _counted_again(first: str, second: str) -> str:
+    counted = _COUNTED.search(first)
+    if counted and _COUNTS_NOTHING.match(second):
+        return f"how many {counted.group('noun')}{second[_COUNTS_NOTHING.match(second).end():]}"
+    return second
+
+
 def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
@@ -234,7 +260,10 @@ def _by_measure(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, 
         last = runs[-1][-1]
         if m.span[0] < last.span[1]:
             continue  # overlapping readings of the same words
-        between = question[last.span[1]:m.span[0]]
+        # (after the item's own nouns: "goodwill impairment charges and ...", "SG&A expenses and R&D")
+        after = max(last.span[1], min(_end_with_head(question, last), m.span[0]))
+        own = _ITS_NOUN.match(question, after)
+        between = question[own.end() if own and own.end() <= m.span[0] else after:m.span[0]]
         unnamed = _UNNAMED_ITEM.fullmatch(between)
         if _JOIN.fullmatch(between):
             runs[-1].append(m)
@@ -255,6 +284,8 @@ def _by_measure(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, 
     return tuple(f"{head}{question[m.span[0]:_end_with_head(question, m)]}{tail}" for m in listed)
 
 
+# The noun an expense item is said with ("SG&A expenses"): the item's own, no list's word.
+_ITS_NOUN = re.compile(r"\s+(?:expenses?|costs?)\b", re.I)
 # One unnamed item between two named ones, in a list set off by commas.
 _UNNAMED_ITEM = re.compile(r"\s*,\s*(?:the\s+)?(?P<item>[a-z][\w&'-]*(?:\s+[a-z][\w&'-]*){0,5})\s*,\s*(?:and\s+)?(?:the\s+)?",
                            re.I)
@@ -265,6 +296,8 @@ _UNNAMED_ITEM = re.compile(r"\s*,\s*(?:the\s+)?(?P<item>[a-z][\w&'-]*(?:\s+[a-z]
 _OWNED = re.compile(r"(?:['’]s?|\b(?:its|their))\s+", re.I)
 _DID_VERB = re.compile(r"\b(?:[Dd]id|[Dd]oes|[Dd]o)\s+(?:[A-Z&][\w.&’'-]*\s+){1,5}[a-z]+\b")
 _WHAT_WERE = re.compile(r"(?:^|,\s*)what\s+(?:were|was|are|is)\s+(?:the\s+)?(?=[a-z])", re.I)
+# A name followed by a period or a verb starts no list: "American Express as of ...", "Corning reported"
+_NOT_AN_ITEM_START = r"(?:as|in|for|at|on|of|during|from|to|by|over|did|does|do|was|were|is|are|has|have|had)\b"
 # Where it ends: the period asked, or the question's end.
 _PERIOD_AFTER = re.compile(
     r",?\s+(?:(?:in|for|during|at|as\s+of|on|over|by)\s+(?:the\s+)?(?:(?:fiscal|financial|calendar)\s+)?"
@@ -276,7 +309,7 @@ _NOT_A_FIGURE = re.compile(r"\b(?:reasons?|why|how|explain\w*|driv\w+|factors?|d
 # "the Safety and Industrial segment": an "and" between capitalised words is inside one name.
 _NAME_END = re.compile(r"\b[A-Z][\w.’'-]*$")
 _IN_A_NAME = re.compile(r"[A-Z]")
-_NOT_IN_A_LIST = re.compile(r"[()?;]|\b(?:using|numerator|denominator|divided|between|from\s+\S+\s+to|to\s+\d|vs\.?|versus|"
+_NOT_IN_A_LIST = re.compile(r"[()?;:]|\b(?:using|numerator|denominator|divided|between|from\s+\S+\s+to|to\s+\d|vs\.?|versus|"
                             r"per|i\.e|e\.g|according|dated)\b", re.I)
 _TAILS = frozenset({"other", "others", "equivalents", "similar", "related", "affiliates", "affiliate", "subsidiaries",
                     "subsidiary", "parent"})   # "accrued expenses and other", "MiTAC and its affiliates": one thing
@@ -285,7 +318,7 @@ _MODIFIER = re.compile(r"(?:[a-z]+-[a-z-]+|[a-z]+(?:al|ic|ed|ive|ent|ant|ary|ous
                        r"diluted|short|long)", re.I)
 
 
-def _by_phrase(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, ...]:
+def _by_phrase(question: str, measures: tuple[MetricMatch, ...], names: tuple[str, ...] = ()) -> tuple[str, ...]:
     """Things listed side by side that the lexicon does not name ("pension costs and total
     corporate costs", "external and internal research and development expenses", "in Canada and
     in Hong Kong"): each its own question in the question's frame. A measure's own "and"
@@ -295,8 +328,11 @@ def _by_phrase(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
         return ()  # "the Domestic and International segments": the parts are segments (``name_parts.by_group``)
     did = _DID_VERB.search(question)
     asked = _WHAT_WERE.search(question)  # "For Mongo's fiscal 2022 (...), what were | A, B and C"
+    # the company named as the list's owner without a possessive: "Corning finished goods, along with ..."
+    named = [m.end() for name in names for m in re.finditer(rf"(?<!\w){re.escape(name)}:?\s+(?=[a-z])(?!{_NOT_AN_ITEM_START})",
+                                                            question)]
     anchors = sorted([m.end() for m in _OWNED.finditer(question)] + ([did.end()] if did else [])
-                     + ([asked.end()] if asked else []))
+                     + ([asked.end()] if asked else []) + named)
     # The latest anchor that starts a list ("In its 2019 10-K, what net sales did Amazon attribute |
     # to Germany and to Japan"), else an earlier one ("X's A and its B": the second "its" is B's own).
     for k in range(len(anchors) - 1, -1, -1):
@@ -352,7 +388,7 @@ def _listed_after(question: str, measures: tuple[MetricMatch, ...], anchors: lis
     if lead and oxford:  # "spend on fulfillment, technology and content, and marketing": on each of them
         items = [items[0], *(item if re.match(r"(?:on|in|for|from|to|into)\s", item, re.I) else f"{lead.group(1)} {item}"
                              for item in items[1:])]
-    head, tail = question[:start].rstrip() + " ", question[end:]
+    head, tail = question[:start].rstrip() + " ", re.sub(r"^,\s*", " ", question[end:])
     return tuple(f"{head}{item}{tail}" for item in items)
 
 

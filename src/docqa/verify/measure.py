@@ -57,7 +57,15 @@ def measure_asked(asked: QuestionPlan | str, measure: str | None) -> bool:
     plain = " ".join(w for i, w in enumerate(words) if not w.endswith(("'s", "’s"))
                      and (i == 0 or not w[:1].isupper() or w.isupper() and len(w) <= 5))
     wanted = [w for w in normalized(stems(plain)) if w not in _GENERIC_MEASURE_WORDS and not w.isdigit()]
-    return all(has_word(words_asked, w) for w in wanted)
+    roots = {_root(w) for w in words_asked}
+    # "claims processed" asked as "how many claims did X process": a verb's forms are one word
+    return all(has_word(words_asked, w) or _root(w) in roots for w in wanted)
+
+
+def _root(word: str) -> str:
+    """A verb's word without its ending: "processed", "processing", "process" -> "process"."""
+    root = re.sub(r"(?:ed|ing|e)$", "", word) if len(word) > 5 else word
+    return root
 
 
 def measure_refusal(draft: Draft, plan: QuestionPlan) -> str | None:

@@ -14,7 +14,7 @@ def kind_answers(kinds: frozenset[str], value: Evaluated) -> bool:
         return False
     if "share_of" in kinds and value.kind in ("currency", "shares", "per_share", "count"):
         return False
-    if "count" in kinds and value.kind in ("percent", "percent_points", "per_share"):
+    if "count" in kinds and value.kind in ("percent", "percent_points", "per_share", "currency"):
         return False
     if "amount" in kinds and value.kind in ("percent", "percent_points", "ratio"):
         return False  # a line item's amount (a formula's input), not a change in it printed as a percentage

@@ -11,7 +11,7 @@ import re
 
 from docqa.answer.figures.reading.asked import Asked
 from docqa.answer.figures.reading.evaluated import Measure
-from docqa.answer.figures.reading.line_item_words import qualifiers
+from docqa.answer.figures.reading.line_item_words import OF_FILLERS, qualifiers
 from docqa.answer.figures.reading.measures import Either, ExprMeasure, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.reading.printed_rows import PrintedAsAsked, RowMeasure
 from docqa.finance import compose as C
@@ -72,6 +72,9 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
                                                                      dict(plan.narrowed_by).get(m.span)):
                 # The words around the line item qualify it: the total is a neighbour, not the answer.
                 kept.append(RowMeasure(subject, asked=subject, kinds=kinds, gross_of=plan.gross_of))
+                spelt = _spelt_out(subject, m, measure.metric)
+                if spelt:  # "Domestic capex": the row is printed under the item's name ("Capital expenditures")
+                    kept.append(RowMeasure(spelt, asked=subject, kinds=kinds, gross_of=plan.gross_of))
                 continue
             chosen: Measure = (Either(measure, RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of,
                                                           stands_for=measure.metric)) if subject else measure)
@@ -82,6 +85,9 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
                 chosen = PrintedAsAsked(RowMeasure(m.text, asked=m.text, kinds=plan.kinds, gross_of=plan.gross_of,
                                                    stands_for=measure.metric, exact=True), chosen)
             kept.append(chosen)
+        elif isinstance(measure, FormulaMeasure) and subject and _a_noun_of(plan, matches, measure):
+            # "loss on extinguishment of debt": a row of its own, not the total debt
+            kept.append(RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of))
         else:
             kept.append(measure)
     if plan.reading.qualified and subject and not any(isinstance(k, RowMeasure) for k in kept):
@@ -98,6 +104,9 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
                 phrase = f"{by_span[span].text} {head}"
                 kept.append(RowMeasure(phrase, asked=phrase, kinds=kinds, gross_of=plan.gross_of))
         kept.append(RowMeasure(subject, asked=subject, kinds=kinds, gross_of=plan.gross_of))
+        for m in (by_span[span] for span in plan.reading.qualified if span in by_span and by_span[span].kind == "metric"):
+            if spelt := _spelt_out(subject, m, lexicon.metric(m.key)):
+                kept.append(RowMeasure(spelt, asked=subject, kinds=kinds, gross_of=plan.gross_of))
         if plan.reading.labelled and (item := leaf_text(plan.reading.labelled, company_words)) and item != subject:
             # "Amcor inventories: work in process and finished goods": the line, in the labelled table
             # first (above), else wherever the filing prints it without the label's words
@@ -110,6 +119,22 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
     if not asked.measures and subject and (plan.asks_figure or plan.judged) and names_no_line_item(matches):
         # (a verdict on a figure asks the figure: "did table games drop increase")
         asked.measures = [RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of)]
+
+
+def _a_noun_of(plan: QuestionPlan, matches: list[MetricMatch], measure: FormulaMeasure) -> bool:
+    """Is the formula's item asked as another noun's ("extinguishment of debt", "interest on debt")?"""
+    nouns = dict(plan.nouns_of)
+    return measure.formula.kind == "currency" and any(m.kind == "formula" and m.key == measure.formula.key and m.span in nouns
+               and not set(stems(nouns[m.span])) & OF_FILLERS for m in matches)
+
+
+def _spelt_out(subject: str, m: MetricMatch, metric: Metric) -> str | None:
+    """The subject with the item's short name ("capex", "R&D") in the words the filings print it
+    under, or None when the question already uses a printed name."""
+    if _a_printed_form(metric, m.text) or m.text.lower() not in subject.lower():
+        return None
+    at = subject.lower().index(m.text.lower())
+    return f"{subject[:at]}{metric.label.lower()}{subject[at + len(m.text):]}"
 
 
 def _a_printed_form(metric: Metric, words: str) -> bool:

@@ -22,7 +22,7 @@ def value_draft(value: Evaluated, fmt: F.Format, parts: Sequence[Evaluated] = ()
             printed = re.search(r"\.(\d+)", found.cell.raw)
             fmt = fmt.model_copy(update={"decimals": max(2, len(printed.group(1)) if printed else 2)})
         text = (f"{found.value:g}%" if value.kind == "percent_points"  # printed as 21.6, not a fraction
-                else f"{found.value:,.{fmt.decimals or 0}f}" if value.kind == "count"
+                else _count(found, fmt) if value.kind == "count"
                 else F.render(found.value, value.kind, fmt, found.table.unit))  # type: ignore[arg-type]
         return Draft(
             text=f"{value.label} for {value.period.label}: {text} (as printed: {found.cell.raw}"
@@ -55,6 +55,17 @@ def value_draft(value: Evaluated, fmt: F.Format, parts: Sequence[Evaluated] = ()
         found=True, citations=citations_of(value.used), figures=figures, formula=formula, answerer=ANSWERER,
         measure=value.label,
     )
+
+
+def _count(found: Located, fmt: F.Format) -> str:
+    """A count as printed, in the table's scale: "1,889.8 million" claims in a table "In millions"."""
+    printed = re.search(r"\.(\d+)", found.cell.raw or "")
+    decimals = fmt.decimals if fmt.decimals is not None else len(printed.group(1)) if printed else 0
+    # (a whole number of stores in a table headed "in millions" of dollars is still stores: only a
+    # count printed with decimals is read in the table's scale)
+    scale = (found.table.unit or "").lower() if printed else ""
+    word = {"millions": " million", "thousands": " thousand", "billions": " billion"}.get(scale, "")
+    return f"{found.value:,.{decimals}f}{word}"
 
 
 def judged_draft(values: list[Evaluated], text: str) -> Draft:

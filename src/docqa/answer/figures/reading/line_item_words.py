@@ -93,7 +93,7 @@ def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str], noun_of
                 or w.lower() in _PREPOSITIONS):
             break  # a preposition ends the words that modify the item ("put into research and development")
         words.append(w)
-    if noun_of and not words and not set(stems(noun_of)) & (SCAFFOLD | _QUESTION_WORDS | _OF_FILLERS | company_words):
+    if noun_of and not words and not set(stems(noun_of)) & (SCAFFOLD | _QUESTION_WORDS | OF_FILLERS | company_words):
         words.append(noun_of)  # "an impairment of plant and equipment" (the plan's): the impairment, not the balance
     after = _SEGMENT_AFTER.match(main[m.span[1]:])
     if after:
@@ -102,15 +102,15 @@ def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str], noun_of
         # "capital expenditures for pollution control", "... required under binding contracts" (the plan's): a part
         words += [w for w in re.findall(r"[A-Za-z][\w&-]*", leaf_text(narrowed, company_words))
                   if not w[:1].isupper() and w.lower() not in STOPWORDS
-                  and not set(stems(w)) <= (SCAFFOLD | company_words | _QUESTION_WORDS | _OF_FILLERS)]
+                  and not set(stems(w)) <= (SCAFFOLD | company_words | _QUESTION_WORDS | OF_FILLERS)]
     return [s for w in words for s in stems(w) if s not in vocabulary and s not in SOFT_WORDS and s not in company_words
             and s not in _QUESTION_WORDS and s not in SCAFFOLD]
 
 
 # "<noun> of <line item>" asks the noun of the item ("impairment of goodwill", "sale of the business"),
 # unless the noun only measures it ("the amount of", "the balance of", "the share of").
-_OF_FILLERS = frozenset(stems("amount amounts quantity magnitude extent value values level levels total totals balance balances size figure figures "
-                              "number sum sums portion part share percentage percent proportion ratio growth change "
+OF_FILLERS = frozenset(stems("amount amounts quantity magnitude extent value values level levels total totals balance balances size figure figures "
+                              "number sum sums portion part share percentage percent proportion ratio growth change average mean median "
                               "changes increase decrease rate half each all both any most some terms basis net gross "
                               "components component breakdown composition details detail type types kind kinds"))
 _PREPOSITIONS = frozenset("into onto upon toward towards with within about across through via".split())

@@ -160,10 +160,10 @@ class RowMeasure(Measure):
         found = Located.at(source, metric, value, cell, row, table, period)
         # a cell printed with "%" is a percentage, whatever its row's other cells are ("33.9 %")
         kind = "percent_points" if "%" in (cell.raw or "") else read_kind(row.kind)
+        if "count" in self.kinds and kind == "currency":
+            kind = "count"  # "how many stores": units, not dollars (a table of money was ruled out above)
         if not kind_answers(self.kinds, Evaluated("", value, kind, [], "", "", False, period)):
             return None
-        if "count" in self.kinds and kind == "currency":
-            kind = "count"  # "how many stores": units, not dollars
         return Evaluated.printed(found, kind)
 
 
