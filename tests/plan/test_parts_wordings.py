@@ -215,7 +215,7 @@ def test_the_parts_of_a_list_owned_by_a_name_read_against_the_held_filers(questi
     # an expense item said with its noun ("SG&A expenses") still lists
     ("Give me Acme's FY2023 gross profit, SG&A expenses and R&D expenses from the income statement.",
      ("Give me Acme's FY2023 gross profit from the income statement.",
-      "Give me Acme's FY2023 SG&A from the income statement.",
+      "Give me Acme's FY2023 SG&A expenses from the income statement.",
       "Give me Acme's FY2023 R&D expenses from the income statement.")),
     # a part of the first count: "how many of those"
     ("How many regular employees did Acme have at December 31, 2022, and how many of those were covered by union agreements?",
@@ -225,6 +225,13 @@ def test_the_parts_of_a_list_owned_by_a_name_read_against_the_held_filers(questi
     ("As of December 31, 2022, how many employees did Acme have? How many stores did Acme operate?",
      ("As of December 31, 2022, how many employees did Acme have?",
       "How many stores did Acme operate as of December 31, 2022?")),
+    # a second count with a verb of its own: the first's noun, owner and period
+    ("How many restaurants did Acme open in 2022? And how many did it close?",
+     ("How many restaurants did Acme open in 2022?", "How many restaurants did Acme close in 2022?")),
+    # a label before a count and its part
+    ("Acme 2022: how many regular employees did the Utility have at year end, and how many of them were covered by union agreements?",
+     ("Acme 2022: how many regular employees did the Utility have at year end?",
+      "Acme 2022: how many of the Utility's regular employees were covered by union agreements at year end?")),
     # the filer's own variant of a measure, for two years
     ("What was Acme's adjusted net income (non-GAAP) in fiscal year 2022, and in fiscal 2021?",
      ("What was Acme's adjusted net income (non-GAAP) in fiscal year 2022?",
@@ -237,3 +244,16 @@ def test_more_parts_in_analysts_wordings(question, parts):
 def test_a_company_named_american_express_is_no_format_instruction():
     plan = build_plan("For American Express as of Dec 31, 2022: savings and transaction accounts?", [])
     assert "transaction accounts" in plan.main_clause
+
+
+@pytest.mark.parametrize("question, line", [
+    # a count keeps the event its verb names, as filings print it; a verb of having goes
+    ("How many restaurants did Acme open in 2022?", "restaurants did Acme opened"),
+    ("How many claims did Acme process in 2018?", "claims did Acme processed"),
+])
+def test_a_count_keeps_the_event_its_verb_names(question, line):
+    assert line in build_plan(question, []).line_clause
+
+
+def test_a_count_of_what_a_company_has_drops_the_verb_of_having():
+    assert "operate" not in build_plan("How many stores did Acme operate at the end of 2022?", []).line_clause

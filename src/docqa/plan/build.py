@@ -203,7 +203,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
                           names=(*plan.named_as, *plan.companies)),
         convention=convention(asked), defined_inputs=tuple(defined_inputs(asked)), main_clause=main_clause(asked),
         # a verdict's line is what it judges: "higher than", "more than $1 billion" are no row's words
-        line_clause=without_asked_verb(judged_of or main_clause(asked)), nouns_of=nouns_of(main_clause(asked), measures),
+        line_clause=without_asked_verb(judged_of or main_clause(asked), counts=counted_noun(asked) is not None), nouns_of=nouns_of(main_clause(asked), measures),
         narrowed_by=narrowed_by(main_clause(asked), measures),
         linking=linking_words(main_clause(asked), measures),
         discussed=discussed_words(content_text(asked), plan.named_as) if asks_discussion(asked) else ())

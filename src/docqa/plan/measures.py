@@ -244,10 +244,25 @@ _DID_VERB = re.compile(r"\b(?:did|does|do|has|have|had)\s+(?:\S+\s+){0,6}?(?:\S*
                        r"(?=\s+(?:in|during|for|at|on|by|over|as\s+of|through|from|under|within|to)\b|\s*[?.!]?\s*$)")
 
 
-def without_asked_verb(clause: str) -> str:
+def without_asked_verb(clause: str, counts: bool = False) -> str:
     """The clause without the verb a "did X ... <verb>" question asks with ("did 3M's Safety and
-    Industrial segment make in 2022"): a table's row never prints it (a sentence may: "employed")."""
-    return _DID_VERB.sub(lambda m: m.group(0)[:m.start("verb") - m.start()], clause)
+    Industrial segment make in 2022"): a table's row never prints it (a sentence may: "employed").
+    A count keeps a verb of doing: "how many restaurants did it open" counts openings, not
+    restaurants ("Pharmacy claims processed"); a verb of having ("operate", "employ") goes."""
+    def cut(m: re.Match) -> str:
+        kept = m.group(0)[:m.start("verb") - m.start()]
+        verb = m.group("verb").lower()
+        if counts and verb not in _HAVING:
+            # as tables and sentences print the event: "Pharmacy claims processed", "opened 1,576 restaurants"
+            return kept + (verb if verb.endswith("ed") else verb + "d" if verb.endswith("e") else verb + "ed")
+        return kept
+    return _DID_VERB.sub(cut, clause)
+
+
+# Verbs a count asks a level with: "how many stores did it operate" counts the stores it has.
+_HAVING = frozenset("have has had own owns operate operates run runs employ employs serve serves hold holds lease "
+                    "leases maintain maintains manage manages count counts report reports record records list lists "
+                    "show shows disclose discloses".split())
 
 
 # "goodwill sat in", "property and equipment, net located in": one word between a line item and the

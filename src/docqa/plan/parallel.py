@@ -39,6 +39,9 @@ _A_YEAR_ONLY = re.compile(r"(?:(?:in|for|during|at|as\s+of|by)\s+)?(?:the\s+)?(?
 # "of those were covered by ...", "of them are franchised": a part of what the first counts
 _OF_THOSE = re.compile(r"^of\s+(?:those|them|these|which)\s+(?P<rest>(?:were|was|are|is|had|have)\b.+)$", re.I)
 _HAD = re.compile(r"^(?:did|does|do)\s+(?P<owner>.+?)\s+(?:have|has|had|employ|operate|serve|own)\b(?P<tail>.*)$", re.I)
+_DID_AGAIN = re.compile(r"^(?:did|does|do|will|would)\s+(?:it|they|the\s+company|the\s+group)\s+(?P<verb>[a-z]+)\b(?P<tail>.*)$", re.I)
+_DID_WHAT = re.compile(r"^(?P<aux>did|does|do|will|would)\s+(?P<owner>.+?)\s+(?P<verb>[a-z]+)\b(?P<tail>(?:\s+(?:in|during|for|at|by|as\s+of)\b.*)?)$")
+_LABEL = re.compile(r"^[^?:;]{1,60}:\s+(?=how\s+(?:many|much)\b)", re.I)
 MAX_WORDS = 8
 
 
@@ -110,6 +113,14 @@ def _second_question(question: str) -> tuple[str, ...]:
     if len(cuts) != 1:
         return ()
     first, second = question[:cuts[0].start()].strip(), question[cuts[0].end():].strip()
+    label = _LABEL.match(first)
+    if label:  # "PG&E 2022: how many ...": the label is both questions'
+        head, first = label.group(0), first[label.end():]
+        return tuple(f"{head}{part}" for part in _second_of(first, second))
+    return _second_of(first, second)
+
+
+def _second_of(first: str, second: str) -> tuple[str, ...]:
     asked, again = _FIRST_ASKS.match(first), _ASKS_AGAIN.match(second)
     if asked is None or again is None:
         return ()
@@ -121,6 +132,13 @@ def _second_question(question: str) -> tuple[str, ...]:
         lead = re.match(r"^\W*how\s+(?:many|much)", first, re.I).group(0)
         return (f"{first.rstrip(' ?.')}?",
                 f"{lead} of {whose.group('owner')}'s {noun} {part.group('rest').rstrip(' ?.')}{whose.group('tail').rstrip(' ?.')}?")
+    if (verb := _DID_AGAIN.match(what)) and (did := _DID_WHAT.match(asked.group("rest"))):
+        # "How many restaurants did McDonald's open in 2022? And how many did it close?": the first's
+        # noun, owner and period, the second's verb
+        lead = re.match(r"^\W*how\s+(?:many|much)", first, re.I).group(0)
+        tail = verb.group("tail").rstrip(" ?.") or did.group("tail").rstrip(" ?.")
+        return (f"{first.rstrip(' ?.')}?",
+                f"{lead} {asked.group('what').strip()} {did.group('aux')} {did.group('owner')} {verb.group('verb')}{tail}?")
     if _VERB.search(what):
         return ()
     if (year := _A_YEAR_ONLY.fullmatch(what)) and (said := list(re.finditer(r"(?<!\d)(?:19|20)\d\d(?!\d)", first))):

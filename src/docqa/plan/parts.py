@@ -261,9 +261,7 @@ def _by_measure(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, 
         if m.span[0] < last.span[1]:
             continue  # overlapping readings of the same words
         # (after the item's own nouns: "goodwill impairment charges and ...", "SG&A expenses and R&D")
-        after = max(last.span[1], min(_end_with_head(question, last), m.span[0]))
-        own = _ITS_NOUN.match(question, after)
-        between = question[own.end() if own and own.end() <= m.span[0] else after:m.span[0]]
+        between = question[max(last.span[1], min(_item_end(question, last), m.span[0])):m.span[0]]
         unnamed = _UNNAMED_ITEM.fullmatch(between)
         if _JOIN.fullmatch(between):
             runs[-1].append(m)
@@ -279,9 +277,16 @@ def _by_measure(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, 
         return ()  # (one measure twice in other words is two lines: "cost of services, cost of wireless equipment")
     if len(runs) > 1:
         return ()  # another measure is asked beside the list ("EBITDA margin using operating income and D&A")
-    start, end = listed[0].span[0], _end_with_head(question, listed[-1])
+    start, end = listed[0].span[0], _item_end(question, listed[-1])
     head, tail = question[:start], question[end:]
-    return tuple(f"{head}{question[m.span[0]:_end_with_head(question, m)]}{tail}" for m in listed)
+    return tuple(f"{head}{question[m.span[0]:_item_end(question, m)]}{tail}" for m in listed)
+
+
+def _item_end(question: str, m: MetricMatch) -> int:
+    """Where a listed item ends: its nouns, and the noun it is said with ("SG&A expenses")."""
+    end = _end_with_head(question, m)
+    own = _ITS_NOUN.match(question, end)
+    return own.end() if own else end
 
 
 # The noun an expense item is said with ("SG&A expenses"): the item's own, no list's word.

@@ -135,6 +135,10 @@ class RowMeasure(Measure):
             return None  # "sales change: Electronics and Energy (4.2)": a percentage, not the sales
         if measure_words_missing(phrase, row, table, column.index):
             return None  # "Safety and Graphics" in the net sales column: not its operating income
+        if "count" in self.kinds and re.search(r"[$\u20ac\u00a3]", cell.raw or ""):
+            return None  # "$ 1,416.4" is money, whatever the question counts
+        if "count" in self.kinds and row.kind == "currency" and table.unit and not _names_what_is_counted(phrase, row, table):
+            return None  # "International 1,377" in a tax table "in millions": a sum of money, not units
         if "count" in self.kinds and cell.value < 0:
             return None  # "(41)" stores: those closed in the year, not how many there were
         if "count" in self.kinds and row.kind == "currency" and _MONEY.search(table.unit_text or ""):
@@ -165,6 +169,15 @@ class RowMeasure(Measure):
         if not kind_answers(self.kinds, Evaluated("", value, kind, [], "", "", False, period)):
             return None
         return Evaluated.printed(found, kind)
+
+
+def _names_what_is_counted(phrase: str, row: Row, table: StatementTable) -> bool:
+    """Does the row, its heading, the table's title or a column name a word of what is counted
+    (the phrase's own words, not the names in it)? A table scaled "in millions" holds money unless
+    it says what it counts ("Pharmacy claims processed", "Unit counts at period end")."""
+    counted = {s for w in re.findall(r"[a-z][\w-]*", phrase) for s in stems(w)} - _GENERIC_LABEL
+    said = set(stems(" ".join([row.label, row.section or "", table.title or "", *(c.header for c in table.columns)])))
+    return bool(counted & said)
 
 
 _MONEY = re.compile(r"dollars?|\$|€|£|euros?|pounds|yen|usd|eur|gbp", re.I)
