@@ -86,3 +86,32 @@ def test_of_the_filers_and_a_subsidiarys_columns_the_filers_is_read():
     source = Source("PG_E_2022_10K.pdf", "pge", [], {}, names=("PG&E Corporation", "PG&E"))
     assert the_filers_column(columns, source).index == 0
     assert the_filers_column(columns, Source("x", "x", [], {}, names=("Utility Holdings Inc",))) is None
+
+
+@pytest.fixture(scope="module")
+def verizon(tmp_path_factory):
+    """Verizon's 2022 10-K, the pages of its two segment sections: each prints a table titled
+    "Operating Revenues and Selected Operating Statistics" under its own section heading ("Verizon
+    Consumer Group" on the table's page, "Verizon Business Group" on the page before the table)."""
+    from docqa.engine import Engine
+    from tests.filings import filing_pdf
+
+    engine = Engine.open(tmp_path_factory.mktemp("verizon") / "idx", dense=False)
+    engine.ingest([filing_pdf("VERIZON_2022_10K.pdf")])
+    yield engine
+    engine.close()
+
+
+def test_a_segments_table_is_read_under_its_section_heading(verizon):
+    # the Business table's page prints no heading above it: "Verizon Business Group" is on the page before
+    answer = verizon.ask("How many Fios video connections did Verizon's Business segment have at the end of 2022?")
+    assert answer.found and "67 thousand" in answer.text, answer.text
+    assert "3,234" not in answer.text
+    # the Consumer segment's row is never read as the Business segment's
+    consumer = verizon.ask("How many Fios video connections did Verizon's Consumer segment have at the end of 2022?")
+    assert "67 thousand" not in consumer.text, consumer.text
+
+
+def test_a_row_each_segment_prints_is_no_answer_for_the_whole_company(verizon):
+    answer = verizon.ask("How many Fios video connections did Verizon have at the end of 2022?")
+    assert "3,234 thousand" not in answer.text and "67 thousand" not in answer.text, answer.text

@@ -125,3 +125,24 @@ def test_a_total_printed_first_under_its_heading_leaves_the_heading_over_the_row
     ))
     rows = {r.label: r.section for r in tables[0].rows}
     assert rows["Total"] == rows["Pharmacy network"] == rows["Mail choice"] == "Pharmacy claims processed:"
+
+
+def test_a_total_that_names_another_thing_closes_its_own_block_not_the_heading():
+    # Verizon 2022 p. 29: "Connections ('000):" over "Wireless retail postpaid ... Total wireless retail",
+    # then "Fios internet", "Fios video": all connections
+    tables = read_tables(page(
+        line(80, ("Operating Revenues and Selected Operating Statistics", 40.0)),
+        line(100, ("2022", 282.0), ("2021", 342.0)),
+        _row(115, "Total Operating Revenues", "103,506", "95,300"),
+        line(130, ("Connections (‘000):", 40.0)),
+        _row(143, "Wireless retail postpaid", "91,856", "91,543"),
+        _row(155, "Total wireless retail", "114,520", "115,395"),
+        _row(167, "Fios video", "3,234", "3,573"),
+        line(182, ("Current assets:", 40.0)),
+        _row(195, "Cash", "10", "12"),
+        _row(207, "Total current assets", "30", "32"),
+        _row(219, "Goodwill", "40", "41"),
+    ))
+    rows = {r.label: r.section for r in tables[0].rows}
+    assert rows["Fios video"] == rows["Total wireless retail"] == "Connections (‘000):"
+    assert rows["Cash"] == "Current assets:" and rows["Goodwill"] is None

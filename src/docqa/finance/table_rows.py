@@ -82,12 +82,23 @@ def read_rows(lines: list[TableLine], lo: int, hi: int, cols: list[FigureColumn]
         rows.append(Row(label=clean, section=clean_label(section) if section else None,
                         kind=_row_kind(clean, section, cells), cells=cells, bbox=bbox, indent=indent))
         last = ln
-        if clean.lower().startswith("total") and headings and not closing and headings[-1].rows:
+        if clean.lower().startswith("total") and headings and not closing and headings[-1].rows \
+                and _closes(clean, headings[-1].text):
             headings.pop()  # "Total current assets" closes "Current assets:" (a "Total" first under
-            # its heading opens the block instead: CVS's "Pharmacy claims processed: Total ... Mail choice")
+            # its heading opens the block instead: CVS's "Pharmacy claims processed: Total ... Mail choice";
+            # "Total wireless retail" closes a block of its own under "Connections ('000):", not the heading)
         elif headings:
             headings[-1].rows += 1
     return rows
+
+
+def _closes(total: str, heading: str) -> bool:
+    """Is the total the heading's: a bare "Total", or one that shares a word with the heading?"""
+    words = {w for w in re.findall(r"[a-z]+", total.lower()) if w not in _NOT_NAMING}
+    return not words or bool(words & {w for w in re.findall(r"[a-z]+", heading.lower()) if w not in _NOT_NAMING})
+
+
+_NOT_NAMING = frozenset("total net and of the in for other".split())
 
 
 def name_unlabeled_totals(rows: list[Row], statement: StatementKind | None) -> list[Row]:

@@ -79,6 +79,11 @@ def _cut(body: str, protected: list[tuple[int, int]]) -> list[str]:
     if commas and not oxford:  # "A, B and C"; a lone "A and B" may be one line's name ("sales and marketing")
         after = commas[-1].end() if commas else 0
         cuts += [m for m in _AND.finditer(body, after) if free(m)][:1]
+    elif not commas:
+        # ... unless its two sides are two of one kind: "Fios internet connections and Fios video connections"
+        ands = [m for m in _AND.finditer(body) if free(m)]
+        if len(ands) == 1 and _parallel(body[:ands[0].start()], body[ands[0].end():]):
+            cuts += ands
     # "as well as", "along with": no line's name holds them
     cuts += [m for m in _ALONG.finditer(body) if free(m) and not any(c.start() <= m.start() < c.end() for c in cuts)]
     cuts.sort(key=lambda m: m.start())
@@ -93,6 +98,12 @@ def _cut(body: str, protected: list[tuple[int, int]]) -> list[str]:
         at = m.end()
     out.append(body[at:])
     return out
+
+
+def _parallel(left: str, right: str) -> bool:
+    """Two phrases of two words or more that start with the same word."""
+    a, b = left.split(), _TRAILING.sub("", right).split()
+    return len(a) >= 2 and len(b) >= 2 and a[0].lower() == b[0].lower()
 
 
 def _clean(items: Sequence[str]) -> list[str]:

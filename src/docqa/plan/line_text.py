@@ -69,6 +69,11 @@ _STATEMENT = re.compile(
     r"comprehensive\s+income)|profit\s+and\s+loss\s+statements?|p&l)\b", re.I)
 
 
+def names_a_statement(text: str) -> bool:
+    """Does the question name a primary statement ("income statement", "per the balance sheet")?"""
+    return _STATEMENT.search(text) is not None
+
+
 # "Q4 2022 release:", "in its 10-Q", "per the annual report": which filing, not the line's words
 _FILING = re.compile(r"\b(?:(?:press|earnings|news)\s+)?releases?\b|\b(?:annual|quarterly)\s+reports?\b"
                      r"|\b(?:10-?[kq]|8-?k|20-?f|40-?f)\b", re.I)

@@ -79,6 +79,7 @@ class QuestionPlan:
     terms: tuple[str, ...] = ()                    # the content's words, for lexical search
     phrases: tuple[str, ...] = ()                  # printed forms of what is asked (lexicon, topics)
     statements: frozenset[StatementKind] = frozenset()
+    statement_named: bool = False                   # the question names where the line is printed ("on the 2021 income statement")
     sections: frozenset[str] = frozenset()         # Items that usually hold the topic asked about
     discloses: bool = False                        # "did X disclose / report Y", "is X subject to Y"
     topic: Topic_ | None = None                    # Y of "did X <verb> Y" (or of "is X subject to Y": state)

@@ -24,6 +24,7 @@ from docqa.plan.list_words import MONTH
 from docqa.plan.name_parts import GROUPS, SET_APART, by_group
 from docqa.plan.dated_sides import by_dated_sides, by_sentence
 from docqa.plan.parallel import by_parallel
+from docqa.plan.ratio_inputs import by_inputs
 from docqa.plan.year_parts import by_year
 from docqa.plan.format import asks_figure, looks_up_a_figure
 from docqa.plan.measures import head_noun_after
@@ -46,6 +47,9 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     over what it lists; ``over_time``: a change or growth across the years it lists). Years and
     segments make parts of a figure only (a measure named, or ``counts``: "how many stores"):
     "the acquisitions of FY2022 and FY2023" is one list."""
+    inputs = by_inputs(question, measures)
+    if inputs:
+        return inputs  # "... as a % of net sales - give the two inputs: A and B": each input, not the ratio
     if one_question or _TOGETHER.search(question):
         return ()
     sentences = by_sentence(question)
@@ -53,7 +57,7 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
         return sentences  # each question is planned again when asked, and split further if it lists more
     # a figure is asked: a measure named, a count, "how much", or a line and a period typed as a lookup
     figure = bool(measures or counts or _HOW_MUCH.match(question) or looks_up_a_figure(question)
-                  or _A_VARIANT.search(question))
+                  or _A_VARIANT.search(question) or _asked_after_a_statement(question))
     if figure and not SET_APART.search(question):  # names set apart are places: "in Canada"
         listed = listed_items(question, [m.span for m in load_lexicon().match(question, every=True)])
         if listed:
@@ -88,6 +92,13 @@ _HOW_MUCH = re.compile(r"^\W*how\s+(?:much|many)\b", re.I)
 # Words that hand the list out ("..., respectively", "each"): a part asks one member, so they go.
 _DISTRIBUTIVE = re.compile(r",?\s+respectively\b|\s+each(?=\s+(?:report|record|post|generate|earn|have|had|make|made)\w*\b)"
                            r"|\bboth\s+", re.I)
+
+
+def _asked_after_a_statement(question: str) -> bool:
+    """"Verizon reported 2.72 connections per account for 2021. What were the connections and the
+    accounts?": a statement the question starts from, then the question asking figures."""
+    sentences = re.split(r"(?<=[.!])\s+(?=[A-Z])", question.strip())
+    return len(sentences) > 1 and bool(re.search(r"\d", sentences[0])) and asks_figure(sentences[-1])
 
 
 def _each(parts: tuple[str, ...]) -> tuple[str, ...]:
@@ -300,7 +311,7 @@ _UNNAMED_ITEM = re.compile(r"\s*,\s*(?:the\s+)?(?P<item>[a-z][\w&'-]*(?:\s+[a-z]
 # ("What non-current assets did EPI Holdings have | in Canada and in Hong Kong").
 _OWNED = re.compile(r"(?:['’]s?|\b(?:its|their))\s+", re.I)
 _DID_VERB = re.compile(r"\b(?:[Dd]id|[Dd]oes|[Dd]o)\s+(?:[A-Z&][\w.&’'-]*\s+){1,5}[a-z]+\b")
-_WHAT_WERE = re.compile(r"(?:^|,\s*)what\s+(?:were|was|are|is)\s+(?:the\s+)?(?=[a-z])", re.I)
+_WHAT_WERE = re.compile(r"(?:^|,\s*|[.!]\s+)what\s+(?:were|was|are|is)\s+(?:the\s+)?(?=[a-z])", re.I)
 # A name followed by a period or a verb starts no list: "American Express as of ...", "Corning reported"
 _NOT_AN_ITEM_START = r"(?:as|in|for|at|on|of|during|from|to|by|over|did|does|do|was|were|is|are|has|have|had)\b"
 # Where it ends: the period asked, or the question's end.
@@ -385,7 +396,9 @@ def _listed_after(question: str, measures: tuple[MetricMatch, ...], anchors: lis
     later_words = {w.lower() for item in items[1:] for w in item.split()}
     # "A, B and C" or "A and its B" is a list for sure; "A B and C D" may be one line's name.
     listed = len(items) > 2 or bool(re.search(r"\b(?:its|their|the)\s+$", cuts[0].group()))
-    if not (listed or first_measured or _PLACE.match(items[0]) or items[0].split()[-1].lower() in later_words):
+    # "wireless retail postpaid connections and wireless retail postpaid accounts": two of one kind
+    parallel = all(len(i.split()) >= 2 for i in items) and len({i.split()[0].lower() for i in items}) == 1
+    if not (listed or first_measured or parallel or _PLACE.match(items[0]) or items[0].split()[-1].lower() in later_words):
         return ()  # the first item names no figure of its own ("... exploration and evaluation assets")
     if len(set(i.lower() for i in items)) < len(items):
         return ()

@@ -8,6 +8,7 @@ net revenues") gives way to the printed row it names.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from docqa.answer.figures.reading.asked import Asked
 from docqa.answer.figures.reading.evaluated import Measure
@@ -115,6 +116,9 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
         # A ratio is asked: one of its inputs is not an answer to it.
         inputs = {i for f in named for i in (*f.formula.inputs, *re.findall(r"[a-z_]+", f.formula.compose))}
         kept = [k for k in kept if not (_metric_key(k) in inputs or (isinstance(k, RowMeasure) and first))]
+    if plan.statement_named:
+        # "AES 2021 income statement: non-regulated revenue": the statement's row before a note's
+        kept = [replace(k, prefer_statements=True) if isinstance(k, RowMeasure) else k for k in kept]
     asked.measures = first + kept
     if not asked.measures and subject and (plan.asks_figure or plan.judged) and names_no_line_item(matches):
         # (a verdict on a figure asks the figure: "did table games drop increase")

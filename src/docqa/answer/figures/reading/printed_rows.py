@@ -55,6 +55,7 @@ class RowMeasure(Measure):
     within: tuple | None = None    # only rows of this table: (document id, page, bbox)
     gross_of: tuple[GrossOf, ...] = ()  # "before deducting royalties": never a row net of them
     on_statements: bool = False    # only rows of the primary statements
+    prefer_statements: bool = False  # rows of the primary statements first ("on the income statement" asked)
 
     @property
     def label(self) -> str:  # type: ignore[override]
@@ -85,6 +86,9 @@ class RowMeasure(Measure):
                     continue  # a balance's row on the cash-flow statement is its change, and so on
                 found = self._read(source, table, row, period, phrase)
                 if found is not None:
+                    if not (source.section is not None and source.section(table)) and _printed_for_each_part(
+                            match, all_tables(source)):
+                        return None  # the row is one part's of several, and which part is not asked
                     return found
         return None
 
@@ -96,6 +100,10 @@ class RowMeasure(Measure):
             tables = [t for t in tables if (source.document_id, t.page, t.bbox) == self.within]
         if self.on_statements:
             tables = [t for t in tables if t.statement]
+        if source.section is not None:
+            # a part asked: a table's section heading names the part its figures are of ("Verizon
+            # Consumer Group" pages before "Operating Revenues and Selected Operating Statistics")
+            tables = [_headed(t, source.section(t)) for t in tables]
         matches = find_rows(tables, phrase, min_score=min_score)
         if self.gross_of:
             # a row printed under the question's own words ("Excluding Fuel" over Sam's Club's
@@ -107,6 +115,8 @@ class RowMeasure(Measure):
             # printed as the words are, not a synonym the lexicon folds them into ("Total revenue"
             # for "total net sales" where Costco prints both)
             matches = [m for m in matches if _printed_as(phrase, m.row.label)]
+        if self.prefer_statements:
+            matches = sorted(matches, key=lambda m: m.table.statement is None)
         if "amount" in self.kinds:
             # An amount is printed in a table that states its unit ("in millions"); a table of
             # percentage changes beside it prints the same row label.
@@ -131,6 +141,10 @@ class RowMeasure(Measure):
         cell = row.cell(column.index) if column is not None else None
         if cell is None or cell.value is None or not states_an_amount(cell, row, table):
             return None
+        counted_in_thousands = bool(_THOUSANDS_OF.search(f"{row.label} {row.section or ''}"))
+        if counted_in_thousands:
+            # "Connections (‘000):" in a table "(dollars in millions)": thousands of connections, no money
+            table = table.model_copy(update={"unit": "thousands", "unit_text": "('000)"})
         if "amount" in self.kinds and (_a_change(row, table, column.index) or prints_as_share(table, column.index)):
             return None  # "sales change: Electronics and Energy (4.2)": a percentage, not the sales
         if measure_words_missing(phrase, row, table, column.index):
@@ -163,12 +177,36 @@ class RowMeasure(Measure):
             table = table.model_copy(update={"unit": None, "unit_text": None})
         found = Located.at(source, metric, value, cell, row, table, period)
         # a cell printed with "%" is a percentage, whatever its row's other cells are ("33.9 %")
-        kind = "percent_points" if "%" in (cell.raw or "") else read_kind(row.kind)
+        kind = "percent_points" if "%" in (cell.raw or "") else "count" if counted_in_thousands else read_kind(row.kind)
         if "count" in self.kinds and kind == "currency":
             kind = "count"  # "how many stores": units, not dollars (a table of money was ruled out above)
         if not kind_answers(self.kinds, Evaluated("", value, kind, [], "", "", False, period)):
             return None
         return Evaluated.printed(found, kind)
+
+
+def _headed(table: StatementTable, heading: str) -> StatementTable:
+    return table.model_copy(update={"title": f"{table.title} / {heading}"}) if heading and heading not in table.title else table
+
+
+def _printed_for_each_part(chosen, tables) -> bool:
+    """Is the row printed the same way, under the same title, in another table of the filing with
+    another figure: Verizon's "Fios video connections" in the Consumer and the Business segment's
+    "Operating Revenues and Selected Operating Statistics"? Then each is one part's, and neither is
+    the company's."""
+    # a title's lines ("Verizon Consumer Group / ... / Operating Revenues and Selected Operating Statistics")
+    lines = lambda t: {x.strip().lower() for x in (t.title or "").split(" / ") if len(x.split()) >= 3}  # noqa: E731
+    label, title = clean_label(chosen.row.label).lower(), lines(chosen.table)
+    mine = [c.raw for c in chosen.row.cells if c.value is not None][:1]
+    for table in tables:
+        if table.page == chosen.table.page or not title & lines(table):
+            continue
+        for row in table.rows:
+            if clean_label(row.label).lower() == label:
+                theirs = [c.raw for c in row.cells if c.value is not None][:1]
+                if mine and theirs and mine != theirs:
+                    return True  # (compared as printed: the other may not read in the kind asked, and is still a part's)
+    return False
 
 
 def _names_what_is_counted(phrase: str, row: Row, table: StatementTable) -> bool:
@@ -180,6 +218,7 @@ def _names_what_is_counted(phrase: str, row: Row, table: StatementTable) -> bool
     return bool(counted & said)
 
 
+_THOUSANDS_OF = re.compile(r"\(\s*['\u2018\u2019]?000s?['\u2019]?\s*\)|\(\s*in\s+thousands\s*\)", re.I)
 _MONEY = re.compile(r"dollars?|\$|€|£|euros?|pounds|yen|usd|eur|gbp", re.I)
 _EXCEPT = re.compile(r"\bin\s+(?:millions|thousands|billions)\s*,?\s*except\s+(?:for\s+)?([^)]{1,60})\)", re.I)
 

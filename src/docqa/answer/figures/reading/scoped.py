@@ -48,6 +48,56 @@ def honours(found: Located, names: list[list[list[str]]]) -> bool:
     return names_all(context, names)
 
 
+# A section heading that names a part of the company: "Verizon Consumer Group", "Segment Results"
+_PART_HEADING = re.compile(r"\b(?:group|segments?|divisions?|sectors?|regions?|operations|markets|business)\b", re.I)
+_HEADINGS: dict[tuple, str] = {}
+PAGES_BACK = 3
+
+
+def section_heading(source, table) -> str:
+    """The last heading naming a part of the company above the table: on its page before its title,
+    else on the pages before (a segment's section runs over pages of tables titled alike)."""
+    # (the pages held differ by question: which of those above were there is part of the key)
+    key = (source.document_id, table.page, table.bbox,
+           tuple(n in source.pages for n in range(table.page - PAGES_BACK, table.page + 1)))
+    if key not in _HEADINGS:
+        if len(_HEADINGS) > 4096:
+            _HEADINGS.clear()
+        _HEADINGS[key] = _heading_above(source, table)
+    return _HEADINGS[key]
+
+
+def _heading_above(source, table) -> str:
+    for number in range(table.page, max(0, table.page - PAGES_BACK) - 1, -1):
+        page = source.pages.get(number)
+        if page is None:
+            continue
+        lines = [ln.strip() for ln in page.text.split("\n") if ln.strip()]
+        if number == table.page:
+            title = (table.title or "").split(" / ")[0].strip()
+            at = next((k for k, ln in enumerate(lines) if title and ln.startswith(title[:40])), None)
+            if at is None:
+                return ""   # where the table sits on its page is not known: no heading is read for it
+            lines = lines[:at + 1]  # (the title's own first line may be the section's heading: "Retail/LTC Segment")
+        for line in reversed(lines):
+            if _a_heading(line) and _PART_HEADING.search(line):
+                return line
+    return ""
+
+
+def _naming(heading: str, names) -> str:
+    """The heading when it names a part asked, else "" (another part's section is no context)."""
+    return heading if heading and any(names_all(heading, [name]) for name in names) else ""
+
+
+def _a_heading(line: str) -> bool:
+    """A short line in title case, with no figure, no sentence's end and no run of cells (a table's
+    column headings: "Consumer  Business  Other  Total")."""
+    words = line.split()
+    return (1 <= len(words) <= 6 and not re.search(r"\d|[.:;,]$|\s\s", line)
+            and all(w[:1].isupper() or w.lower() in ("and", "of", "the", "&", "for", "in") for w in words))
+
+
 def _closing_total(table, row) -> str:
     """The total that closes the row's block, else a last row adding up the rows above: it names what
     the rows are parts of."""
@@ -113,17 +163,32 @@ class Scoped(Measure):
     def label(self) -> str:  # type: ignore[override]
         return self.inner.label
 
+    def _honoured(self, sources, period, names) -> Evaluated | None:
+        return _honoured_value(self.inner, sources, period, names)
+
     def evaluate(self, sources, period) -> Evaluated | None:
         names = scope_words(spelled_by_the_filing(self.names, sources))
         # Of columns split by part ("Pharmacy Services | Retail/LTC | ... | Consolidated"), the part asked.
-        value = self.inner.evaluate([replace(s, part=lambda c, n=names: names_all(c.header, n)) for s in sources],
-                                    period)
-        if value is None or not value.used or not all(honours(u, names) for u in value.used):
+        scoped = [replace(s, part=lambda c, n=names: names_all(c.header, n)) for s in sources]
+        value = self._honoured(scoped, period, names)
+        if value is None:
+            # no table names the part: one printed under its section heading ("Verizon Consumer Group"
+            # pages before a table titled as every segment's is)
+            value = self._honoured([replace(s, section=lambda t, s=s: _naming(section_heading(s, t), names))
+                                    for s in scoped], period, names)
+        if value is None:
             return None
         if not all(any(set(w) <= set(normalized(stems(value.label))) for w in spellings)
                    for spellings in scope_words((self.scope,))):
             value.label = f"{value.label} ({self.scope})"
         return value
+
+
+def _honoured_value(inner, sources, period, names):
+    value = inner.evaluate(sources, period)
+    if value is None or not value.used or not all(honours(u, names) for u in value.used):
+        return None
+    return value
 
 
 def _compact(text: str) -> str:

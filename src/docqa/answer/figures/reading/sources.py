@@ -41,6 +41,9 @@ class Source:
     # The part of the company asked (a segment, a region): of columns split by part, the one that
     # names it (scoped.py sets it); else the whole company's.
     part: Callable[[Column], bool] | None = None
+    # ... and the section heading naming that part a table is printed under, if any ("Verizon
+    # Consumer Group" over pages of tables whose titles name no segment)
+    section: Callable[[StatementTable], str] | None = None
 
     @cached_property
     def tagged(self) -> bool:
@@ -169,12 +172,13 @@ def all_tables(source: Source) -> list[StatementTable]:
     """Every table of the filing (statements and evidence pages first, then notes, MD&A, segments)."""
     cached = _TABLE_CACHE.get(source.document_id)
     if cached is None:
-        seen = {(t.page, t.bbox) for t in source.tables}
-        rest = [with_centred_years(with_spanning_year(t)) for n, p in sorted(source.pages.items()) for t in p.tables]
+        cached = [with_centred_years(with_spanning_year(t)) for n, p in sorted(source.pages.items()) for t in p.tables]
         if not source.quarterly:
-            rest = [with_own_year_filled(t, source.fiscal_year) for t in rest]
-        cached = [t for t in rest if (t.page, t.bbox) not in seen]
+            cached = [with_own_year_filled(t, source.fiscal_year) for t in cached]
         if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
             _TABLE_CACHE.pop(next(iter(_TABLE_CACHE)))
         _TABLE_CACHE[source.document_id] = cached
-    return without_parent_only(list(source.tables) + cached)
+    # (the tables this question reads first differ by question: they are left out of the rest here,
+    # not in what is kept for the next question)
+    seen = {(t.page, t.bbox) for t in source.tables}
+    return without_parent_only(list(source.tables) + [t for t in cached if (t.page, t.bbox) not in seen])
