@@ -94,3 +94,20 @@ def test_a_bare_total_under_a_heading_is_the_headings_total():
     # CVS 2018 p. 272: "Pharmacy claims processed:" heads a block whose first row is a bare "Total"
     match = best("cvs_pharmacy_services_2018", "pharmacy claims")
     assert match is not None and match.row.label == "Total" and match.row.cells[0].raw == "1,889.8"
+
+
+def test_a_label_that_leaves_out_the_noun_asked_is_that_row():
+    # McDonald's 2022 p. 14: "Developmental licensed" under "Ownership type" in the franchised sales table,
+    # asked as "franchised sales from developmental licensed restaurants"
+    match = best("mcdonalds_franchised_sales_2022", "franchised sales developmental licensed restaurants")
+    assert match is not None and match.row.label == "Developmental licensed"
+    # only the last noun may go unprinted, and only when the label is the words right before it
+    assert best("mcdonalds_franchised_sales_2022", "franchised restaurants") is None
+    assert best("mcdonalds_franchised_sales_2022", "franchised sales licensed developmental restaurants") is None
+
+
+def test_a_column_right_of_a_change_that_repeats_a_year_is_no_period_column():
+    # "Amount 2022 | ... | Increase/(decrease) 2022 | ... | Excluding currency translation 2022"
+    table = tables("mcdonalds_franchised_sales_2022")[0]
+    assert [c.header for c in table.period_columns()] == ["Amount 2022", "Amount 2021", "Amount 2020"]
+    assert table.column_for(2022).header == "Amount 2022"

@@ -232,12 +232,8 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
                 continue  # "stores in all 50 states", "8 million total broadband connections": other things counted
             if not _of_the_year(start, years, respective, said):
                 continue
-            if _A_BOUND.search(folded[max(0, start - 30):start]):
-                continue  # "more than 180 stores": a bound the sentence sets, not the figure
-            if _PART_OF_THE.search(folded[:start]):
-                continue  # "Of the full-time employees, 68 were engaged in research": a part of what is asked
-            if not change and _A_CHANGE.search(folded[max(0, start - 40):start]):
-                continue  # "costs increased by $52.5 million", "an increase of $29.6 million in": a change, not the amount
+            if _another_figure_before(folded[:start], change):
+                continue
             for gap, between, follows in _sides(folded, start, end, asked_at):
                 # "2,100 full-time equivalent employees": words that qualify the noun counted
                 qualifies = kind == "count" and follows and _QUALIFIERS.fullmatch(between) is not None
@@ -253,6 +249,14 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
             # of the amounts that stand with the asked words, the one all of them stand nearest
             out.append(min(candidates, key=lambda c: c[0])[1])
     return out
+
+
+def _another_figure_before(before: str, change: bool) -> bool:
+    """Do the words just before an amount make it another figure than the one asked?"""
+    return bool(_A_BOUND.search(before[-30:])          # "more than 180 stores": a bound the sentence sets
+                or _PART_OF_THE.search(before)         # "Of the full-time employees, 68 were ...": a part of it
+                # "costs increased by $52.5 million", "an increase of $29.6 million in": a change, not the amount
+                or (not change and _A_CHANGE.search(before[-40:])))
 
 
 def _of_the_year(start: int, years: list[tuple[int, int]], respective: dict[int, int], said: int | None) -> bool:

@@ -48,7 +48,7 @@ MEASURE_SOFT = frozenset(stems("operating income"))
 # Words a printed label may add without changing what it is.
 LABEL_NEUTRAL = frozenset(stems(
     "total net consolidated the and of a an in for to other from on at by s"))
-STOP = frozenset(stems("the a an of and for in on at to by from with its their our as is was were be"))
+STOP = frozenset(stems("the a an of and for in on at to by from with its their our as is was were be through via into within across"))
 
 
 @dataclass(frozen=True)
@@ -262,6 +262,9 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
             if _has(closing, w):
                 narrower = max(narrower, len([s for s in closing if s not in LABEL_NEUTRAL
                                               and not any(_has({s}, a) for a in hard + soft)]))
+    if found < len(hard) - 1 + CONTEXT_FACTOR and _ends_in_a_plural_of(phrase, hard[-1]) \
+            and _elides_the_head(hard, label, label_set | heading | context):
+        found = len(hard) - 1 + CONTEXT_FACTOR * CONTEXT_FACTOR
     recall = found / len(hard)
     if recall < MIN_RECALL * CONTEXT_FACTOR:  # a word asked that nothing around the row prints
         return 0.0
@@ -290,6 +293,25 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
     if label and label[0] == "other" and "other" not in asked:
         score -= TOTAL_BONUS  # "Other regulated revenue" is what is left of regulated revenue, not all of it
     return round(score, 4)
+
+
+def _ends_in_a_plural_of(phrase: str, last: str) -> bool:
+    """Does the phrase end with ``last`` as a plural of things ("restaurants")? A label may leave
+    such a noun out, never what is measured ("rate", "margin") or a word of manner ("basis")."""
+    words = re.findall(r"[A-Za-z]+", phrase)
+    return bool(words) and stems(words[-1]) == (last,) and re.search(r"[^siu]s$", words[-1].lower()) is not None
+
+
+def _elides_the_head(hard: list[str], label: list[str], around: set[str]) -> bool:
+    """"Developmental licensed" under "Ownership type" for "franchised sales from developmental
+    licensed restaurants": the label is the words right before the phrase's last noun, which it
+    leaves out, and every other word asked is printed around the row."""
+    if len(hard) < 3 or not label:
+        return False
+    words = [w for w in label if w not in LABEL_NEUTRAL]
+    before = hard[-1 - len(words):-1]
+    return (bool(words) and before == words and not _has(around, hard[-1])
+            and all(_has(around, w) for w in hard[:-1]))
 
 
 _TOTAL = re.compile(r"^\s*total\b", re.I)

@@ -119,7 +119,25 @@ class StatementTable(_Frozen):
         return UNIT_SCALE[self.unit] if self.unit else None
 
     def period_columns(self) -> list[Column]:
-        return [c for c in self.columns if not c.derived]
+        """The columns that report periods: not the changes printed beside them, nor a column to the
+        right of a change column that repeats a year already reported to its left (McDonald's
+        "Increase/(decrease) 2022 | Increase/(decrease) excluding currency translation 2022")."""
+        out: list[Column] = []
+        after_a_change = False
+        for c in sorted(self.columns, key=lambda c: c.index):
+            if c.derived:
+                after_a_change = True
+                continue
+            if after_a_change and c.fiscal_year is not None and any(
+                    (o.fiscal_year, o.period, o.months, o.period_end) == (c.fiscal_year, c.period, c.months, c.period_end)
+                    for o in out) and self._prints_percentages(c.index):
+                continue  # (a six months' column after the quarter's change is a period of its own, and an
+                # operating income block after the net sales block's change is a measure of its own)
+            out.append(c)
+        return out
+
+    def _prints_percentages(self, index: int) -> bool:
+        return any("%" in (c.raw or "") for r in self.rows for c in r.cells if c.column == index)
 
     def column_for(self, year: int, period: PeriodKind | None = None,
                    part: Callable[[Column], bool] | None = None, choose: Chooser | None = None) -> Column | None:

@@ -35,12 +35,31 @@ def names_no_line_item(matches: list[MetricMatch]) -> bool:
 def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[str], subject: str) -> None:
     """Put the question's own arithmetic first, its convention on named formulas, and replace a
     line item the question qualifies ("King segment net revenues") by the printed row it names."""
-    matches, composition = list(plan.measures), plan.composition
-    convention = plan.convention
+    matches = list(plan.measures)
     for measure in asked.measures:
-        if isinstance(measure, FormulaMeasure) and convention == "year_end" and measure.formula.average:
+        if isinstance(measure, FormulaMeasure) and plan.convention == "year_end" and measure.formula.average:
             measure.year_end = True
     named = [m for m in asked.measures if isinstance(m, FormulaMeasure)]
+    first = _own_arithmetic(plan, named, company_words)
+    kept = [k for measure in asked.measures for k in _as_worded(plan, measure, matches, company_words, subject)]
+    if plan.reading.qualified and subject and not any(isinstance(k, RowMeasure) for k in kept):
+        kept += _qualified_rows(plan, matches, company_words, subject)
+    if named:
+        # A ratio is asked: one of its inputs is not an answer to it.
+        inputs = {i for f in named for i in (*f.formula.inputs, *re.findall(r"[a-z_]+", f.formula.compose))}
+        kept = [k for k in kept if not (_metric_key(k) in inputs or (isinstance(k, RowMeasure) and first))]
+    if plan.statement_named:
+        # "AES 2021 income statement: non-regulated revenue": the statement's row before a note's
+        kept = [replace(k, prefer_statements=True) if isinstance(k, RowMeasure) else k for k in kept]
+    asked.measures = first + kept
+    if not asked.measures and subject and (plan.asks_figure or plan.judged) and names_no_line_item(matches):
+        # (a verdict on a figure asks the figure: "did table games drop increase")
+        asked.measures = [RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of)]
+
+
+def _own_arithmetic(plan: QuestionPlan, named: list[FormulaMeasure], company_words: frozenset[str]) -> list[Measure]:
+    """The question's composition ("EBITDA less capex"), or the inputs it defines for a named ratio."""
+    composition, convention = plan.composition, plan.convention
     first: list[Measure] = []
     if composition is not None:
         label, kind = composition.label, composition.kind
@@ -62,67 +81,65 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
             right = C.Avg(C.Leaf(inputs[1])) if avg else C.Leaf(inputs[1])
             first.append(ExprMeasure(named[0].label, C.BinOp("/", C.Leaf(inputs[0]), right), named[0].formula.kind,
                                      company_words))
+    return first
+
+
+def _as_worded(plan: QuestionPlan, measure: Measure, matches: list[MetricMatch], company_words: frozenset[str],
+               subject: str) -> list[Measure]:
+    """The measure as the question words it: the row its qualifiers name, the row printed as its
+    words are, or the lexicon's item."""
+    if isinstance(measure, FormulaMeasure) and subject and _a_noun_of(plan, matches, measure):
+        # "loss on extinguishment of debt": a row of its own, not the total debt
+        return [RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of)]
+    if not isinstance(measure, MetricMeasure):
+        return [measure]
     main = plan.main_clause
-    kept: list[Measure] = []
-    for measure in asked.measures:
-        if isinstance(measure, MetricMeasure):
-            m = next((x for x in matches if x.kind == "metric" and x.key == measure.metric.key), None)
-            # An amount's line ("condiments and sauces net sales") is read in a table of amounts, not of shares.
-            kinds = plan.kinds | {"amount"} if measure.metric.kind == "currency" and not plan.kinds else plan.kinds
-            if m is not None and m.span[1] <= len(main) and qualifiers(main, m, company_words, dict(plan.nouns_of).get(m.span),
-                                                                     dict(plan.narrowed_by).get(m.span)):
-                # The words around the line item qualify it: the total is a neighbour, not the answer.
-                kept.append(RowMeasure(subject, asked=subject, kinds=kinds, gross_of=plan.gross_of))
-                spelt = _spelt_out(subject, m, measure.metric)
-                if spelt:  # "Domestic capex": the row is printed under the item's name ("Capital expenditures")
-                    kept.append(RowMeasure(spelt, asked=subject, kinds=kinds, gross_of=plan.gross_of))
-                continue
-            chosen: Measure = (Either(measure, RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of,
-                                                          stands_for=measure.metric)) if subject else measure)
-            if m is not None and not _a_printed_form(measure.metric, m.text):
-                # "Boeing's cost of services": words the lexicon takes for the item (its COGS) may
-                # name a row of their own, printed beside the item's other parts ("Cost of
-                # products"); a row printed as the words are is what was asked.
-                chosen = PrintedAsAsked(RowMeasure(m.text, asked=m.text, kinds=plan.kinds, gross_of=plan.gross_of,
-                                                   stands_for=measure.metric, exact=True), chosen)
-            kept.append(chosen)
-        elif isinstance(measure, FormulaMeasure) and subject and _a_noun_of(plan, matches, measure):
-            # "loss on extinguishment of debt": a row of its own, not the total debt
-            kept.append(RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of))
-        else:
-            kept.append(measure)
-    if plan.reading.qualified and subject and not any(isinstance(k, RowMeasure) for k in kept):
-        # "Revenue of the International segment": the row the qualified words name, not the total;
-        # "goodwill impairments": the item with the noun that makes it another line. (An amount
-        # named, "Appliances revenue", is read where the row prints amounts, not its share of sales.)
-        lexicon = load_lexicon()
-        amount = not plan.kinds and any(m.kind == "metric" and lexicon.metric(m.key).kind == "currency"
-                                        for m in matches if m.span in plan.reading.qualified)
-        kinds = plan.kinds | {"amount"} if amount else plan.kinds
-        by_span = {m.span: m for m in matches}
-        for span, head in plan.reading.heads:
-            if span in by_span:
-                phrase = f"{by_span[span].text} {head}"
-                kept.append(RowMeasure(phrase, asked=phrase, kinds=kinds, gross_of=plan.gross_of))
-        kept.append(RowMeasure(subject, asked=subject, kinds=kinds, gross_of=plan.gross_of))
-        for m in (by_span[span] for span in plan.reading.qualified if span in by_span and by_span[span].kind == "metric"):
-            if spelt := _spelt_out(subject, m, lexicon.metric(m.key)):
-                kept.append(RowMeasure(spelt, asked=subject, kinds=kinds, gross_of=plan.gross_of))
-        if plan.reading.labelled and (item := leaf_text(plan.reading.labelled, company_words)) and item != subject:
-            # "Amcor inventories: work in process and finished goods": the line, in the labelled table
-            # first (above), else wherever the filing prints it without the label's words
-            kept.append(RowMeasure(item, asked=item, kinds=kinds, gross_of=plan.gross_of))
-    if named:
-        # A ratio is asked: one of its inputs is not an answer to it.
-        inputs = {i for f in named for i in (*f.formula.inputs, *re.findall(r"[a-z_]+", f.formula.compose))}
-        kept = [k for k in kept if not (_metric_key(k) in inputs or (isinstance(k, RowMeasure) and first))]
-    if plan.statement_named:
-        # "AES 2021 income statement: non-regulated revenue": the statement's row before a note's
-        kept = [replace(k, prefer_statements=True) if isinstance(k, RowMeasure) else k for k in kept]
-    asked.measures = first + kept
-    if not asked.measures and subject and (plan.asks_figure or plan.judged) and names_no_line_item(matches):
-        # (a verdict on a figure asks the figure: "did table games drop increase")
-        asked.measures = [RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of)]
+    m = next((x for x in matches if x.kind == "metric" and x.key == measure.metric.key), None)
+    # An amount's line ("condiments and sauces net sales") is read in a table of amounts, not of shares.
+    kinds = plan.kinds | {"amount"} if measure.metric.kind == "currency" and not plan.kinds else plan.kinds
+    if m is not None and m.span[1] <= len(main) and qualifiers(main, m, company_words, dict(plan.nouns_of).get(m.span),
+                                                             dict(plan.narrowed_by).get(m.span)):
+        # The words around the line item qualify it: the total is a neighbour, not the answer.
+        rows = [RowMeasure(subject, asked=subject, kinds=kinds, gross_of=plan.gross_of)]
+        if spelt := _spelt_out(subject, m, measure.metric):
+            # "Domestic capex": the row is printed under the item's name ("Capital expenditures")
+            rows.append(RowMeasure(spelt, asked=subject, kinds=kinds, gross_of=plan.gross_of))
+        return rows
+    chosen: Measure = (Either(measure, RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of,
+                                                  stands_for=measure.metric)) if subject else measure)
+    if m is not None and not _a_printed_form(measure.metric, m.text):
+        # "Boeing's cost of services": words the lexicon takes for the item (its COGS) may
+        # name a row of their own, printed beside the item's other parts ("Cost of
+        # products"); a row printed as the words are is what was asked.
+        chosen = PrintedAsAsked(RowMeasure(m.text, asked=m.text, kinds=plan.kinds, gross_of=plan.gross_of,
+                                           stands_for=measure.metric, exact=True), chosen)
+    return [chosen]
+
+
+def _qualified_rows(plan: QuestionPlan, matches: list[MetricMatch], company_words: frozenset[str],
+                    subject: str) -> list[Measure]:
+    """"Revenue of the International segment": the row the qualified words name, not the total;
+    "goodwill impairments": the item with the noun that makes it another line. (An amount named,
+    "Appliances revenue", is read where the row prints amounts, not its share of sales.)"""
+    lexicon = load_lexicon()
+    amount = not plan.kinds and any(m.kind == "metric" and lexicon.metric(m.key).kind == "currency"
+                                    for m in matches if m.span in plan.reading.qualified)
+    kinds = plan.kinds | {"amount"} if amount else plan.kinds
+    by_span = {m.span: m for m in matches}
+    rows: list[Measure] = []
+    for span, head in plan.reading.heads:
+        if span in by_span:
+            phrase = f"{by_span[span].text} {head}"
+            rows.append(RowMeasure(phrase, asked=phrase, kinds=kinds, gross_of=plan.gross_of))
+    rows.append(RowMeasure(subject, asked=subject, kinds=kinds, gross_of=plan.gross_of))
+    for m in (by_span[span] for span in plan.reading.qualified if span in by_span and by_span[span].kind == "metric"):
+        if spelt := _spelt_out(subject, m, lexicon.metric(m.key)):
+            rows.append(RowMeasure(spelt, asked=subject, kinds=kinds, gross_of=plan.gross_of))
+    if plan.reading.labelled and (item := leaf_text(plan.reading.labelled, company_words)) and item != subject:
+        # "Amcor inventories: work in process and finished goods": the line, in the labelled table
+        # first (above), else wherever the filing prints it without the label's words
+        rows.append(RowMeasure(item, asked=item, kinds=kinds, gross_of=plan.gross_of))
+    return rows
 
 
 def _a_noun_of(plan: QuestionPlan, matches: list[MetricMatch], measure: FormulaMeasure) -> bool:

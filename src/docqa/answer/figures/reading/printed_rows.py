@@ -189,23 +189,36 @@ def _headed(table: StatementTable, heading: str) -> StatementTable:
     return table.model_copy(update={"title": f"{table.title} / {heading}"}) if heading and heading not in table.title else table
 
 
+def _own_title(table: StatementTable) -> str:
+    """The title's last line that names the table ("Verizon Consumer Group / ... / Operating Revenues
+    and Selected Operating Statistics / (dollars in millions,": the fourth), not a unit line."""
+    lines = [x.strip().lower() for x in (table.title or "").split(" / ")
+             if len(x.split()) >= 3 and not x.strip().startswith("(")]
+    return lines[-1] if lines else ""
+
+
 def _printed_for_each_part(chosen, tables) -> bool:
     """Is the row printed the same way, under the same title, in another table of the filing with
     another figure: Verizon's "Fios video connections" in the Consumer and the Business segment's
     "Operating Revenues and Selected Operating Statistics"? Then each is one part's, and neither is
     the company's."""
-    # a title's lines ("Verizon Consumer Group / ... / Operating Revenues and Selected Operating Statistics")
-    lines = lambda t: {x.strip().lower() for x in (t.title or "").split(" / ") if len(x.split()) >= 3}  # noqa: E731
-    label, title = clean_label(chosen.row.label).lower(), lines(chosen.table)
-    mine = [c.raw for c in chosen.row.cells if c.value is not None][:1]
+    label, title = clean_label(chosen.row.label).lower(), _own_title(chosen.table)
+    if chosen.table.statement is not None:
+        return False  # a primary statement's line is the company's
+    headers = {c.index: c.header for c in chosen.table.columns}
+    mine = {headers.get(c.column): c.raw for c in chosen.row.cells if c.value is not None and headers.get(c.column)}
     for table in tables:
-        if table.page == chosen.table.page or not title & lines(table):
+        if table.page == chosen.table.page or table.statement is not None or not title or _own_title(table) != title:
             continue
+        theirs_by = {c.index: c.header for c in table.columns}
         for row in table.rows:
-            if clean_label(row.label).lower() == label:
-                theirs = [c.raw for c in row.cells if c.value is not None][:1]
-                if mine and theirs and mine != theirs:
-                    return True  # (compared as printed: the other may not read in the kind asked, and is still a part's)
+            if clean_label(row.label).lower() != label:
+                continue
+            theirs = {theirs_by.get(c.column): c.raw for c in row.cells if c.value is not None}
+            # the same period's column printing another figure (compared as printed: the other may not
+            # read in the kind asked, and is still a part's); another year's table is no other part
+            if any(h in theirs and theirs[h] != raw for h, raw in mine.items()):
+                return True
     return False
 
 
