@@ -68,3 +68,23 @@ def test_a_verdict_or_a_figure_about_the_topic_is_not_a_section_question(engine)
     assert build_plan("Did Example Widgets face any lawsuits in 2022?", documents).intent is not Intent.SECTION
     assert build_plan("What are the main risk factors for Example Widgets?", documents).intent is Intent.SECTION
     assert build_plan("What was Example Widgets' revenue in 2022?", documents).intent is Intent.VALUE
+
+
+def test_the_sentences_that_hold_what_the_question_adds_to_the_heading_come_first():
+    # 3M 2018 p. 51 (shortened): under "Foreign Exchange Rates Risk", "how does 3M hedge ..." asks the
+    # hedging sentence, not only the section's opening
+    from types import SimpleNamespace
+
+    from docqa.answer.key_sentences import MAX_QUOTES, under_heading
+    from docqa.answer.outline import Heading, Section
+
+    lines = tuple(f"Foreign exchange rate risk {k} arises because the Company sells in {n} countries with foreign "
+                  f"exchange rates that move." for k, n in
+                  (("first", 70), ("also", 60), ("further", 50), ("again", 40), ("still", 30), ("often", 20)))
+    lines += ("The Company enters into forward and option contracts to hedge these exposures.",)
+    page = SimpleNamespace(number=51, text="Foreign Exchange Rates Risk\n" + "\n".join(lines))
+    section = Section(heading=Heading(page=0, line=0, text="Foreign Exchange Rates Risk", height=10.0, section=True,
+                                      lead_in=False), score=1.0, lines=((0, lines),))
+    chosen = [quote for _, quote in under_heading(section, [page], ("hedge", "foreign", "exchange", "rate", "risk"))]
+    assert len(chosen) <= MAX_QUOTES
+    assert any("to hedge these exposures" in quote for quote in chosen), chosen

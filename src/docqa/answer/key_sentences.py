@@ -36,6 +36,10 @@ def under_heading(section: Section, pages: list, words: tuple[str, ...]) -> list
     """Up to MAX_QUOTES sentences under the heading: its first ones, and those that hold the most of
     the question's words, in reading order."""
     wanted = [w for w in roots(" ".join(words))]
+    # the words the question adds to what the heading names ("hedge" of "how does 3M hedge its foreign
+    # exchange rate risk" under "Foreign Exchange Rates Risk"): the sentences that hold them come first
+    heading = roots(section.heading.text)
+    added = [w for w in wanted if not any(same_root(w, h) for h in heading)]
     candidates: list[tuple[float, int, int, str]] = []
     order = 0
     for index, lines in section.lines:
@@ -49,8 +53,9 @@ def under_heading(section: Section, pages: list, words: tuple[str, ...]) -> list
                 continue
             printed = roots(unit)
             hits = sum(any(same_root(w, p) for p in printed) for w in wanted)
+            more = sum(any(same_root(w, p) for p in printed) for w in added) / len(added) if added else 0.0
             lead = LEAD_BONUS[order] if order < len(LEAD_BONUS) else 0.0
-            candidates.append((hits / (len(wanted) or 1) + lead, order, page.number, unit))
+            candidates.append((hits / (len(wanted) or 1) + more + lead, order, page.number, unit))
             order += 1
     best = sorted(candidates, key=lambda c: (-c[0], c[1]))[:MAX_QUOTES]
     return [(number, unit) for _, _, number, unit in sorted(best, key=lambda c: c[1])]
