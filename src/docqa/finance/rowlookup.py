@@ -229,16 +229,7 @@ def _score(phrase: str, label_text: str, row: Row, table: StatementTable) -> flo
     label_set = set(label)
     title = set(_title_words(table.title or ""))
     heading = set(normalized(stems(row.section))) if row.section else set()
-    if _BALANCE.match(label_text) and any(_has(title | heading, w) for w in hard):
-        # "Balance as of June 30, 2023" in "Goodwill ... by reportable segment", "Balance at end of
-        # year" under "Reserve for LIFO valuation:": the balance of what the table or the heading is
-        # about, their words its own (and its day no word of a line item)
-        label_set |= title | heading
-        label = [s for s in label if s not in _BALANCE_WORDS]
-    elif heading and set(label) <= {"total"}:
-        # a bare "Total" under "Pharmacy claims processed:" is the heading's total
-        label_set |= heading
-        label = [*label, *(s for s in normalized(stems(row.section or "")) if s not in STOP)]
+    label, label_set = _label_in_context(label_text, label, label_set, title, heading, hard)
     if not any(_has(label_set, w) for w in hard + [w for w in soft if w in MEASURE_SOFT]):
         return 0.0  # the label itself must name something asked ("King", "Goodwill", "Operating income")
     context = heading | title
@@ -300,6 +291,19 @@ def _ends_in_a_plural_of(phrase: str, last: str) -> bool:
     such a noun out, never what is measured ("rate", "margin") or a word of manner ("basis")."""
     words = re.findall(r"[A-Za-z]+", phrase)
     return bool(words) and stems(words[-1]) == (last,) and re.search(r"[^siu]s$", words[-1].lower()) is not None
+
+
+def _label_in_context(label_text: str, label: list[str], label_set: set[str], title: set[str], heading: set[str],
+                      hard: list[str]) -> tuple[list[str], set[str]]:
+    """A label that says only what kind of line it is takes its words from around it: "Balance as of
+    June 30, 2023" in "Goodwill ... by reportable segment", "Balance at end of year" under "Reserve for
+    LIFO valuation:" (the balance of what the table or heading is about; its day no word of a line
+    item), a bare "Total" under "Pharmacy claims processed:" (the heading's total)."""
+    if _BALANCE.match(label_text) and any(_has(title | heading, w) for w in hard):
+        return [s for s in label if s not in _BALANCE_WORDS], label_set | title | heading
+    if heading and set(label) <= {"total"}:
+        return [*label, *(s for s in heading if s not in STOP)], label_set | heading
+    return label, label_set
 
 
 def _elides_the_head(hard: list[str], label: list[str], around: set[str]) -> bool:
