@@ -280,12 +280,11 @@ def _sides(folded: str, start: int, end: int, asked_at: list[tuple[int, int]]) -
         sides.append((gap, folded[at:start], False))
     if after and (not before or _PARTS_FOLLOW.search(sides[0][1])
                   or (min(after)[0] <= 1 < sides[0][0] and not _RESTATED.search(sides[0][1]))):
-        # (or the noun stands right after the amount, "1,138 stores", and the asked words before are
-        # not next to it: "Store Development We had 1,138 stores"; but "reduction of our workforce
-        # by approximately 67%, or 12 employees" restates a change)
         # an amount after "including" is one part's, named after it ("including $3,111,232 impairment
-        # loss of Bitcoins"); otherwise words before that do not link make it another thing's
-        # ("reduction of our workforce by approximately 67%, or 12 employees")
+        # loss of Bitcoins"), and so is a count whose noun stands right after it when the asked words
+        # before are not next to it ("Store Development We had 1,138 stores"); otherwise words before
+        # that do not link make it another thing's ("reduction of our workforce by approximately 67%,
+        # or 12 employees", which restates a change)
         gap, at = min(after)
         sides.append((gap + MAX_GAP // 2, folded[end:at], True))
     return sides

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from docqa.plan.list_words import of_one_kind
+
 MAX_ITEMS = 6
 
 # The label ends at a colon or a spaced dash; what follows is the list.
@@ -82,7 +84,7 @@ def _cut(body: str, protected: list[tuple[int, int]]) -> list[str]:
     elif not commas:
         # ... unless its two sides are two of one kind: "Fios internet connections and Fios video connections"
         ands = [m for m in _AND.finditer(body) if free(m)]
-        if len(ands) == 1 and _parallel(body[:ands[0].start()], body[ands[0].end():]):
+        if len(ands) == 1 and of_one_kind([body[:ands[0].start()], _TRAILING.sub("", body[ands[0].end():])]):
             cuts += ands
     # "as well as", "along with": no line's name holds them
     cuts += [m for m in _ALONG.finditer(body) if free(m) and not any(c.start() <= m.start() < c.end() for c in cuts)]
@@ -98,12 +100,6 @@ def _cut(body: str, protected: list[tuple[int, int]]) -> list[str]:
         at = m.end()
     out.append(body[at:])
     return out
-
-
-def _parallel(left: str, right: str) -> bool:
-    """Two phrases of two words or more that start with the same word."""
-    a, b = left.split(), _TRAILING.sub("", right).split()
-    return len(a) >= 2 and len(b) >= 2 and a[0].lower() == b[0].lower()
 
 
 def _clean(items: Sequence[str]) -> list[str]:

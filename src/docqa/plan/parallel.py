@@ -125,17 +125,16 @@ def _second_of(first: str, second: str) -> tuple[str, ...]:
     if asked is None or again is None:
         return ()
     what = again.group("what")
+    lead = re.match(r"^\W*how\s+(?:many|much)", first, re.I).group(0)
     if (part := _OF_THOSE.match(what)) and (whose := _HAD.match(asked.group("rest"))):
         # "How many regular employees did the Utility have at ..., and how many of those were covered
         # by ...?": a part of the first count, of the same owner at the same day
         noun = asked.group("what").strip()
-        lead = re.match(r"^\W*how\s+(?:many|much)", first, re.I).group(0)
         return (f"{first.rstrip(' ?.')}?",
                 f"{lead} of {whose.group('owner')}'s {noun} {part.group('rest').rstrip(' ?.')}{whose.group('tail').rstrip(' ?.')}?")
     if (verb := _DID_AGAIN.match(what)) and (did := _DID_WHAT.match(asked.group("rest"))):
         # "How many restaurants did McDonald's open in 2022? And how many did it close?": the first's
         # noun, owner and period, the second's verb
-        lead = re.match(r"^\W*how\s+(?:many|much)", first, re.I).group(0)
         tail = verb.group("tail").rstrip(" ?.") or did.group("tail").rstrip(" ?.")
         return (f"{first.rstrip(' ?.')}?",
                 f"{lead} {asked.group('what').strip()} {did.group('aux')} {did.group('owner')} {verb.group('verb')}{tail}?")
@@ -149,5 +148,4 @@ def _second_of(first: str, second: str) -> tuple[str, ...]:
     # "... in the Domestic segment": the second's own place goes after the verb it borrows
     place = re.search(rf"\s+(?:{_PREPOSITION})\s+.*$", what, re.I)
     noun, own = (what[:place.start()], place.group(0)) if place else (what, "")
-    lead = re.match(r"^\W*how\s+(?:many|much)", first, re.I).group(0)
     return (f"{first.rstrip(' ?.')}?", f"{lead} {noun} {rest}{own}?")

@@ -20,7 +20,7 @@ import re
 
 from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.plan.enumeration import listed_items
-from docqa.plan.list_words import MONTH
+from docqa.plan.list_words import MONTH, of_one_kind
 from docqa.plan.name_parts import GROUPS, SET_APART, by_group
 from docqa.plan.dated_sides import by_dated_sides, by_sentence
 from docqa.plan.parallel import by_parallel
@@ -397,8 +397,7 @@ def _listed_after(question: str, measures: tuple[MetricMatch, ...], anchors: lis
     # "A, B and C" or "A and its B" is a list for sure; "A B and C D" may be one line's name.
     listed = len(items) > 2 or bool(re.search(r"\b(?:its|their|the)\s+$", cuts[0].group()))
     # "wireless retail postpaid connections and wireless retail postpaid accounts": two of one kind
-    parallel = all(len(i.split()) >= 2 for i in items) and len({i.split()[0].lower() for i in items}) == 1
-    if not (listed or first_measured or parallel or _PLACE.match(items[0]) or items[0].split()[-1].lower() in later_words):
+    if not (listed or first_measured or of_one_kind(items) or _PLACE.match(items[0]) or items[0].split()[-1].lower() in later_words):
         return ()  # the first item names no figure of its own ("... exploration and evaluation assets")
     if len(set(i.lower() for i in items)) < len(items):
         return ()

@@ -63,7 +63,9 @@ def measure_asked(asked: QuestionPlan | str, measure: str | None) -> bool:
 
 
 def _root(word: str) -> str:
-    """A verb's word without its ending: "processed", "processing", "process" -> "process"."""
+    """A verb's word without its ending: "processed", "processing", "process" -> "process". (Not the
+    Snowball stem of docqa.text: it would also make "operating" and "operations" one word, and this
+    check is what keeps another measure's label out.)"""
     root = re.sub(r"(?:ed|ing|e)$", "", word) if len(word) > 5 else word
     return root
 

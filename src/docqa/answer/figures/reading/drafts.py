@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from docqa.answer.figures.reading.evaluated import Evaluated
-from docqa.answer.figures.reading.located import Located
+from docqa.answer.figures.reading.located import COUNTED_IN_THOUSANDS, Located
 from docqa.finance import formulas as F
 from docqa.types import Citation, Draft, Figure
 
@@ -63,7 +63,7 @@ def _count(found: Located, fmt: F.Format) -> str:
     decimals = fmt.decimals if fmt.decimals is not None else len(printed.group(1)) if printed else 0
     # (a whole number of stores in a table headed "in millions" of dollars is still stores: only a
     # count printed with decimals is read in the table's scale)
-    scale = (found.table.unit or "").lower() if printed or found.table.unit_text == "('000)" else ""
+    scale = (found.table.unit or "").lower() if printed or found.table.unit_text == COUNTED_IN_THOUSANDS else ""
     word = {"millions": " million", "thousands": " thousand", "billions": " billion"}.get(scale, "")
     return f"{found.value:,.{decimals}f}{word}"
 

@@ -15,6 +15,10 @@ from docqa.finance.text import clean_label, expense_amount, stems
 from docqa.types import Citation, Figure, StatementKind
 
 
+# The unit a row's own heading gives its counts ("Connections (‘000):" in a table "(dollars in millions)"):
+# set where the row is read, and said in the answer ("6,541 thousand")
+COUNTED_IN_THOUSANDS = "('000)"
+
 @dataclass
 class Located:
     """A line item's figure for one period, as printed: the cell, its row and table, and where."""

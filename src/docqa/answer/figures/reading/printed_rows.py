@@ -7,7 +7,8 @@ from dataclasses import dataclass, replace
 
 from docqa.answer.figures.reading.asked_kind import kind_answers
 from docqa.answer.figures.reading.evaluated import Evaluated, Measure, read_kind
-from docqa.answer.figures.reading.located import Located, another_kind_of_figure, is_stock, states_an_amount
+from docqa.answer.figures.reading.located import (COUNTED_IN_THOUSANDS, Located, another_kind_of_figure, is_stock,
+                                                  states_an_amount)
 from docqa.answer.figures.reading.sources import all_tables, the_filers_column
 from docqa.finance.lexicon import Metric
 from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows, measure_words_missing, words_beyond_label
@@ -86,8 +87,8 @@ class RowMeasure(Measure):
                     continue  # a balance's row on the cash-flow statement is its change, and so on
                 found = self._read(source, table, row, period, phrase)
                 if found is not None:
-                    if not (source.section is not None and source.section(table)) and _printed_for_each_part(
-                            match, all_tables(source)):
+                    if (table.statement is None and not (source.section is not None and source.section(table))
+                            and _printed_for_each_part(match, all_tables(source))):
                         return None  # the row is one part's of several, and which part is not asked
                     return found
         return None
@@ -144,7 +145,7 @@ class RowMeasure(Measure):
         counted_in_thousands = bool(_THOUSANDS_OF.search(f"{row.label} {row.section or ''}"))
         if counted_in_thousands:
             # "Connections (‘000):" in a table "(dollars in millions)": thousands of connections, no money
-            table = table.model_copy(update={"unit": "thousands", "unit_text": "('000)"})
+            table = table.model_copy(update={"unit": "thousands", "unit_text": COUNTED_IN_THOUSANDS})
         if "amount" in self.kinds and (_a_change(row, table, column.index) or prints_as_share(table, column.index)):
             return None  # "sales change: Electronics and Energy (4.2)": a percentage, not the sales
         if measure_words_missing(phrase, row, table, column.index):
@@ -201,10 +202,8 @@ def _printed_for_each_part(chosen, tables) -> bool:
     """Is the row printed the same way, under the same title, in another table of the filing with
     another figure: Verizon's "Fios video connections" in the Consumer and the Business segment's
     "Operating Revenues and Selected Operating Statistics"? Then each is one part's, and neither is
-    the company's."""
+    the company's. (Asked of rows outside the primary statements: a statement's line is the company's.)"""
     label, title = clean_label(chosen.row.label).lower(), _own_title(chosen.table)
-    if chosen.table.statement is not None:
-        return False  # a primary statement's line is the company's
     headers = {c.index: c.header for c in chosen.table.columns}
     mine = {headers.get(c.column): c.raw for c in chosen.row.cells if c.value is not None and headers.get(c.column)}
     for table in tables:

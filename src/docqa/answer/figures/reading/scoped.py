@@ -57,9 +57,7 @@ PAGES_BACK = 3
 def section_heading(source, table) -> str:
     """The last heading naming a part of the company above the table: on its page before its title,
     else on the pages before (a segment's section runs over pages of tables titled alike)."""
-    # (the pages held differ by question: which of those above were there is part of the key)
-    key = (source.document_id, table.page, table.bbox,
-           tuple(n in source.pages for n in range(table.page - PAGES_BACK, table.page + 1)))
+    key = (source.document_id, table.page, table.bbox)   # (a source holds every page of its filing)
     if key not in _HEADINGS:
         if len(_HEADINGS) > 4096:
             _HEADINGS.clear()
@@ -163,19 +161,16 @@ class Scoped(Measure):
     def label(self) -> str:  # type: ignore[override]
         return self.inner.label
 
-    def _honoured(self, sources, period, names) -> Evaluated | None:
-        return _honoured_value(self.inner, sources, period, names)
-
     def evaluate(self, sources, period) -> Evaluated | None:
         names = scope_words(spelled_by_the_filing(self.names, sources))
         # Of columns split by part ("Pharmacy Services | Retail/LTC | ... | Consolidated"), the part asked.
         scoped = [replace(s, part=lambda c, n=names: names_all(c.header, n)) for s in sources]
-        value = self._honoured(scoped, period, names)
+        value = _honoured_value(self.inner, scoped, period, names)
         if value is None:
             # no table names the part: one printed under its section heading ("Verizon Consumer Group"
             # pages before a table titled as every segment's is)
-            value = self._honoured([replace(s, section=lambda t, s=s: _naming(section_heading(s, t), names))
-                                    for s in scoped], period, names)
+            value = _honoured_value(self.inner, [replace(s, section=lambda t, s=s: _naming(section_heading(s, t), names))
+                                                 for s in scoped], period, names)
         if value is None:
             return None
         if not all(any(set(w) <= set(normalized(stems(value.label))) for w in spellings)
@@ -184,7 +179,8 @@ class Scoped(Measure):
         return value
 
 
-def _honoured_value(inner, sources, period, names):
+def _honoured_value(inner: Measure, sources, period, names) -> Evaluated | None:
+    """The inner measure's value when every figure it uses is printed under the names asked."""
     value = inner.evaluate(sources, period)
     if value is None or not value.used or not all(honours(u, names) for u in value.used):
         return None
