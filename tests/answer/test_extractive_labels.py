@@ -115,3 +115,24 @@ def test_a_page_with_its_own_heading_is_read_alone_and_many_years_name_no_period
     assert label("Margins rose 2 points", "Margins rose 2 points on higher volumes.\n", [earlier]) is None
     notes = "Long-term Debt\nThe 2016 indenture governs notes due 2026, 2028 and 2030 issued in 2019.\n"
     assert label(notes.split("\n")[1], notes) == "Long-term Debt"
+
+
+def test_an_item_title_or_a_company_name_closed_by_a_period_is_a_heading_a_sentence_is_not():
+    page = "\n".join([
+        "Refer to Item 7A for further discussion.",
+        "Item 7A. Quantitative and Qualitative Disclosures About Market Risk.",   # 3M 2018 p. 51
+        "The Company is exposed to market risk from changes in exchange rates.",
+        "Activision Blizzard, Inc.",                                              # Microsoft 2023 p. 79
+        "On January 18, 2022, we entered into a definitive agreement to acquire it.",
+        "We sold the business to Acme Industries Inc.",                           # a sentence ending in a name
+        "The sale closed in March.",
+    ])
+    assert [h.text for h in headings(page)] == [
+        "Item 7A. Quantitative and Qualitative Disclosures About Market Risk", "Activision Blizzard, Inc"]
+
+
+def test_a_british_spelling_is_the_root_of_the_heading_that_names_it():
+    from docqa.answer.outline import same_root
+
+    assert same_root("recognise", "recognition") and same_root("amortisation", "amortization")
+    assert not same_root("recognise", "revenue")

@@ -88,3 +88,65 @@ def test_the_sentences_that_hold_what_the_question_adds_to_the_heading_come_firs
     chosen = [quote for _, quote in under_heading(section, [page], ("hedge", "foreign", "exchange", "rate", "risk"))]
     assert len(chosen) <= MAX_QUOTES
     assert any("to hedge these exposures" in quote for quote in chosen), chosen
+
+
+# A filing whose Items print their titles with a closing period, whose market-risk Item holds sub-sections
+# as large as its own heading, whose risk factors and notes both speak of fixed-price contracts, and whose
+# note names an acquired company ("Acme Robotics, Inc.") as a heading.
+WHERE_PAGES = [
+    COVER,
+    "PART I\nItem 1. Business\nExample Widgets Corporation makes widgets for industrial customers in 40 countries.",
+    "Item 1A. Risk Factors\nWe enter into fixed-price contracts, which could subject us to losses if our costs on those "
+    "contracts rise.\nOur fixed-price contracts for new widget designs carry more risk because the costs of "
+    "development are hard to estimate.\nA cyberattack on the Company's factories could halt production for weeks.\n"
+    "Foreign Exchange Rate Risk\nChanges in foreign exchange rates could reduce the revenue the Company reports.",
+    "Item 7. Management's Discussion and Analysis\nRevenue grew because widget prices rose across every region.\n"
+    "Item 7A. Quantitative and Qualitative Disclosures About Market Risk.\n"
+    "The Company is exposed to market risk from changes in interest rates and foreign exchange rates.\n"
+    "Interest Rates Risk\nThe Company manages interest rate risk using a mix of fixed and floating rate debt.\n"
+    "Foreign Exchange Rates Risk\nThe Company enters into foreign exchange forward contracts to hedge forecasted "
+    "sales denominated in foreign currencies for up to 24 months.",
+    "Item 8. Financial Statements\nNote 4. Contracts\nFixed-Price Contracts\nSubstantially all of the Company's "
+    "contracts with governments are fixed-price contracts measured over time.\n"
+    "Acme Robotics, Inc.\nOn March 1, 2022 the Company agreed to acquire Acme Robotics for $1.2 billion in cash.\n"
+    "The acquisition awaits regulatory approval and is expected to close in 2023.",
+]
+
+
+@pytest.fixture(scope="module")
+def where_engine(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("section-where")
+    pdf = fitz.open()
+    for text in WHERE_PAGES:
+        pdf.new_page().insert_text((72, 72), text, fontsize=10)
+    path = folder / "widgets-10k.pdf"
+    pdf.save(path)
+    engine = Engine.open(folder / "idx")
+    assert [f.status for f in engine.ingest([path]).files] == ["indexed"]
+    return engine
+
+
+def test_the_section_a_question_names_is_read_and_its_sub_section_that_answers(where_engine):
+    # "per the market risk section": the Item whose title ends in a period is a heading, and inside it
+    # the sub-section headed as large as it is, "Foreign Exchange Rates Risk", answers "how ... hedge"
+    # (not the risk factor headed alike)
+    answer = where_engine.ask("How does Example Widgets hedge its foreign exchange rate risk, per the 2022 10-K "
+                              "market risk section?")
+    assert answer.found and answer.answerer == "section", answer
+    assert "Foreign Exchange Rates Risk" in answer.text
+    assert any("to hedge forecasted sales" in c.quote for c in answer.citations), answer.citations
+
+
+def test_the_risks_of_a_thing_are_read_in_the_risk_factors_before_a_note_headed_by_it(where_engine):
+    answer = where_engine.ask("What are the main risks of Example Widgets' fixed-price contracts?")
+    assert answer.found and answer.answerer == "section", answer
+    sections = {where_engine.store.page(c.document_id, c.page).info.section for c in answer.citations}
+    assert sections == {"Item 1A"}, answer.text
+    assert any("could subject us to losses" in c.quote for c in answer.citations)
+
+
+def test_a_policy_or_the_status_of_a_deal_is_a_section_answer_never_an_amount(where_engine):
+    answer = where_engine.ask("Example Widgets 2022: where does the Acme Robotics acquisition stand?")
+    assert answer.found and answer.answerer == "section", answer
+    assert "Acme Robotics, Inc" in answer.text  # the note's heading that names the company acquired
+    assert any("expected to close in 2023" in c.quote for c in answer.citations), answer.citations

@@ -203,3 +203,22 @@ def test_a_companys_own_variant_of_a_measure_is_never_the_measure_computed(quest
 
 def test_unadjusted_is_the_measure_itself():
     assert any(m.key == "ebitda" for m in build_plan("What was PepsiCo's unadjusted EBITDA in 2022?", []).measures)
+
+
+DEAL = [doc("m23", "Microsoft Corporation", 2023, aliases=("Microsoft",), ticker="MSFT"),
+        doc("a19", "Activision Blizzard, Inc.", 2019, aliases=("Activision Blizzard",), ticker="ATVI")]
+
+
+@pytest.mark.parametrize("question, companies", [
+    # the other party of a deal is what the deal is about, not a filer asked; its name stays a topic word
+    ("MSFT FY23: where does the Activision Blizzard acquisition stand?", ("Microsoft Corporation",)),
+    ("What did Microsoft say about the acquisition of Activision Blizzard in fiscal 2023?", ("Microsoft Corporation",)),
+    # two filers compared: no deal, both asked
+    ("Compare the revenue of Microsoft and Activision Blizzard in 2019.",
+     ("Microsoft Corporation", "Activision Blizzard, Inc.")),
+])
+def test_a_party_to_the_deal_asked_about_is_no_filer_asked(question, companies):
+    plan = build_plan(question, DEAL)
+    assert plan.companies == companies
+    if len(companies) == 1:
+        assert {"activision", "blizzard"} <= set(plan.discussed)

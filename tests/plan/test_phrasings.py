@@ -97,6 +97,7 @@ SLOTS: dict[str, Callable[[QuestionPlan], Any]] = {
     "parts": lambda p: p.parts,
     "n_parts": lambda p: len(p.parts),
     "scope": lambda p: p.scope,
+    "section_named": lambda p: p.section_named,
 }
 UNORDERED = frozenset({"doc_types", "kinds"})
 

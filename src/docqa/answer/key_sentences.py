@@ -61,9 +61,9 @@ def under_heading(section: Section, pages: list, words: tuple[str, ...]) -> list
     return [(number, unit) for _, _, number, unit in sorted(best, key=lambda c: c[1])]
 
 
-def holding(pages, words: list[str]) -> list[tuple[int, str]]:
+def holding(pages, words: list[str], every: bool = False) -> list[tuple[int, str]]:
     """The Item's sentences that hold the most of the words the question adds to its topic (at least
-    one), wherever they are in the Item, in reading order."""
+    one; ``every``: all of them), wherever they are in the Item, in reading order."""
     candidates: list[tuple[float, int, int, str]] = []
     order = 0
     for page in pages:
@@ -73,7 +73,7 @@ def holding(pages, words: list[str]) -> list[tuple[int, str]]:
                 continue
             printed = roots(unit)
             hits = sum(any(same_root(w, p) for p in printed) for w in words)
-            if hits:
+            if hits == len(words) or (hits and not every):
                 candidates.append((hits / len(words), order, page.number, unit))
             order += 1
     best = sorted(candidates, key=lambda c: (-c[0], c[1]))[:MAX_QUOTES]

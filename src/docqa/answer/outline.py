@@ -79,13 +79,15 @@ def same_root(a: str, b: str) -> bool:
     "investments" are not (Snowball stems, and a suffix the stemmer leaves on one of them)."""
     if a == b:
         return True
-    x, y = stem(a), stem(b)
+    x, y = stem(_BRITISH.sub(r"iz\1", a)), stem(_BRITISH.sub(r"iz\1", b))
     if x == y:
         return True
     short, long_ = (x, y) if len(x) <= len(y) else (y, x)
     return len(short) >= ROOT and long_.startswith(short) and long_[len(short):] in _LEFT_SUFFIXES
 
 
+# "recognise", "amortisation": the -ize spelling the stemmer joins to "recognition", "amortization"
+_BRITISH = re.compile(r"(?<=\w{4})is(e|es|ed|ing|ation|ations)$")
 _LEFT_SUFFIXES = frozenset({"it", "at", "iv", "or", "er", "ic", "al", "ment", "e"})
 
 
@@ -146,12 +148,31 @@ def in_items(section: str | None, items) -> bool:
     return bool(section) and any(section == i or section.endswith(f", {i}") for i in items)
 
 
+def _end_of(pages: Sequence, heads: list[Heading], head: Heading) -> Heading | None:
+    """The heading that ends ``head``'s section: the next of its level or above, a new Item or Note (a
+    heading with no text of its own before the next one heads sub-sections: it runs past them)."""
+    after = (h for h in heads if (h.page, h.line) > (head.page, head.line))
+    return next((h for h in after if _closes(h, head) and (_hard_stop(h) or _words_between(pages, head, h) >= MIN_BODY_WORDS)),
+                None)
+
+
+def heads_under(pages: Sequence, heads: list[Heading], section: Section, up_to: int) -> list[Heading]:
+    """The headings inside ``section`` (its sub-sections), within ``up_to`` pages of its heading: a
+    section the question names as where to read ("per the market risk section") is a chapter, longer
+    than the part of it that answers."""
+    head = section.heading
+    # its sub-headings are often printed as large as it is: only a new Item or Note, or a larger
+    # heading, ends a named section
+    end = next((h for h in heads if (h.page, h.line) > (head.page, head.line)
+                and (_hard_stop(h) or (not h.lead_in and h.height > head.height + LEVEL_SLACK))), None)
+    stop = (end.page, end.line) if end is not None else (head.page + up_to, 0)
+    return [h for h in heads if (head.page, head.line) < (h.page, h.line) < stop and h.page < head.page + up_to]
+
+
 def _lines_under(pages: Sequence, heads: list[Heading], head: Heading) -> tuple[tuple[int, tuple[str, ...]], ...]:
     """The lines from ``head`` to the next heading of its level or above, a new Item or Note."""
     after = [h for h in heads if (h.page, h.line) > (head.page, head.line)]
-    # a heading with no text of its own before the next one heads sub-sections: it runs past them
-    end = next((h for h in after if _closes(h, head) and (_hard_stop(h) or _words_between(pages, head, h) >= MIN_BODY_WORDS)),
-               None)
+    end = _end_of(pages, heads, head)
     out: list[tuple[int, tuple[str, ...]]] = []
     # a sub-heading is no part of a sentence: "Hedging Instruments In countries outside ..." is not quoted
     titled = {(h.page, h.line) for h in after}

@@ -100,11 +100,24 @@ def _alpha_words(text: str) -> list[str]:
     return _ALPHA_WORD.findall(text)
 
 
+_CORPORATE = re.compile(r",?\s(?:Inc|Corp|Co|Ltd|L\.P|N\.V|S\.A|plc|A\.G)\.$")
+_ITEM_TITLE = re.compile(r"^item\s+\d{1,2}[a-z]?[.:]\s+[A-Z][^.]*\.$", re.I)
+
+
+def _a_name(text: str) -> bool:
+    """Every word capitalised but the small ones: a name ("Activision Blizzard, Inc."), not a sentence."""
+    return all(w[:1].isupper() or not w[:1].isalpha() or w.lower() in _SMALL for w in text.split())
+
+
 def _heading_text(line: str) -> str | None:
     """The line as a heading, or None when it reads as prose, a bullet, a table row or a number."""
     if _BULLET.match(line) or _is_row(line) or "  " in line.strip():  # spaced cells: a row, if without figures
         return None
     body = line.strip().rstrip(":").strip()
+    if body.endswith(".") and (_ITEM_TITLE.match(body) or (_CORPORATE.search(body) and _a_name(body))):
+        # "Item 7A. Quantitative and Qualitative Disclosures About Market Risk." heads its Item;
+        # "Activision Blizzard, Inc." heads what a note says of that company
+        body = body[:-1]
     if not body or len(body) > MAX_HEADING_CHARS or body[-1] in ".,;!?" or not body[0].isalnum():
         return None
     words = body.split()

@@ -15,7 +15,7 @@ import re
 
 from docqa.answer.contract import Evidence, Filings
 from docqa.answer.key_sentences import holding, spread, under_heading
-from docqa.answer.outline import Heading, find_section, in_items, outline, roots, same_root
+from docqa.answer.outline import Heading, Section, find_section, heads_under, in_items, outline, roots, same_root
 from docqa.finance.text import stems
 from docqa.plan import Intent, QuestionPlan
 from docqa.plan.companies import company_names
@@ -41,10 +41,20 @@ class SectionAnswerer:
         specific = [w for w in roots(" ".join(plan.discussed)) if not any(same_root(w, t) for t in topic)]
         # the heading that names what the question asks ("Foreign Currency Risk"), else a known topic's own
         heads = outline(every_page)  # read once: a second heading may be looked for below
+        named = _in_named_section(plan, document, every_page, heads)
+        if named is not None:
+            return named
         headed = _headed(plan, document, every_page, heads, list(plan.discussed))
-        if headed is not None:
-            return headed
         pages = _where_discussed(every_page, plan)
+        if headed is not None:
+            # "the main risks of Boeing's fixed-price contracts": a note headed "Fixed-Price Contracts" states
+            # the facts; the Item the topic names (the risk factors) speaks to what is asked when several of
+            # its sentences hold every word the question adds
+            if specific and pages and _outside_items(headed, every_page, plan):
+                chosen = holding(pages, specific, every=True)
+                if len(chosen) >= ITEM_SENTENCES:
+                    return _quoted(document, _sections_of(pages), chosen)
+            return headed
         chosen = holding(pages, specific) if specific and pages else []
         if not chosen and specific and topic:
             # the topic's Item does not speak to it ("opioid lawsuits" under an Item 3 that points elsewhere):
@@ -61,8 +71,22 @@ class SectionAnswerer:
         chosen = chosen or spread(pages, wanted, in_item)
         if not chosen:
             return None
-        section = " and ".join(dict.fromkeys(p.info.section for p in pages if p.info and p.info.section)) or "The filing"
-        return _quoted(document, section, chosen)
+        return _quoted(document, _sections_of(pages), chosen)
+
+
+ITEM_SENTENCES = 2   # sentences of the topic's Item that hold every word asked, to be read before a heading elsewhere
+
+
+def _sections_of(pages: list) -> str:
+    return " and ".join(dict.fromkeys(p.info.section for p in pages if p.info and p.info.section)) or "The filing"
+
+
+def _outside_items(draft: Draft, pages: list, plan: QuestionPlan) -> bool:
+    """Is the section a draft quotes outside the Items where its topic sits?"""
+    if not plan.section_items or not draft.citations:
+        return False
+    page = next((p for p in pages if p.number == draft.citations[0].page), None)
+    return page is not None and page.info is not None and not in_items(page.info.section, plan.section_items)
 
 
 ITEM_HEADING = re.compile(r"^item\s+\d", re.I)
@@ -83,9 +107,36 @@ def _headed(plan: QuestionPlan, document: Document, pages: list, heads: list[Hea
     if ITEM_HEADING.match(section.heading.text) and head_page.info is not None and in_items(head_page.info.section,
                                                                                            plan.section_items):
         return None  # the topic's own Item ("Item 1A. Risk Factors"): read whole, its sentences spread over it
-    chosen = under_heading(section, pages, plan.discussed)
+    return _under(document, section, pages, plan.discussed)
+
+
+NAMED_PAGES = 8   # a section named as where to read is searched this far for the sub-section that answers
+
+
+def _in_named_section(plan: QuestionPlan, document: Document, pages: list, heads: list[Heading]) -> Draft | None:
+    """Where the question says to read ("per the market risk section", "(critical accounting policy)", a
+    label that leads it: "netflix 2017 liquidity - how does it plan to fund ..."): the sub-section
+    inside it that names the question's topic, else the named section's own key sentences."""
+    if not plan.section_named:
+        return None
+    named = find_section(pages, plan.section_named, heads=heads)
+    if named is None:
+        return None
+    inside = heads_under(pages, heads, named, NAMED_PAGES)
+    rest = [w for w in plan.discussed if w not in plan.section_named]
+    if inside and rest:
+        headed = _headed(plan, document, pages, inside, rest, alternates=False)
+        if headed is not None:
+            return headed
+    return _under(document, named, pages, plan.discussed)
+
+
+def _under(document: Document, section: Section, pages: list, words: tuple[str, ...]) -> Draft | None:
+    """The key sentences under a section's heading, quoted, the heading and its page named."""
+    chosen = under_heading(section, pages, words)
     if not chosen:
         return None
+    head_page = pages[section.heading.page]
     where = ", ".join(x for x in (head_page.info.section if head_page.info else None, f"p. {head_page.number}") if x)
     return _quoted(document, f"“{section.heading.text}” ({where})", chosen)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, ConfigDict
 
-from docqa.finance.text import holds, stems
+from docqa.finance.text import stems
 
 TOPICS_PATH = Path(__file__).with_name("topics.yaml")
 
@@ -48,6 +48,19 @@ def _ask_stems() -> tuple[tuple[Topic, tuple[tuple[str, ...], ...]], ...]:
 
 
 def topics_for(question: str) -> list[Topic]:
+    """The topics a question asks about; a topic read only inside a longer ask of another is not
+    asked ("foreign currency risk" is market risk, not the risk factors)."""
     words = tuple(stems(question))
     present = set(words)  # an ask whose first word the question lacks cannot be in it
-    return [t for t, asks in _ask_stems() if any(a and a[0] in present and holds(words, a) for a in asks)]
+    spans = {t.key: [s for a in asks if a and a[0] in present for s in _spans(words, a)] for t, asks in _ask_stems()}
+    found = [t for t in load_topics() if spans[t.key]]
+
+    def inside_another(topic: Topic) -> bool:
+        return all(any(o is not topic and any(a <= s and e <= b and (b - a) > (e - s) for a, b in spans[o.key])
+                       for o in found) for s, e in spans[topic.key])
+    return [t for t in found if not inside_another(t)]
+
+
+def _spans(words: tuple[str, ...], ask: tuple[str, ...]) -> list[tuple[int, int]]:
+    n = len(ask)
+    return [(i, i + n) for i in range(len(words) - n + 1) if words[i:i + n] == ask]

@@ -16,7 +16,7 @@ from docqa.plan.choice import choose_documents
 from docqa.plan.companies import _held, company_names, normalize_name
 from docqa.plan.composition import compose, convention, defined_inputs, main_clause
 from docqa.plan.direct import asked_directly
-from docqa.plan.discussion import asks_discussion, discussed_words
+from docqa.plan.discussion import asks_discussion, discussed_words, section_named
 from docqa.plan.facts import asked_fact
 from docqa.plan.filing_types import detect_doc_types
 from docqa.plan.lines import line_asked
@@ -51,7 +51,7 @@ from docqa.plan.periods import (
 )
 from docqa.plan.intent import asks_verdict, asks_why
 from docqa.plan.statistic import stats_question
-from docqa.plan.subject import _mentions, _respelt, _unheld_companies, owner_as_the_company
+from docqa.plan.subject import _mentions, _respelt, _unheld_companies, not_deal_parties, owner_as_the_company
 from docqa.plan.topic import _STATE_Q, _stem, _words, deal_topic, disclosure_question, parse_state, parse_topic
 from docqa.plan.wording import asks_about_boilerplate, content_text, question_first, without_provisos
 from docqa.text import query_tokens, tokens
@@ -97,6 +97,8 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
     plan = replace(plan, intent=classify(plan))
     if plan.intent is Intent.SECTION and not plan.discussed:  # "what are X's key risks around cybersecurity"
         plan = replace(plan, discussed=discussed_words(content_text(plan.asked), plan.named_as))
+    if plan.intent is Intent.SECTION:
+        plan = replace(plan, section_named=section_named(plan.asked, plan.named_as))
     return _with_scope(_with_topic(_with_filings(plan, documents, explicit), documents), documents)
 
 
@@ -236,7 +238,8 @@ def _with_subject(plan: QuestionPlan, documents: list[Document], explicit: Searc
     if explicit.companies:
         companies = sorted({held.canonical[d.id] for d in pool if d.id in held.canonical})
     else:
-        companies, named_as = _mentions(question, held if pool is documents else _held(pool), is_word, owner)
+        among = held if pool is documents else _held(pool)
+        companies, named_as = not_deal_parties(question, *_mentions(question, among, is_word, owner), among, is_word, owner)
     unheld: list[str] = []
     closest: list[str] = []
     if not explicit.document_ids and not explicit.companies:

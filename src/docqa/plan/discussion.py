@@ -47,6 +47,25 @@ _PRACTICE = re.compile(
 # "explain the reasons for the change", "what drove": why a figure moved, not what is said on a topic
 _WHY = re.compile(r"\b(?:why|drove|drive[sn]?|drivers?|reasons?|caus\w*|due\s+to|contribut\w*)\b", re.I)
 _HOW_MUCH = re.compile(r"^\W*how\s+(?:much|many|big|large|high|low|far|long)\b", re.I)
+# "cvs health 2022: status and terms of ...", "PepsiCo 2022 - describe ...": a label before the question
+# (the company, the year, often the section: "McDonald's 2022 10-K outlook: what does ...")
+_LEAD = re.compile(r"^\W*(?P<lead>[^:?.!]{2,70}?)(?::|\s[-–—]+)\s+(?P<rest>\S.*)$", re.S)
+# What a discussion is framed as: the terms, status or policy of a thing, never an amount of it
+# ("what are the terms of the proposed acquisition", "X's stock repurchase program policy",
+# "status and terms of the acquisition", "where does the acquisition stand")
+_FRAMED = re.compile(
+    r"^\W*(?:(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+)?(?:(?!(?:under|of|per|in|on|by|for|with)\b)\S+\s+){0,7}?)?"
+    r"(?:polic(?:y|ies)|terms|status|stand(?:ing)?)\b(?!\s+(?:amount|value|balance|cost)s?\b)", re.I)
+_STANDS = re.compile(r"^\W*where\s+(?:does|do|did|is|are|was|were)\b.{1,120}\bstand(?:s|ing)?\b", re.I)
+# "who are X's main competitors": names, never a figure (a filing fact, "who is the auditor", is read first)
+_WHO = re.compile(r"^\W*who\s+(?:are|were)\b", re.I)
+# "what does X expect for 2023 capital expenditures": the outlook as the filing words it
+_EXPECTS = re.compile(r"^\W*what\s+(?:does|do|did)\b.{0,60}?\b(?:expect|anticipate|forecast|project|guide)\s+"
+                      r"(?:for|in|regarding|about|from|on)\b", re.I)
+# "per the market risk section", "in the 2022 human capital section", "(critical accounting policy, FY2022)"
+_SECTION_NAMED = re.compile(
+    r"\b(?:in|per|from|under|within)\s+(?:the\s+|its\s+|their\s+)?(?P<named>[\w' &-]{3,60}?)\s+(?:section|discussion|"
+    r"disclosures?|note|chapter)\b|\((?P<policy>[\w' &-]{3,60}?\b(?:polic(?:y|ies)|estimates?))\b", re.I)
 
 # The question's own scaffolding: words that ask, never name what is discussed.
 _ASKING = frozenset(
@@ -60,20 +79,40 @@ _ASKING = frozenset(
     "fiscal fy year years quarter period you i we any all some there s according per amid during end ending ended "
     "described lay lays set sets out forth around regarding concerning see sees face faces faced facing lay out outline highlight identify cite flag consider who whom "
     # a topic's frame, not its name: "liquidity position", "capital allocation approach"
-    "position profile situation status picture overview approach".split())
+    "position profile situation status picture overview approach where stand stands standing terms section sections".split())
 _YEARISH = re.compile(r"^(?:fy)?'?\d{2,4}$|^q[1-4]$", re.I)
 
 
 def asks_discussion(question: str) -> bool:
     """Does the question ask what the filing says about a topic (or how the company does a thing),
     rather than a figure, a verdict or why something changed?"""
-    if _HOW_MUCH.match(question) or _WHY.search(question):
+    asked = asked_after_lead(question)
+    if _HOW_MUCH.match(asked) or _WHY.search(asked):
         return False
-    if (_SAYS_ABOUT.search(question) or _DESCRIBE.match(question) or _DOES_SAY.match(question)
-            or _AS_DESCRIBED.search(question)):
+    if (_SAYS_ABOUT.search(asked) or _DESCRIBE.match(asked) or _DOES_SAY.match(asked)
+            or _AS_DESCRIBED.search(asked) or _FRAMED.match(asked) or _STANDS.match(asked) or _WHO.match(asked)
+            or _EXPECTS.match(asked)):
         return True
-    how = _HOW_DOES.match(question)
+    how = _HOW_DOES.match(asked)
     return bool(how and _PRACTICE.search(how.group("rest")))
+
+
+def asked_after_lead(question: str) -> str:
+    """The question after a label that leads it ("netflix 2017 liquidity - how does it plan to fund
+    ..." -> "how does it plan to fund ..."); the question itself when none does."""
+    lead = _LEAD.match(question)
+    return lead.group("rest") if lead else question
+
+
+def section_named(question: str, naming: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The words of the section a question names as where to read ("per the FY2018 10-K market risk
+    section" -> ("market", "risk"); a label that leads it, "McDonald's 2022 10-K outlook: ..." ->
+    ("outlook",); "(critical accounting policy, FY2022)" -> ("critical", "accounting", "policy"))."""
+    named = _SECTION_NAMED.search(question)
+    if named:
+        return discussed_words(named.group("named") or named.group("policy"), naming)
+    lead = _LEAD.match(question)
+    return discussed_words(lead.group("lead"), naming) if lead else ()
 
 
 def discussed_words(question: str, naming: tuple[str, ...] = ()) -> tuple[str, ...]:

@@ -81,6 +81,37 @@ def _mentions(question: str, held: _Held, is_word: WordCheck | None,
     return sorted(found, key=found.get), tuple(dict.fromkeys(s.strip() for s in surfaces if s.strip()))
 
 
+_DEAL_NOUN = r"(?:acquisition|deal|merger|takeover|buyout|transaction|combination|purchase|divestiture|spin-?off)"
+_DEAL_VERB = (r"(?:acquisition|acquiring|acquires?|acquired|purchases?|purchased|buy(?:ing|s)?|bought|merger|merging|"
+              r"takeover|divestiture|sale|selling|sold|spin-?off)")
+
+
+def _in_a_deal(surface: str, question: str) -> bool:
+    """"the Activision Blizzard acquisition", "the acquisition of Arena", "merger with Aetna": the
+    other party of a deal, named as what the deal is about, never its owner ("Microsoft's
+    acquisition" names the buyer)."""
+    name = re.escape(surface)
+    return bool(re.search(rf"\b{_DEAL_VERB}\s+(?:of\s+|with\s+|by\s+)?(?:the\s+|its\s+)?(?:proposed\s+|pending\s+)?{name}(?!\w)",
+                          question, re.I)
+                or re.search(rf"\b(?:the|a|its|their|pending|proposed|planned)\s+(?:\w+\s+)?{name}\s+{_DEAL_NOUN}\b",
+                             question, re.I))
+
+
+def not_deal_parties(question: str, companies: list[str], named_as: tuple[str, ...], held: _Held,
+                     is_word: WordCheck | None, owner: OwnerCheck | None) -> tuple[list[str], tuple[str, ...]]:
+    """The companies asked about, without a held company named only as the other party of a deal
+    the first one made ("MSFT FY23: where does the Activision Blizzard acquisition stand?" asks about
+    Microsoft's filing; Activision Blizzard is what the deal is about): its name is a word of the topic."""
+    if len(companies) < 2:
+        return companies, named_as
+    parties = [s for s in named_as if _in_a_deal(s, question)]
+    dropped = {c for s in parties for c in _detect_companies(s, held, is_word, owner)}
+    kept = [c for c in companies if c not in dropped]
+    if not dropped or not kept:
+        return companies, named_as
+    return kept, tuple(s for s in named_as if s not in parties)
+
+
 def _as_written(normalised: str, question: str) -> list[str]:
     """A name read in the normalised question ("j and j") as the question writes it ("J&J")."""
     words = [r"(?:and|&|n)" if w == "and" else re.escape(w) for w in normalised.split()]
