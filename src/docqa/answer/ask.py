@@ -60,6 +60,9 @@ ROUTES: dict[Intent, tuple[Step, ...]] = {
                    Step("text", fallback=True, timing="answer_ms")),
     # "What are the main risks?": the Item that discusses the topic, read whole (answer/section.py).
     Intent.SECTION: (Step("facts"), Step("section", timing="answer_ms"), Step("text", fallback=True, timing="answer_ms")),
+    # "Which segment had the highest operating income?": the group's table, its members ranked (answer/ranking.py);
+    # the figures answerer would answer the company's total.
+    Intent.RANK: (Step("facts"), Step("ranking", timing="figures_ms"), Step("text", fallback=True, timing="answer_ms")),
 }
 
 

@@ -50,11 +50,12 @@ def text_answerer(settings: Settings, needs: Needs) -> Answerer:
 
 
 def route_answerers(settings: Settings, needs: Needs) -> dict[str, tuple[Answerer, ...]]:
-    """Each step's answerers, tried in this order: "facts", "figures", "disclosure", "section", "text"."""
+    """Each step's answerers, tried in this order: "facts", "figures", "disclosure", "section", "ranking", "text"."""
     from docqa.answer.disclosure import DisclosureAnswerer
     from docqa.answer.figures import FiguresAnswerer
     from docqa.answer.filing_facts import FilingFactsAnswerer
     from docqa.answer.lists import ListAnswerer
+    from docqa.answer.ranking import RankingAnswerer
     from docqa.answer.section import SectionAnswerer
     from docqa.answer.sentence_figures import SentenceFigureAnswerer
     from docqa.answer.sentence_moves import SentenceMoveAnswerer
@@ -62,5 +63,5 @@ def route_answerers(settings: Settings, needs: Needs) -> dict[str, tuple[Answere
 
     return {"facts": (FilingFactsAnswerer(), ListAnswerer()), "figures": (FiguresAnswerer(), SentenceFigureAnswerer(), SentenceMoveAnswerer(),
                                                                           SentenceThresholdAnswerer()),
-            "disclosure": (DisclosureAnswerer(),), "section": (SectionAnswerer(),),
+            "disclosure": (DisclosureAnswerer(),), "section": (SectionAnswerer(),), "ranking": (RankingAnswerer(),),
             "text": (text_answerer(settings, needs),)}

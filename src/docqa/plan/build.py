@@ -21,7 +21,7 @@ from docqa.plan.facts import asked_fact
 from docqa.plan.filing_types import detect_doc_types
 from docqa.plan.lines import line_asked
 from docqa.plan.lists import asked_noun
-from docqa.plan.ranking import asks_which, listed_activities, which_is_most
+from docqa.plan.ranking import asks_which, listed_activities, ranked_members, which_is_most
 from docqa.plan.format import (asked_currency, asks_amount, asks_figure, counted_noun, kinds_asked, looks_up_a_figure,
                                part_of_whole, requested_format)
 from docqa.plan.intent import classify
@@ -199,6 +199,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         asks_figure=asks_figure(asked) or (looks_up_a_figure(asked) and not asks_why(asked)),
         part_of_whole=part_of_whole(asked),
         format=requested_format(asked), currency=asked_currency(asked), pick=pick,
+        ranked=None if listed_activities(asked) else ranked_members(asked, measures),
         listed=tuple(listed_activities(asked)), which=asks_which(asked, list(measures)), line=line_asked(asked),
         fact=asked_fact(asked), list_noun=_noun(asked_noun(asked)), composition=composition,
         parts=split_parts(asked, measures, one_question or bool(routed) or asks_why(asked),

@@ -54,6 +54,8 @@ def classify(plan: "QuestionPlan") -> "Intent":
         return Intent.STATISTIC
     if plan.parts:
         return Intent.PARTS
+    if plan.ranked is not None:
+        return Intent.RANK  # "which segment had the highest operating income": a member of a group, never the total
     question = plan.asked
     # "Did X pay dividends in 2022?" names a statement line: its printed figure answers first
     # ("a goodwill impairment" is an event that a goodwill balance does not answer).

@@ -20,6 +20,7 @@ from docqa.plan.lines import LineAsked
 from docqa.plan.topic import Topic_
 from docqa.plan.measures import GrossOf, MeasureReading
 from docqa.plan.periods import AskedPeriods
+from docqa.plan.ranking import Ranked
 from docqa.types import DocType, SearchFilters, StatementKind
 
 
@@ -34,6 +35,7 @@ class Intent(str, Enum):
     YES_NO = "yes_no"            # a verdict on a figure: its direction, sign, level, a threshold
     WHY = "why"                  # "what drove ...": the filing's explanation
     SECTION = "section"          # "what are the main risks?": the Item that discusses it, quoted
+    RANK = "rank"                # "which segment had the highest operating income?": the group's table, ranked
     VALUE = "value"              # a figure, a ratio, a change: read and computed from the statements
     TEXT = "text"                # anything else: the lines that answer it
 
@@ -119,6 +121,7 @@ class QuestionPlan:
     format: Format = field(default_factory=Format)  # scale, decimals, percent asked
     currency: Currency | None = None               # "in euros"
     pick: bool | None = None                       # "which ... the most" (True) / "the least" (False)
+    ranked: Ranked | None = None                   # "which segment had the highest ...": a group's member ranked
     listed: tuple[str, ...] = ()                   # metric keys the question lists to compare
     which: bool = False                            # "which segment ...": an entity is asked, not the figure
     line: LineAsked | None = None                  # "the largest current liability": a line of a kind

@@ -161,7 +161,7 @@ class FiguresAnswerer:
             asked.measures = [MetricMeasure(lexicon.metric("net_income"))]  # profitable: the bottom line
         if not asked.measures and not (judged or pick is not None or line is not None):
             return None
-        periods = _periods_asked(question, evidence, plan, sources, store)
+        periods = periods_asked(question, evidence, plan, sources, store)
         if periods is None:
             return None
         asking = Asking(plan, asked, sources, periods, named, pick, company_words)
@@ -173,7 +173,7 @@ class FiguresAnswerer:
         return None
 
 
-def _periods_asked(question: str, evidence: list[EvidencePage], plan: QuestionPlan, sources: list[Source],
+def periods_asked(question: str, evidence: list[EvidencePage], plan: QuestionPlan, sources: list[Source],
                    store: Store) -> list[Period] | None:
     """The periods the question asks, by the filings' own calendars; None when no year is known.
     Years asked of quarterly filings put the company's annual report first in ``sources``."""
