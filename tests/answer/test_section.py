@@ -150,3 +150,28 @@ def test_a_policy_or_the_status_of_a_deal_is_a_section_answer_never_an_amount(wh
     assert answer.found and answer.answerer == "section", answer
     assert "Acme Robotics, Inc" in answer.text  # the note's heading that names the company acquired
     assert any("expected to close in 2023" in c.quote for c in answer.citations), answer.citations
+
+
+def test_the_sentences_that_hold_the_names_or_figures_asked_come_first():
+    # MongoDB fiscal 2022, "Competition" (shortened): "who are its competitors" asks the sentences that
+    # name them, one of them printed with a justified line's wide gap
+    from types import SimpleNamespace
+
+    from docqa.answer.key_sentences import holds, under_heading
+    from docqa.answer.outline import Heading, Section
+
+    lines = ("The worldwide database software market is rapidly evolving and highly competitive.",
+             "Our competitors may respond more quickly than we can to new or changing opportunities.",
+             "Some of our competitors have longer operating histories and greater financial resources.",
+             "Larger competitors can bundle competing products with hardware or other software offerings.",
+             "Our competitors may make their products available at a low cost or at no cost at all.",
+             "Other large software companies may also seek to enter our market in the coming years.",
+             "We primarily compete with established legacy database  software providers such as IBM, Microsoft, "
+             "Oracle and other similar companies.")
+    page = SimpleNamespace(number=77, text="Competition\n" + "\n".join(lines))
+    section = Section(heading=Heading(page=0, line=0, text="Competition", height=10.0, section=False, lead_in=False),
+                      score=1.0, lines=((0, lines),))
+    chosen = [quote for _, quote in under_heading(section, [page], ("competitors",), "names")]
+    assert any("IBM, Microsoft" in quote for quote in chosen), chosen
+    assert holds("The deal is valued at $6.7 billion, or $100 per share.", "figures")
+    assert not holds("The Company believes the lawsuit is without merit.", "names")

@@ -98,6 +98,7 @@ SLOTS: dict[str, Callable[[QuestionPlan], Any]] = {
     "n_parts": lambda p: len(p.parts),
     "scope": lambda p: p.scope,
     "section_named": lambda p: p.section_named,
+    "lines_hold": lambda p: p.lines_hold,
     "ranked": lambda p: None if p.ranked is None else [p.ranked.group, p.ranked.measure, p.ranked.most, p.ranked.change,
                                                        p.ranked.percent],
 }

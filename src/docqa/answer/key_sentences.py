@@ -27,14 +27,36 @@ _NOT_CONTENT = re.compile(
 _OPENS = re.compile(r"^[\W_]*[A-Z0-9$“\"'(]")
 
 
+def _spaced(unit: str) -> bool:
+    """Cells spaced apart: a table row run into a sentence (one wide gap is a justified line's)."""
+    return unit.count("  ") >= 2
+
+
 class _Lines:
     def __init__(self, lines: tuple[str, ...]):
         self.text = "\n".join(lines)
 
 
-def under_heading(section: Section, pages: list, words: tuple[str, ...]) -> list[tuple[int, str]]:
+HOLDS_BONUS = 0.3          # a sentence holding what the question asks for: names, or figures
+_A_FIGURE = re.compile(r"\$\s?\d|\d(?:\.\d+)?\s?%|\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:\.\d+)?\s+(?:million|billion)\b")
+_A_NAME = re.compile(r"(?<!^)(?<![.!?]\s)\b[A-Z][A-Za-z&.'’-]+")
+_NOT_NAMES = frozenset("The We Our Company Company's In For As On At By It This These Its January February March April "
+                       "May June July August September October November December".split())
+
+
+def holds(unit: str, kind: str | None) -> bool:
+    """Does the sentence hold what the question asks for ("names": three or more names after its
+    first word; "figures": an amount, a share or a count)?"""
+    if kind == "names":
+        return len({m.group(0) for m in _A_NAME.finditer(unit) if m.group(0) not in _NOT_NAMES}) >= 3
+    if kind == "figures":
+        return _A_FIGURE.search(unit) is not None
+    return False
+
+
+def under_heading(section: Section, pages: list, words: tuple[str, ...], kind: str | None = None) -> list[tuple[int, str]]:
     """Up to MAX_QUOTES sentences under the heading: its first ones, and those that hold the most of
-    the question's words, in reading order."""
+    the question's words (and what it asks for, ``kind``: names or figures), in reading order."""
     wanted = [w for w in roots(" ".join(words))]
     # the words the question adds to what the heading names ("hedge" of "how does 3M hedge its foreign
     # exchange rate risk" under "Foreign Exchange Rates Risk"): the sentences that hold them come first
@@ -46,7 +68,7 @@ def under_heading(section: Section, pages: list, words: tuple[str, ...]) -> list
         page = pages[index]
         for unit in units(_Lines(lines)):
             n_words = len(unit.split())
-            if (not MIN_WORDS <= n_words <= MAX_WORDS or _NOT_CONTENT.search(unit) or "  " in unit
+            if (not MIN_WORDS <= n_words <= MAX_WORDS or _NOT_CONTENT.search(unit) or _spaced(unit)
                     or unit.endswith(":") or not _OPENS.match(unit)):  # "... are as follows:" leads into a table, says nothing itself
                 continue
             if not quote_on_page(unit, page.text):
@@ -55,7 +77,8 @@ def under_heading(section: Section, pages: list, words: tuple[str, ...]) -> list
             hits = sum(any(same_root(w, p) for p in printed) for w in wanted)
             more = sum(any(same_root(w, p) for p in printed) for w in added) / len(added) if added else 0.0
             lead = LEAD_BONUS[order] if order < len(LEAD_BONUS) else 0.0
-            candidates.append((hits / (len(wanted) or 1) + more + lead, order, page.number, unit))
+            held = HOLDS_BONUS if holds(unit, kind) else 0.0
+            candidates.append((hits / (len(wanted) or 1) + more + lead + held, order, page.number, unit))
             order += 1
     best = sorted(candidates, key=lambda c: (-c[0], c[1]))[:MAX_QUOTES]
     return [(number, unit) for _, _, number, unit in sorted(best, key=lambda c: c[1])]
@@ -68,7 +91,7 @@ def holding(pages, words: list[str], every: bool = False) -> list[tuple[int, str
     order = 0
     for page in pages:
         for unit in units(page):
-            if (not MIN_WORDS <= len(unit.split()) <= MAX_WORDS or _NOT_CONTENT.search(unit) or "  " in unit
+            if (not MIN_WORDS <= len(unit.split()) <= MAX_WORDS or _NOT_CONTENT.search(unit) or _spaced(unit)
                     or not _OPENS.match(unit) or not quote_on_page(unit, page.text)):
                 continue
             printed = roots(unit)
@@ -89,7 +112,7 @@ def spread(pages, wanted: set[str], in_item: set[int]) -> list[tuple[int, str]]:
         candidates = []
         for position, unit in enumerate(units(page)):
             words = unit.split()
-            if not MIN_WORDS <= len(words) <= MAX_WORDS or _NOT_CONTENT.search(unit) or "  " in unit or not _OPENS.match(unit):
+            if not MIN_WORDS <= len(words) <= MAX_WORDS or _NOT_CONTENT.search(unit) or _spaced(unit) or not _OPENS.match(unit):
                 continue
             if not quote_on_page(unit, page.text):
                 continue  # a sentence joined across a hyphenated line break is not quoted as printed

@@ -88,7 +88,7 @@ def same_root(a: str, b: str) -> bool:
 
 # "recognise", "amortisation": the -ize spelling the stemmer joins to "recognition", "amortization"
 _BRITISH = re.compile(r"(?<=\w{4})is(e|es|ed|ing|ation|ations)$")
-_LEFT_SUFFIXES = frozenset({"it", "at", "iv", "or", "er", "ic", "al", "ment", "e"})
+_LEFT_SUFFIXES = frozenset({"it", "at", "iv", "or", "er", "ic", "al", "ment", "e", "itor", "ition"})
 
 
 def match(heading: str, words: Sequence[str], alternates: Sequence[str] = ()) -> float:

@@ -32,6 +32,7 @@ SHOWN_OTHERS = 6          # the members ranked against that the answer names
 GROUP_BONUS = 0.4         # the table's words name the group asked ("by segment", "Geographic", "... SBU")
 TITLE_UNDER_HEADING = 0.5 # a title names the measure of rows under a heading of their own less surely than the heading
 TITLE_ALONE = 0.8
+PRINTED_CHANGE = 0.1      # the table prints each member's change itself
 QUALIFIER_BONUS = 0.2     # the rows' heading or title holds a word that qualifies the group asked
 HEADER_TOO = 0.3          # the column read names the measure as well
 NAMED_BY_ROW = 0.8        # a row (or a member's name) that names the measure itself
@@ -107,7 +108,10 @@ def _measure_words(ranked: Ranked) -> tuple[tuple[str, ...], list[tuple[str, ...
     """The measure's own word stems, and those of the ways filings print it (the lexicon's synonyms)."""
     wanted = tuple(s for s in stems(ranked.measure) if s not in _GENERIC)
     lexicon = load_lexicon()
-    matches = [m for m in lexicon.match(ranked.measure) if m.kind == "metric"]
+    # a synonym stands in for the measure only when the lexicon reads all of it ("net sales"), never
+    # for a part ("sales" of "intersegment sales")
+    matches = [m for m in lexicon.match(ranked.measure)
+               if m.kind == "metric" and set(stems(m.text)) >= set(wanted)]
     synonyms = [tuple(stems(p)) for p in lexicon.expansion_terms(matches)]
     return wanted, [s for s in synonyms if s]
 
@@ -151,15 +155,19 @@ def _blocks(table: StatementTable) -> list[tuple[str, list[Row]]]:
     return out
 
 
-def _under_the_total_named(rows: list[Row], group_words: set[str]) -> list[Row]:
-    """The rows a total adds up, when the total names the group asked ("NIKE Brand geographic
-    segments": the rows above "TOTAL NIKE BRAND", not Converse below it)."""
+def _under_the_total_named(rows: list[Row], group_words: set[str], wanted: tuple[str, ...],
+                           synonyms: list[tuple[str, ...]]) -> list[Row]:
+    """The rows a total adds up, when the total names the group or the measure asked ("NIKE Brand
+    geographic segments": the rows above "TOTAL NIKE BRAND", not Converse below it; the rows above
+    "Total earnings before interest and taxes", not the interest reconciled below it)."""
     start = 0
     for i, row in enumerate(rows):
         label = clean_label(row.label)
         if re.match(r"^\W*total\b", label, re.I):
             if group_words & set(stems(label)):
                 return rows[start:i]
+            if _names(label, wanted, synonyms) >= NAMED_BY_ROW:
+                return rows[:i]  # (its parts' own totals above it are no members: they are dropped as totals)
             start = i + 1
     return rows
 
@@ -195,7 +203,7 @@ def _groups(table: StatementTable, source: Source, period: Period, ranked: Ranke
                  + HEADER_TOO * in_header)
         if named <= 0:
             continue
-        rows = _under_the_total_named(rows, group_words)
+        rows = _under_the_total_named(rows, group_words | qualifiers, wanted, synonyms)
         members = _without_subtotals([m for m in (_read(r, column, before, change_column, ranked) for r in rows
                                                   if _a_member(clean_label(r.label), wanted, synonyms)) if m is not None])
         if sum(bool(lexicon.match(m.name)) for m in members) * 2 > len(members):
@@ -212,6 +220,8 @@ def _groups(table: StatementTable, source: Source, period: Period, ranked: Ranke
         score += QUALIFIER_BONUS if qualifiers & set(stems(f"{table.title} {heading}")) else 0.0
         if table.page in order:
             score += EVIDENCE_BONUS * (1 - order.index(table.page) / len(order))
+        if ranked.change and members and all(m.printed_change for m in members):
+            score += PRINTED_CHANGE  # the filing's own change ("% Change") before one computed
         out.append(_Group(table, column, tuple(members), score))
     return out
 

@@ -107,7 +107,7 @@ def _headed(plan: QuestionPlan, document: Document, pages: list, heads: list[Hea
     if ITEM_HEADING.match(section.heading.text) and head_page.info is not None and in_items(head_page.info.section,
                                                                                            plan.section_items):
         return None  # the topic's own Item ("Item 1A. Risk Factors"): read whole, its sentences spread over it
-    return _under(document, section, pages, plan.discussed)
+    return _under(document, section, pages, plan.discussed, plan.lines_hold)
 
 
 NAMED_PAGES = 8   # a section named as where to read is searched this far for the sub-section that answers
@@ -128,12 +128,12 @@ def _in_named_section(plan: QuestionPlan, document: Document, pages: list, heads
         headed = _headed(plan, document, pages, inside, rest, alternates=False)
         if headed is not None:
             return headed
-    return _under(document, named, pages, plan.discussed)
+    return _under(document, named, pages, plan.discussed, plan.lines_hold)
 
 
-def _under(document: Document, section: Section, pages: list, words: tuple[str, ...]) -> Draft | None:
+def _under(document: Document, section: Section, pages: list, words: tuple[str, ...], kind: str | None) -> Draft | None:
     """The key sentences under a section's heading, quoted, the heading and its page named."""
-    chosen = under_heading(section, pages, words)
+    chosen = under_heading(section, pages, words, kind)
     if not chosen:
         return None
     head_page = pages[section.heading.page]

@@ -16,7 +16,7 @@ from docqa.plan.choice import choose_documents
 from docqa.plan.companies import _held, company_names, normalize_name
 from docqa.plan.composition import compose, convention, defined_inputs, main_clause
 from docqa.plan.direct import asked_directly
-from docqa.plan.discussion import asks_discussion, discussed_words, section_named
+from docqa.plan.discussion import asks_discussion, discussed_words, section_named, what_lines_hold
 from docqa.plan.facts import asked_fact
 from docqa.plan.filing_types import detect_doc_types
 from docqa.plan.lines import line_asked
@@ -98,7 +98,7 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
     if plan.intent is Intent.SECTION and not plan.discussed:  # "what are X's key risks around cybersecurity"
         plan = replace(plan, discussed=discussed_words(content_text(plan.asked), plan.named_as))
     if plan.intent is Intent.SECTION:
-        plan = replace(plan, section_named=section_named(plan.asked, plan.named_as))
+        plan = replace(plan, section_named=section_named(plan.asked, plan.named_as), lines_hold=what_lines_hold(plan.asked))
     return _with_scope(_with_topic(_with_filings(plan, documents, explicit), documents), documents)
 
 

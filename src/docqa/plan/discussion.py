@@ -97,6 +97,23 @@ def asks_discussion(question: str) -> bool:
     return bool(how and _PRACTICE.search(how.group("rest")))
 
 
+# What the lines that answer hold: names ("who are X's competitors") or figures ("the terms of the deal",
+# "what does X expect for capital expenditures")
+_NAMES_ASKED = re.compile(r"^\W*(?:who|whom)\b|\b(?:competitors?|rivals|customers|clients|suppliers|vendors|peers)\b", re.I)
+_FIGURES_ASKED = re.compile(r"\b(?:terms|outlook|guidance|expects?|expected|forecasts?|how\s+(?:much|many)|price|"
+                            r"consideration|proceeds|settlement)\b", re.I)
+
+
+def what_lines_hold(question: str) -> str | None:
+    """"names" or "figures" when the question asks for them in what the filing says; else None."""
+    asked = asked_after_lead(question)
+    if _NAMES_ASKED.search(asked):
+        return "names"
+    if _FIGURES_ASKED.search(asked):
+        return "figures"
+    return None
+
+
 def asked_after_lead(question: str) -> str:
     """The question after a label that leads it ("netflix 2017 liquidity - how does it plan to fund
     ..." -> "how does it plan to fund ..."); the question itself when none does."""

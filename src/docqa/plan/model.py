@@ -90,6 +90,7 @@ class QuestionPlan:
     section_words: tuple[str, ...] = ()            # how filings print those topics ("risk factors")
     discussed: tuple[str, ...] = ()                # an open question's topic words ("say about competition")
     section_named: tuple[str, ...] = ()            # where the question says to read ("per the market risk section")
+    lines_hold: str | None = None                  # what the quotes should hold: "names" (competitors), "figures" (terms)
     discussed_as: tuple[str, ...] = ()             # how filings head that topic (topics.yaml: "legal proceedings")
     # what kind of answer
     intent: Intent = Intent.TEXT
