@@ -91,9 +91,11 @@ class RankingAnswerer:
         if not wanted and not synonyms:
             return None
         # the group's head noun ("area" of "pharmaceutical therapeutic area"): its qualifiers name the parent
-        group_words = set(stems(ranked.group.split()[-1])) - _WORDS_OF_GROUPS
+        # ("group" of "group of products and services")
+        named = ranked.group.split(" of ")[0].split()
+        group_words = set(stems(named[-1])) - _WORDS_OF_GROUPS
         company = {s for n in plan.named_as for s in stems(n)}
-        qualifiers = set(stems(" ".join(ranked.group.split()[:-1]))) - _WORDS_OF_GROUPS - group_words - company
+        qualifiers = set(stems(" ".join(named[:-1]))) - _WORDS_OF_GROUPS - group_words - company
         order = [p.page for p in pages if p.document_id == source.document_id]
         groups = [g for t in all_tables(source)
                   for g in _groups(t, source, period, ranked, wanted, synonyms, group_words, qualifiers, order)]
@@ -188,8 +190,10 @@ def _groups(table: StatementTable, source: Source, period: Period, ranked: Ranke
     if table.statement is not None and not group_words & set(stems(table.title)):
         return []  # a primary statement's lines are line items, not members of a group it does not name
     lexicon = load_lexicon()
-    found: list[tuple[float, list[_Read], str]] = _headed_members(table, column, before, change_column, ranked, wanted,
-                                                                 synonyms)
+    found: list[tuple[float, list[_Read], str]] = (
+        _headed_members(table, column, before, change_column, ranked, wanted, synonyms)
+        or (_total_members(table, column, before, change_column, ranked, wanted, synonyms)
+            if group_words & set(stems(table.title)) else []))
     blocks = [] if found else _blocks(table)
     several = len({h for h, _ in blocks if h}) > 1
     in_header = _names(column.header, wanted, synonyms)
@@ -245,6 +249,21 @@ def _headed_members(table: StatementTable, column: Column, before: Column | None
         read = _read(total, column, before, change_column, ranked, name) if total is not None else None
         if read is not None:
             members.append(read)
+    return [(named * TITLE_ALONE, members, "")] if len(members) >= MIN_MEMBERS else []
+
+
+def _total_members(table: StatementTable, column: Column, before: Column | None, change_column: Column | None,
+                   ranked: Ranked, wanted: tuple[str, ...], synonyms: list[tuple[str, ...]]
+                   ) -> list[tuple[float, list[_Read], str]]:
+    """Members printed as their own totals over their parts, in a table whose title names the group
+    ("Major Pharmaceutical Therapeutic Area Sales": "Total Immunology", "Total Neuroscience", ...)."""
+    named = _names(table.title, wanted, synonyms)
+    totals = [(r, m.group(1).strip()) for r in table.rows
+              if (m := re.match(r"^\W*total\s+(.+)$", clean_label(r.label), re.I)) is not None]
+    if named <= 0 or len(totals) < MIN_MEMBERS + 1:
+        return []
+    members = _without_subtotals([m for m in (_read(r, column, before, change_column, ranked, name) for r, name in totals
+                                              if _a_member(name, wanted, synonyms)) if m is not None])
     return [(named * TITLE_ALONE, members, "")] if len(members) >= MIN_MEMBERS else []
 
 

@@ -122,6 +122,8 @@ def ranked_members(question: str, measures: tuple[MetricMatch, ...] = ()) -> Ran
         measure = " ".join(w for w in measure.split() if not _MOVE.fullmatch(w))
     if _TOP_LINE.fullmatch(measure.strip()) or (moved and not measure.strip()):
         measure = "revenue"  # "the worst topline performance", "which region grew fastest": the top line
+    if not measure.strip():
+        return None  # "which reporting units are most at risk of ...": no measure to rank by
     most = sup.group("sup").lower() not in _LOW
     if moved and _DECLINE.search(rest):
         most = not most  # "the steepest decline", "the biggest drop": the lowest change
