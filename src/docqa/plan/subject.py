@@ -144,6 +144,9 @@ def _ordinary_word_mention(name: str, company: str, question: str, owner: OwnerC
         return True  # "the First Republic acquisition": another name that begins with the word, not "First Mid"
     if any(m.group(0)[:1].isupper() for m in found):
         return False
+    if re.match(rf"^\W*{re.escape(name)}(?:'s|’s)?\s*(?:[:\-–—]|(?:fy|fiscal\s+)?'?\d{{2,4}}\b|q[1-4]\b|10-?[kq]\b)",
+                question, re.I):
+        return False  # "amazon 2019 - which ...": the label a question opens with names its company
     return owner is None or owner(name) != company
 
 
