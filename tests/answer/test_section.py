@@ -28,19 +28,23 @@ PAGES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("section")
+def _filing_engine(tmp_path_factory, name: str, pages: list[str]) -> Engine:
+    """An index of one generated 10-K, a page of text each."""
+    folder = tmp_path_factory.mktemp(name)
     pdf = fitz.open()
-    for text in PAGES:
-        page = pdf.new_page()
-        page.insert_text((72, 72), text, fontsize=10)
+    for text in pages:
+        pdf.new_page().insert_text((72, 72), text, fontsize=10)
     path = folder / "widgets-10k.pdf"
     pdf.save(path)
     engine = Engine.open(folder / "idx")
     report = engine.ingest([path])
     assert [f.status for f in report.files] == ["indexed"], report
     return engine
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory):
+    return _filing_engine(tmp_path_factory, "section", PAGES)
 
 
 @pytest.mark.parametrize("question, item", [
@@ -115,15 +119,7 @@ WHERE_PAGES = [
 
 @pytest.fixture(scope="module")
 def where_engine(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("section-where")
-    pdf = fitz.open()
-    for text in WHERE_PAGES:
-        pdf.new_page().insert_text((72, 72), text, fontsize=10)
-    path = folder / "widgets-10k.pdf"
-    pdf.save(path)
-    engine = Engine.open(folder / "idx")
-    assert [f.status for f in engine.ingest([path]).files] == ["indexed"]
-    return engine
+    return _filing_engine(tmp_path_factory, "section-where", WHERE_PAGES)
 
 
 def test_the_section_a_question_names_is_read_and_its_sub_section_that_answers(where_engine):

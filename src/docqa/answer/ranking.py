@@ -102,8 +102,8 @@ class RankingAnswerer:
         if not groups:
             return None
         best = max(groups, key=lambda g: (g.score, len(g.members)))
-        company = {w for n in plan.named_as for w in n.lower().split()}
-        return _draft(best, ranked, period, source, " ".join(w for w in ranked.group.split() if w not in company) or "members")
+        named_as = {w for n in plan.named_as for w in n.lower().split()}  # "Boeing segment" is shown as "segments"
+        return _draft(best, ranked, period, source, " ".join(w for w in ranked.group.split() if w not in named_as) or "members")
 
 
 def _measure_words(ranked: Ranked) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
