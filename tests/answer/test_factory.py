@@ -30,7 +30,12 @@ def test_a_language_model_without_its_key_gives_way_to_the_extractive_answerer()
 
 
 def test_every_step_has_its_answerers():
+    from docqa.answer.ask import DEFAULT_ROUTE, ROUTES
+
     routes = route_answerers(Settings(), NEEDS)
-    assert set(routes) == {"facts", "figures", "disclosure", "section", "text"}
+    assert set(routes) == {"facts", "figures", "disclosure", "section", "ranking", "text"}
+    # every step a route names has its answerers, and every answerer a route
+    named = {step.answerer for route in (DEFAULT_ROUTE, *ROUTES.values()) for step in route}
+    assert named == set(routes)
     assert all(routes.values())
     assert routes["text"][0].meaning_weight == 0.5

@@ -72,3 +72,19 @@ def test_a_question_that_compares_measures_is_no_ranking(engine):
     plan = engine.searcher().plan("Which is larger for Lockheed Martin in 2022, net sales or operating profit?",
                                   engine.documents())
     assert plan.ranked is None
+
+
+def test_a_kind_of_the_measure_is_a_member_a_sum_named_by_it_is_not():
+    # Block 2016 p. 50: "Transaction-based revenue ... Hardware revenue | Total net revenue"; MGM 2020
+    # p. 102: "Las Vegas Strip Resorts ... MGM China | Reportable segment capital expenditures"
+    from docqa.answer.ranking import _a_line_item, _a_member, _only_the_measure
+    from docqa.finance.lexicon import load_lexicon
+    from docqa.finance.text import stems
+
+    revenue = (tuple(stems("revenue")), [tuple(stems("total revenues")), tuple(stems("net sales"))])
+    assert _a_member("Hardware revenue", *revenue) and not _a_line_item("Hardware revenue", load_lexicon())
+    assert not _a_member("Total net revenue", *revenue) and _only_the_measure("Total net revenue", *revenue)
+    capex = (tuple(stems("capital expenditures")), [])
+    assert _only_the_measure("Reportable segment capital expenditures", *capex)
+    assert _a_member("MGM China", *capex) and not _a_member("Corporate and other", *capex)
+    assert _a_line_item("Cost of sales", load_lexicon())

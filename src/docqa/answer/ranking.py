@@ -42,6 +42,9 @@ _AGGREGATE = re.compile(
     r"^\W*(?:total\b|consolidated\b|sub-?total\b|eliminations?\b|inter-?segment\b|unallocated\b|reconciling\b|less\b|"
     r"segment\s+totals?\b|(?:all\s+)?other\s*$|other\s+(?:segments?|businesses|operations|items|income|expense)\b|"
     r"corporate\s*(?:$|and\b|&|/|,|\(|items|expenses?|costs?|activities|unallocated|other)|worldwide\s*$)", re.I)
+# a measure that is itself a share, a margin or a rate: its members' cells print percentages
+_A_SHARE = re.compile(r"%|\bper\s*cent|\bpercent|\bshares?\b|\bmargins?\b|\brates?\b|\bratios?\b|\byields?\b|\breturns?\b|"
+                      r"\bmix\b", re.I)
 # a label that prints a figure ("QTD Down 82% Int'l.") is a note beside the rows, not a member's name
 _A_FIGURE = re.compile(r"%|\d{3,}|\d[\d,.]*\s*(?:million|billion)")
 _GENERIC = frozenset(stems("which what the its their of and total reported gaap amount level"))
@@ -96,23 +99,29 @@ class RankingAnswerer:
         group_words = set(stems(named[-1])) - _WORDS_OF_GROUPS
         company = {s for n in plan.named_as for s in stems(n)}
         qualifiers = set(stems(" ".join(named[:-1]))) - _WORDS_OF_GROUPS - group_words - company
+        # the qualifier that names a part of the company ("Walmart International"), printed capitalised
+        parent = set(stems(" ".join(w for w in named[:-1] if w[:1].isupper()))) - company
         order = [p.page for p in pages if p.document_id == source.document_id]
         groups = [g for t in all_tables(source)
-                  for g in _groups(t, source, period, ranked, wanted, synonyms, group_words, qualifiers, order)]
+                  for g in _groups(t, source, period, ranked, wanted, synonyms, group_words, qualifiers, parent, order)]
         if not groups:
             return None
         best = max(groups, key=lambda g: (g.score, len(g.members)))
         named_as = {w for n in plan.named_as for w in n.lower().split()}  # "Boeing segment" is shown as "segments"
-        return _draft(best, ranked, period, source, " ".join(w for w in ranked.group.split() if w not in named_as) or "members")
+        shown = " ".join(w for w in ranked.group.lower().split() if w not in named_as) or "members"
+        return _draft(best, ranked, period, source, shown)
 
 
 def _measure_words(ranked: Ranked) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     """The measure's own word stems, and those of the ways filings print it (the lexicon's synonyms)."""
-    wanted = tuple(s for s in stems(ranked.measure) if s not in _GENERIC)
+    # "share of net sales", "percent of customer retail sales": the tables print the whole's name
+    measure = re.sub(r"^(?:share|(?:per\s*)?cent(?:age)?|percent(?:age)?|portion|proportion|%)\s+of\s+", "",
+                     ranked.measure, flags=re.I)
+    wanted = tuple(s for s in stems(measure) if s not in _GENERIC)
     lexicon = load_lexicon()
     # a synonym stands in for the measure only when the lexicon reads all of it ("net sales"), never
     # for a part ("sales" of "intersegment sales")
-    matches = [m for m in lexicon.match(ranked.measure)
+    matches = [m for m in lexicon.match(measure)
                if m.kind == "metric" and set(stems(m.text)) >= set(wanted)]
     synonyms = [tuple(stems(p)) for p in lexicon.expansion_terms(matches)]
     return wanted, [s for s in synonyms if s]
@@ -165,17 +174,20 @@ def _under_the_total_named(rows: list[Row], group_words: set[str], wanted: tuple
     start = 0
     for i, row in enumerate(rows):
         label = clean_label(row.label)
+        if _only_the_measure(label, wanted, synonyms):
+            # a sum named by the measure, "Total" or not ("Reportable segment capital expenditures"); its
+            # parts' own totals above it are no members: they are dropped as totals
+            return rows[:i]
         if re.match(r"^\W*total\b", label, re.I):
             if group_words & set(stems(label)):
                 return rows[start:i]
-            if _names(label, wanted, synonyms) >= NAMED_BY_ROW:
-                return rows[:i]  # (its parts' own totals above it are no members: they are dropped as totals)
             start = i + 1
     return rows
 
 
 def _groups(table: StatementTable, source: Source, period: Period, ranked: Ranked, wanted: tuple[str, ...],
-            synonyms: list[tuple[str, ...]], group_words: set[str], qualifiers: set[str], order: list[int]) -> list[_Group]:
+            synonyms: list[tuple[str, ...]], group_words: set[str], qualifiers: set[str], parent: set[str],
+            order: list[int]) -> list[_Group]:
     def choose(columns: list[Column]) -> Column | None:
         named = [c for c in columns if _names(c.header, wanted, synonyms) > 0]
         return named[0] if len(named) >= 1 else None
@@ -202,7 +214,8 @@ def _groups(table: StatementTable, source: Source, period: Period, ranked: Ranke
         # names it for each of them, less surely; a column header that names it adds to either
         in_title = _names(table.title, wanted, synonyms) * (TITLE_UNDER_HEADING if several else TITLE_ALONE)
         # (or the block's own total does: "Total Domestic revenue" under "Domestic")
-        total = next((clean_label(r.label) for r in rows if re.match(r"^\W*total\b", clean_label(r.label), re.I)), "")
+        total = next((clean_label(r.label) for r in rows if re.match(r"^\W*total\b", clean_label(r.label), re.I)
+                      or _only_the_measure(clean_label(r.label), wanted, synonyms)), "")
         named = (max(_names(heading, wanted, synonyms), in_title, in_header, _names(total, wanted, synonyms))
                  + HEADER_TOO * in_header)
         if named <= 0:
@@ -210,18 +223,26 @@ def _groups(table: StatementTable, source: Source, period: Period, ranked: Ranke
         rows = _under_the_total_named(rows, group_words | qualifiers, wanted, synonyms)
         members = _without_subtotals([m for m in (_read(r, column, before, change_column, ranked) for r in rows
                                                   if _a_member(clean_label(r.label), wanted, synonyms)) if m is not None])
-        if sum(bool(lexicon.match(m.name)) for m in members) * 2 > len(members):
+        if sum(_a_line_item(m.name, lexicon) for m in members) * 2 > len(members):
             continue  # the rows are line items (revenue, costs, income), not members of a group
         found.append((named, members, heading))
     found.extend(_column_members(table, column, source, period, ranked, wanted, synonyms))
     out = []
+    level_asked = not ranked.change and not _A_SHARE.search(ranked.measure)
     for named, members, heading in found:
+        # a member that holds the group's qualifier is its parent ("Walmart International segment" is no
+        # market of Walmart International's)
+        members = [m for m in members if not (parent and parent <= set(stems(m.name)))]
         if len(members) < MIN_MEMBERS:
             continue
+        if level_asked and sum("%" in m.cell.raw for m in members) * 2 > len(members):
+            continue  # shares or changes in percent, where a level ("the most revenue") is asked
         around = set(stems(" ".join([table.title, heading, *(c.header for c in table.columns), *(m.name for m in members)])))
         score = named + (GROUP_BONUS if group_words & around else 0.0)
         # the words that qualify the group ("Domestic" revenue categories, "NIKE Brand" segments) head its rows
-        score += QUALIFIER_BONUS if qualifiers & set(stems(f"{table.title} {heading}")) else 0.0
+        # (or its members' names: "Hardware revenue", "Software and data product revenue" are revenue streams)
+        names = " ".join(m.name for m in members)
+        score += QUALIFIER_BONUS if qualifiers & set(stems(f"{table.title} {heading} {names}")) else 0.0
         if table.page in order:
             score += EVIDENCE_BONUS * (1 - order.index(table.page) / len(order))
         if ranked.change and members and all(m.printed_change for m in members):
@@ -293,11 +314,31 @@ def _column_members(table: StatementTable, column: Column, source: Source, perio
     return out
 
 
+def _a_line_item(label: str, lexicon) -> bool:
+    """Is the line a measure the lexicon reads, whole ("Cost of sales"), rather than a member named
+    beside one ("Hardware revenue")?"""
+    have = set(stems(label)) - _NO_MEMBER_WORDS
+    return any(have <= set(stems(m.text)) for m in lexicon.match(label))
+
+
 def _a_member(label: str, wanted: tuple[str, ...], synonyms: list[tuple[str, ...]]) -> bool:
     """A member is named, not summed: no "Total", "Corporate" or "Eliminations" line, nor a line
-    named by the measure itself ("Revenue", "Net sales of reportable segments")."""
-    return (not _AGGREGATE.match(label) and not _A_FIGURE.search(label)
-            and _names(label, wanted, synonyms) < NAMED_BY_ROW)
+    named by the measure alone ("Revenue", "Net sales of reportable segments"); a kind of the
+    measure ("Hardware revenue") is a member."""
+    return not _AGGREGATE.match(label) and not _A_FIGURE.search(label) and not _only_the_measure(label, wanted, synonyms)
+
+
+# words a line adds to the measure's name that name no member ("Total net sales of reportable segments")
+_NO_MEMBER_WORDS = frozenset(stems("total net reportable operating business segment segments consolidated company all "
+                                   "the of and from by group"))
+
+
+def _only_the_measure(label: str, wanted: tuple[str, ...], synonyms: list[tuple[str, ...]]) -> bool:
+    """Does the line name the measure and nothing that could be a member?"""
+    if _names(label, wanted, synonyms) < NAMED_BY_ROW:
+        return False
+    named = set(wanted) | {w for s in synonyms for w in s}
+    return set(stems(label)) - named - _NO_MEMBER_WORDS == set()
 
 
 def _without_subtotals(members: list[_Read]) -> list[_Read]:

@@ -42,7 +42,7 @@ class Ranked:
     prints (segments, regions, product lines, brands) ranked by a measure, never the company's own
     figure."""
 
-    group: str        # the words that name the members ("geographic segment", "region", "product class")
+    group: str        # the words that name the members, as asked ("geographic segment", "Walmart International market")
     measure: str      # the measure as asked ("operating income"); "" when only a move is asked ("grew fastest")
     most: bool        # highest / largest / best / fastest; False: lowest / least / worst
     change: bool      # ranked by how the measure moved ("grew the most", "the steepest decline")
@@ -54,8 +54,10 @@ _SUPERLATIVE = (r"(?P<sup>highest|largest|biggest|greatest|most|top|best|stronge
 _LOW = frozenset("lowest smallest least worst weakest slowest fewest bottom".split())
 _VERB = (r"(?:had|has|have|was|were|is|are|generated|generates|brought|produced|posted|reported|recorded|contributed|"
          r"grew|grow|saw|sees|showed|shows|delivered|made|earned|carried|received|experienced|performed|accounted|"
-         r"drove|led|ranked|declined|fell|dropped|increased|decreased|rose|added|spent|held|owned|employed|operated)")
-_WORDS = r"(?:[\w&/-]+\s+){0,6}?[\w&/-]+?"
+         r"drove|led|ranked|declined|fell|dropped|increased|decreased|rose|added|spent|held|owned|employed|operated|"
+         r"supplied|supplies|provided|provides|represented|represents|comprised|comprises|drew|draws|yielded|paid|owed|"
+         r"sold|sells|shipped|served|serves|used|uses|incurred|invested|billed|collected|charged|achieved|returned)")
+_WORDS = r"(?:[\w&/.'’-]+\s+){0,6}?[\w&/.'’-]+?"
 # "which of Nike's geographic segments had ...", "what product class brought in ...", "which spent the most"
 _WHICH_MEMBER = re.compile(
     rf"^(?:which|what)\s+(?:one\s+)?(?:of\s+(?:the\s+|its\s+|their\s+)?(?:[\w&.'’-]+(?:'s|’s)\s+)?)?"
@@ -88,7 +90,7 @@ def ranked_members(question: str, measures: tuple[MetricMatch, ...] = ()) -> Ran
     top = _TOP_BY.search(question)
     if top is not None:
         measure = _measure(top.group("measure"))
-        return Ranked(group=top.group("group").lower(), measure=measure, most=top.group("sup").lower() not in _LOW,
+        return Ranked(group=top.group("group"), measure=measure, most=top.group("sup").lower() not in _LOW,
                       change=bool(_MOVE.search(top.group("measure"))), percent=bool(_PERCENT.search(question)))
     # the clause that asks: "For Pfizer, which ...", "In 2022 Q2, which ...", "among its segments, which ..."
     clause = re.search(r"(?:^|[,:;]\s*|\s[-–—]\s*)\W*((?:which|what)\b.*)$", question, re.I | re.S)
@@ -102,7 +104,7 @@ def ranked_members(question: str, measures: tuple[MetricMatch, ...] = ()) -> Ran
     among = _AMONG.search(question[:clause.start(1)])
     group = (which.group("group") or (among.group("group") if among else "")).strip()
     if not group or group.lower() in _NOT_A_GROUP or _a_measure(asked, which.start("group") if which.group("group") else -1,
-                                                               clause.start(1), measures):
+                                                               clause.start(1), measures, group):
         return None  # "which is larger, revenue or net income": measures compared, not members of a group
     rest = which.group("rest")
     sup = re.search(rf"\b{_SUPERLATIVE}\b", rest, re.I)
@@ -127,13 +129,15 @@ def ranked_members(question: str, measures: tuple[MetricMatch, ...] = ()) -> Ran
     most = sup.group("sup").lower() not in _LOW
     if moved and _DECLINE.search(rest):
         most = not most  # "the steepest decline", "the biggest drop": the lowest change
-    return Ranked(group=group.lower(), measure=measure.strip(), most=most, change=moved,
+    return Ranked(group=group, measure=measure.strip(), most=most, change=moved,
                   percent=moved and bool(_PERCENT.search(question)))
 
 
-def _a_measure(asked: str, group_at: int, offset: int, measures: tuple[MetricMatch, ...]) -> bool:
-    """Does the group's first word begin a measure the lexicon reads ("which revenue line ...")?"""
-    return group_at >= 0 and any(m.span[0] <= offset + group_at < m.span[1] for m in measures)
+def _a_measure(asked: str, group_at: int, offset: int, measures: tuple[MetricMatch, ...], group: str = "") -> bool:
+    """Is the group a measure the lexicon reads, whole ("which net income ...")? A measure's kind of
+    member ("which revenue stream") is a group."""
+    end = offset + group_at + len(group)
+    return group_at >= 0 and any(m.span[0] <= offset + group_at and end <= m.span[1] for m in measures)
 
 
 def _measure(text: str) -> str:
