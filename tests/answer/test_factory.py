@@ -39,3 +39,11 @@ def test_every_step_has_its_answerers():
     assert named == set(routes)
     assert all(routes.values())
     assert routes["text"][0].meaning_weight == 0.5
+
+
+def test_every_answerer_says_how_it_answered_in_a_readers_words():
+    from docqa.answer.wording import HOW
+
+    routes = route_answerers(Settings(), NEEDS)
+    names = {a.name.split(":", 1)[0] for group in routes.values() for a in group}
+    assert names <= set(HOW), names - set(HOW)

@@ -15,6 +15,11 @@ HOW = {
     "stats": "counted over the full text",
     "disclosure": "decided from the filing's full text",
     "lists": "listed from the filing",
+    "section": "quoted from the section that discusses it",
+    "ranking": "ranked from the table the filing prints",
+    "sentences": "read from the sentence that states it",
+    "sentence moves": "read from the sentences that state it",
+    "sentence level": "read from the sentence that states it",
     "anthropic": "written by a language model from the cited pages",
     "openai": "written by a language model from the cited pages",
 }
