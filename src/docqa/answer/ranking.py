@@ -154,6 +154,16 @@ def _spelt_out(acronym: str, text: str) -> bool:
     return letters in initials
 
 
+_TOTAL = re.compile(r"^\W*total\b\s*(?P<name>.*?)\W*$", re.I | re.S)
+
+
+def _totalled(label: str) -> str | None:
+    """What a "Total ..." line adds up ("Total Immunology" -> "Immunology"; a bare "Total" -> ""); None
+    for any other line."""
+    total = _TOTAL.match(label)
+    return total.group("name") if total else None
+
+
 def _blocks(table: StatementTable) -> list[tuple[str, list[Row]]]:
     """The table's rows in runs under one heading."""
     out: list[tuple[str, list[Row]]] = []
@@ -178,7 +188,7 @@ def _under_the_total_named(rows: list[Row], group_words: set[str], wanted: tuple
             # a sum named by the measure, "Total" or not ("Reportable segment capital expenditures"); its
             # parts' own totals above it are no members: they are dropped as totals
             return rows[:i]
-        if re.match(r"^\W*total\b", label, re.I):
+        if _totalled(label) is not None:
             if group_words & set(stems(label)):
                 return rows[start:i]
             start = i + 1
@@ -189,8 +199,7 @@ def _groups(table: StatementTable, source: Source, period: Period, ranked: Ranke
             synonyms: list[tuple[str, ...]], group_words: set[str], qualifiers: set[str], parent: set[str],
             order: list[int]) -> list[_Group]:
     def choose(columns: list[Column]) -> Column | None:
-        named = [c for c in columns if _names(c.header, wanted, synonyms) > 0]
-        return named[0] if len(named) >= 1 else None
+        return next((c for c in columns if _names(c.header, wanted, synonyms) > 0), None)
 
     column = source.column(table, period, None, choose=choose)
     if column is None:
@@ -214,8 +223,8 @@ def _groups(table: StatementTable, source: Source, period: Period, ranked: Ranke
         # names it for each of them, less surely; a column header that names it adds to either
         in_title = _names(table.title, wanted, synonyms) * (TITLE_UNDER_HEADING if several else TITLE_ALONE)
         # (or the block's own total does: "Total Domestic revenue" under "Domestic")
-        total = next((clean_label(r.label) for r in rows if re.match(r"^\W*total\b", clean_label(r.label), re.I)
-                      or _only_the_measure(clean_label(r.label), wanted, synonyms)), "")
+        total = next((label for label in map(clean_label, (r.label for r in rows))
+                      if _totalled(label) is not None or _only_the_measure(label, wanted, synonyms)), "")
         named = (max(_names(heading, wanted, synonyms), in_title, in_header, _names(total, wanted, synonyms))
                  + HEADER_TOO * in_header)
         if named <= 0:
@@ -265,8 +274,7 @@ def _headed_members(table: StatementTable, column: Column, before: Column | None
         name = clean_label(heading).rstrip(":").strip()
         if not name or not _a_member(name, wanted, synonyms):
             continue
-        own = re.compile(rf"^\W*total\s+{re.escape(name)}\W*$", re.I)
-        total = next((r for r in rows if own.match(clean_label(r.label))), None)
+        total = next((r for r in rows if (_totalled(clean_label(r.label)) or "").lower() == name.lower()), None)
         read = _read(total, column, before, change_column, ranked, name) if total is not None else None
         if read is not None:
             members.append(read)
@@ -279,8 +287,7 @@ def _total_members(table: StatementTable, column: Column, before: Column | None,
     """Members printed as their own totals over their parts, in a table whose title names the group
     ("Major Pharmaceutical Therapeutic Area Sales": "Total Immunology", "Total Neuroscience", ...)."""
     named = _names(table.title, wanted, synonyms)
-    totals = [(r, m.group(1).strip()) for r in table.rows
-              if (m := re.match(r"^\W*total\s+(.+)$", clean_label(r.label), re.I)) is not None]
+    totals = [(r, name) for r in table.rows if (name := _totalled(clean_label(r.label)))]
     if named <= 0 or len(totals) < MIN_MEMBERS + 1:
         return []
     members = _without_subtotals([m for m in (_read(r, column, before, change_column, ranked, name) for r, name in totals
