@@ -182,3 +182,39 @@ def test_words_after_the_item_that_narrow_it_are_its_qualifiers():
     assert narrowed("What were capital expenditures for the year?") == []
     assert narrowed("Were capital expenditures for the twelve months ended June 30, 2023 higher?") == []
     assert narrowed("Did capital expenditures for the year to 31 March 2022 rise compared with the year before?") == []
+
+
+def _first_value(question: str, source: Source, company: str, year: int):
+    from docqa.answer.figures.reading.asked import asked_measures
+    from docqa.answer.figures.reading.composition import compose_measures
+
+    plan = build_plan(question, [])
+    asked = asked_measures(plan.reading)
+    words = frozenset({company})
+    compose_measures(plan, asked, words, leaf_text(plan.line_clause or plan.main_clause, words))
+    return next((v for m in asked.measures if (v := m.evaluate([source], Period(year))) is not None), None)
+
+
+def test_words_that_run_on_from_a_line_item_name_another_line():
+    # Nike FY2023: the cash-flow statement's "Dividends paid" and the accrued liabilities note's
+    # "Dividends payable"; Verizon's debt note: "Long-term debt maturing within one year" beside the
+    # balance sheet's long-term debt; Corning: "Accruals for capital expenditures" among non-cash items
+    cash = _table("Consolidated Statements of Cash Flows", [_column(0, "2023", 2023)],
+                  [_row("Dividends paid", -2012), _row("Additions to property, plant and equipment", -969)],
+                  page=62, statement=StatementKind.CASH_FLOW)
+    balance = _table("Consolidated Balance Sheets", [_column(0, "2023", 2023)],
+                     [_row("Long-term debt", 8927)], page=60, statement=StatementKind.BALANCE)
+    note = _table("Accrued liabilities", [_column(0, "2023", 2023)],
+                  [_row("Dividends payable", 529), _row("Long-term debt maturing within one year", 500),
+                   _row("Accruals for capital expenditures", 357)], page=71)
+    source = Source("NIKE_2023_10K.pdf", "n", [balance, cash, note], {})
+    assert _first_value("What was Nike's dividends payable in fiscal 2023?", source, "nike", 2023).value == 529
+    assert _first_value("What was Nike's long-term debt maturing within one year in fiscal 2023?",
+                        source, "nike", 2023).value == 500
+    assert _first_value("What were Nike's accruals for capital expenditures in fiscal 2023?", source, "nike", 2023).value == 357
+    # the item alone, or with the question's own frame around it, is still the statement's line
+    assert _first_value("How much did Nike pay in dividends in fiscal 2023?", source, "nike", 2023).value == 2012
+    assert _first_value("What was Nike's long-term debt at the end of fiscal 2023, in USD millions?",
+                        source, "nike", 2023).value == 8927
+    # words naming another line that no row prints: no figure, never the item's
+    assert _first_value("What were Nike's dividends receivable from affiliates in fiscal 2023?", source, "nike", 2023) is None

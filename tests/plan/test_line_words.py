@@ -84,3 +84,11 @@ def test_the_lines_words_are_the_question_without_its_period_filing_and_scaffold
                      frozenset({"pepsico"})) == "capital projects"
     assert leaf_text("Amcor, six months ended December 31, 2022: Flexibles net sales in its Q2 release",
                      frozenset({"amcor"})) == "Flexibles net sales"
+
+
+def test_owing_and_whom_it_is_owed_frame_the_line():
+    from docqa.plan.line_text import leaf_text
+    assert leaf_text("How much did Verizon owe employees for accrued vacation at December 31, 2020",
+                     frozenset({"verizon"})) == "accrued vacation"
+    assert leaf_text("how much did Mercurity owe under operating leases", frozenset({"mercurity"})) == "operating leases"
+    assert leaf_text("how much long-term debt did X owe", frozenset({"x"})) == "long-term debt"

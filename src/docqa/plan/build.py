@@ -182,7 +182,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
     if judged is None and _DID.match(asked) and any(m.kind == "metric" for m in measures):
         # "Did 3M repurchase shares in 2018?": the line item's figure for the period settles it
         judged = "exists"
-    reading = read_measures(asked, measures)
+    reading = read_measures(asked, measures, names=(*plan.companies, *plan.named_as))
     judged_of = judged_phrase(asked) if judged in ("up", "down", "threshold") else ""
     one_question = (composition is not None or judged is not None or pick is not None or asks_verdict(asked)
                     or asks_discussion(asked))  # "how does X prioritize dividends and buybacks": one discussion

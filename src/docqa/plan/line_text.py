@@ -33,6 +33,18 @@ SCAFFOLD = frozenset(stems(
     "roughly approximately approximate around nearly hold holds range"))
 
 
+# words that never narrow a line item ("total revenue", "GAAP net income")
+SOFT_WORDS = frozenset(stems("total net gaap consolidated reported overall"))
+
+
+# "<noun> of <line item>" asks the noun of the item ("impairment of goodwill", "sale of the business"),
+# unless the noun only measures it ("the amount of", "the balance of", "the share of").
+OF_FILLERS = frozenset(stems("amount amounts quantity magnitude extent value values level levels total totals balance balances size figure figures "
+                              "number sum sums portion part share percentage percent proportion ratio growth change average mean median "
+                              "changes increase decrease rate half each all both any most some terms basis net gross "
+                              "components component breakdown composition details detail type types kind kinds"))
+
+
 def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
     """The line item's words: without the company's name, periods, dates, and scaffolding."""
     text = re.sub(r"\b[\w.&-]+(?:\s+[A-Z][\w.&-]*){0,3}(?:['\u2019]s\b|(?<=s)['\u2019](?!\w))",
@@ -41,6 +53,7 @@ def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
     text = re.sub(r"\b\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})\b", " ", text)   # "as of 12/31/2021"
     text = re.sub(r"\b(?:19|20)\d\d\b|\b\d{1,2},|\b\d{1,2}(?=\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b)"
                   r"|\bq[1-4]\b|\bfy\s?(?:\d{4}|\d{2})\b", " ", text, flags=re.I)
+    text = _OWED.sub(" ", text)
     text = _PERIOD_WORDS.sub(" ", text)
     text = _STATEMENT.sub(" ", text)
     text = _FILING.sub(" ", text)
@@ -60,6 +73,12 @@ def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
 
 
 _LEGAL_FORM = frozenset(stems("inc incorporated corporation corp company co ltd limited plc group holdings holding llc sa ag nv"))
+
+
+# "how much did X owe employees for accrued vacation", "owe under operating leases": the debt's holder and
+# the verb of owing frame the line; what is owed follows "for", "under" or "on"
+_OWED = re.compile(r"\bow(?:e|es|ed|ing)\b(?:\s+(?!for\b|under\b|on\b)[\w'\u2019-]+){0,3}?\s+(?:for|under|on)\b"
+                   r"|\bow(?:e|es|ed|ing)\b", re.I)
 
 
 # "on the 2021 income statement", "per the cash flow statement": where the line is printed, not its words

@@ -8,9 +8,10 @@ import re
 from dataclasses import dataclass
 
 from docqa.finance.formulas import SUBJECT_FORMULAS
-from docqa.finance.lexicon import MetricMatch
+from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.finance.text import stems
 from docqa.plan.intent import asks_verdict, asks_why
+from docqa.plan.line_text import OF_FILLERS, SCAFFOLD, SOFT_WORDS
 from docqa.text import STOPWORDS
 
 _OPERATORS = (
@@ -73,9 +74,14 @@ class MeasureReading:
     qualified: frozenset[tuple[int, int]] = frozenset()  # spans of line items the question qualifies
     heads: tuple[tuple[tuple[int, int], str], ...] = ()  # a qualified item's span and its head noun ("impairments")
     labelled: str = ""                              # the line named after a label naming its table ("... inventories: raw materials")
+    # spans of line items whose own phrase runs on in words the item does not account for ("sales return
+    # reserves", "dividends payable"): another line, which only a row printing those words answers
+    runs_on: frozenset[tuple[int, int]] = frozenset()
 
 
-def read_measures(question: str, matches: tuple[MetricMatch, ...] | list[MetricMatch]) -> MeasureReading:
+def read_measures(question: str, matches: tuple[MetricMatch, ...] | list[MetricMatch],
+                  names: tuple[str, ...] = ()) -> MeasureReading:
+    """How the question reads its measures; ``names`` are the company's, no words of a line."""
     definitions = _definition_spans(question)
 
     def defining(m: MetricMatch) -> bool:
@@ -97,7 +103,8 @@ def read_measures(question: str, matches: tuple[MetricMatch, ...] | list[MetricM
                           joined=tuple(joined), heads=tuple(headed),
                           qualified=frozenset([m.span for m in matches if m.kind == "metric" and _qualified(question, m)]
                                               + by_label + [span for span, _ in headed]),
-                          labelled=_labelled_line(question) if by_label else "")
+                          labelled=_labelled_line(question) if by_label else "",
+                          runs_on=frozenset(m.span for m in matches if m.kind == "metric" and _runs_on(question, m, matches, names)))
 
 
 def _labelled_line(question: str) -> str:
@@ -190,6 +197,43 @@ def _head_after(question: str, m: MetricMatch, matches) -> bool:
         return False
     at = question.find(head, m.span[1])
     return not any(o is not m and o.span[0] <= at < o.span[1] for o in matches)
+
+
+def _runs_on(question: str, m: MetricMatch, matches, names: tuple[str, ...] = ()) -> bool:
+    """Do the words that run on from the line item, in its own phrase, name another line: "sales
+    return reserves" is no revenue, "dividends payable" no dividends paid, "long-term debt maturing
+    within one year" no total debt; and "accruals for capital expenditures", "proceeds from sales"
+    are the noun before, not the item. The phrase ends at punctuation, a preposition, a verb of the
+    question's frame ("did", "was", "go up"), an adverb or a past participle ("directly outlined")."""
+    entry = load_lexicon().metric(m.key)
+    vocabulary = {x for p in (*entry.asks, *entry.prints) for x in stems(p)}
+    # "revenue CAGR", "revenue growth": a formula asked of the item, not another line
+    formulas = {x for o in matches if o.kind == "formula" for x in stems(o.text)}
+    named = {x for name in names for x in stems(name)}  # "the income tax benefit MGM Resorts booked"
+
+    def naming(word: str) -> bool:
+        st = set(stems(word))
+        return (bool(st) and not st <= (vocabulary | SCAFFOLD | SOFT_WORDS | OF_FILLERS | formulas | named)
+                and not re.search(r"\d", word))
+
+    after = re.match(r"[ \t]*((?:[A-Za-z][\w&'\u2019-]*[ \t]*){1,4})", question[m.span[1]:])
+    for word in after.group(1).split() if after else ():
+        if word.lower() in _PHRASE_ENDS or word.lower() in STOPWORDS or _FRAME_WORD.search(word):
+            break
+        if naming(word):
+            return True
+    before = re.search(r"([A-Za-z][\w&-]*)\s+(?:for|from)\s+(?:the\s+)?$", question[:m.span[0]])
+    return bool(before and naming(before.group(1)) and before.group(1).lower() not in _PHRASE_ENDS)
+
+
+_FRAME_WORD = re.compile(r"(?:ly|ed)$", re.I)
+# where the line's own phrase ends: a preposition, a conjunction, the verbs that frame the question
+_PHRASE_ENDS = frozenset("in for of from at on by to as during and or but vs versus than did does do was were is are "
+                         "has have had be been that which who per with between over across through into since until after "
+                         "before under within against among versus "
+                         # a verdict's comparison after the item ("dividend per share higher", "go up vs")
+                         "higher lower larger smaller greater bigger more less fewer above below up down go goes went "
+                         "exceed exceeds exceeded top topped".split())
 
 
 def _qualified(question: str, m: MetricMatch) -> bool:

@@ -12,12 +12,12 @@ from dataclasses import replace
 
 from docqa.answer.figures.reading.asked import Asked
 from docqa.answer.figures.reading.evaluated import Measure
-from docqa.answer.figures.reading.line_item_words import OF_FILLERS, qualifiers
+from docqa.answer.figures.reading.line_item_words import qualifiers
 from docqa.answer.figures.reading.measures import Either, ExprMeasure, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.reading.printed_rows import PrintedAsAsked, RowMeasure
 from docqa.finance import compose as C
 from docqa.plan import QuestionPlan
-from docqa.plan.line_text import leaf_text
+from docqa.plan.line_text import OF_FILLERS, leaf_text
 from docqa.finance.lexicon import Metric, MetricMatch, load_lexicon
 from docqa.finance.text import stems
 
@@ -97,9 +97,11 @@ def _as_worded(plan: QuestionPlan, measure: Measure, matches: list[MetricMatch],
     m = next((x for x in matches if x.kind == "metric" and x.key == measure.metric.key), None)
     # An amount's line ("condiments and sauces net sales") is read in a table of amounts, not of shares.
     kinds = plan.kinds | {"amount"} if measure.metric.kind == "currency" and not plan.kinds else plan.kinds
-    if m is not None and m.span[1] <= len(main) and qualifiers(main, m, company_words, dict(plan.nouns_of).get(m.span),
-                                                             dict(plan.narrowed_by).get(m.span)):
-        # The words around the line item qualify it: the total is a neighbour, not the answer.
+    if m is not None and ((m.span[1] <= len(main) and qualifiers(main, m, company_words, dict(plan.nouns_of).get(m.span),
+                                                              dict(plan.narrowed_by).get(m.span)))
+                          or (m.span[1] <= len(main) and m.span in plan.reading.runs_on)):
+        # The words around the line item qualify it ("sales return reserves", "dividends payable"):
+        # the item itself is a neighbour, not the answer; only a row that prints them is.
         rows = [RowMeasure(subject, asked=subject, kinds=kinds, gross_of=plan.gross_of)]
         if spelt := _spelt_out(subject, m, measure.metric):
             # "Domestic capex": the row is printed under the item's name ("Capital expenditures")

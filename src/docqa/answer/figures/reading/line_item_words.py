@@ -9,7 +9,7 @@ from docqa.answer.figures.reading.sources import Source, all_tables
 from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.finance.text import stems
 from docqa.plan import QuestionPlan
-from docqa.plan.line_text import SCAFFOLD, leaf_text
+from docqa.plan.line_text import OF_FILLERS, SCAFFOLD, SOFT_WORDS, leaf_text
 from docqa.text import STOPWORDS
 from docqa.store.base import Store
 
@@ -53,7 +53,6 @@ def leftover(text: str, match: MetricMatch, company_words: frozenset[str]) -> li
             and s not in SOFT_WORDS]
 
 
-SOFT_WORDS = frozenset(stems("total net gaap consolidated reported overall"))
 
 
 def company_name_words(store: Store, sources: list[Source], plan: QuestionPlan) -> frozenset[str]:
@@ -107,12 +106,6 @@ def qualifiers(main: str, m: MetricMatch, company_words: frozenset[str], noun_of
             and s not in _QUESTION_WORDS and s not in SCAFFOLD]
 
 
-# "<noun> of <line item>" asks the noun of the item ("impairment of goodwill", "sale of the business"),
-# unless the noun only measures it ("the amount of", "the balance of", "the share of").
-OF_FILLERS = frozenset(stems("amount amounts quantity magnitude extent value values level levels total totals balance balances size figure figures "
-                              "number sum sums portion part share percentage percent proportion ratio growth change average mean median "
-                              "changes increase decrease rate half each all both any most some terms basis net gross "
-                              "components component breakdown composition details detail type types kind kinds"))
 _PREPOSITIONS = frozenset("into onto upon toward towards with within about across through via".split())
 
 

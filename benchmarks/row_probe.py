@@ -1,0 +1,122 @@
+"""Row probe: is any printed row label a line item? Asked of hundreds of rows nobody chose.
+
+For each annual filing of the index, rows of its note, segment, KPI and MD&A tables (never the
+primary statements) are drawn at random (seeded): a label of two to eight words printed once in the
+filing, with a figure in the one column of the filing's own fiscal year. Each becomes a question
+in the printed words ("What was <company>'s <label> in fiscal <year>?"), is answered by the engine,
+and is scored like `docqa eval answers` scores a numeric question (every number of the reference
+within 1 %, across a unit shift), with whether the row's page was cited. One JSON line a row goes
+to --out; the summary counts right, wrong and not found.
+
+The reference is the stored table's own cell, so a misread table scores as its misreading: the
+probe measures finding the row and its column, not reading the page.
+
+    .venv/bin/python benchmarks/row_probe.py --index IDX --per-filing 3 --out probe.jsonl \
+        [--files A.pdf B.pdf ...] [--seed 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import random
+import re
+import time
+from pathlib import Path
+
+_WORDS = re.compile(r"[A-Za-z][A-Za-z'&-]*")
+_ANNUAL = {"10k", "20f", "40f", "annual_report"}
+
+
+def _label(text: str) -> str:
+    label = re.sub(r"\s+", " ", re.sub(r"\(\d\)|\*", "", text)).strip(" :,.")
+    return label.lower() if label.isupper() else label
+
+
+def _candidates(pages, fiscal_year: int) -> list[dict]:
+    """Rows of non-statement tables with one figure in the filing's own year, label printed once."""
+    seen: collections.Counter = collections.Counter()
+    rows = []
+    for page in pages:
+        for table in page.tables:
+            for row in table.rows:
+                seen[_label(row.label).lower()] += 1
+            if table.statement is not None:
+                continue
+            own = [c for c in table.period_columns() if c.fiscal_year == fiscal_year
+                   and (c.months or 12) == 12 and c.period not in ("quarter", "ytd")]
+            if len(own) != 1:
+                continue
+            for row in table.rows:
+                label = _label(row.label)
+                words = _WORDS.findall(label)
+                if not 2 <= len(words) <= 8 or len(label) > 70 or row.kind not in ("currency", "count"):
+                    continue
+                if not label[:1].isupper() and not row.label.strip()[:1].isupper() or re.search(r"\d", label):
+                    continue  # a caption's tail ("as at 31 March") or a dated, numbered line (a note's coupon)
+                if words[0].lower() == "total" and len(words) < 3:
+                    continue
+                cell = row.cell(own[0].index)
+                if cell is None or cell.value is None or abs(cell.value) < 10:
+                    continue
+                unit = {"millions": "million", "thousands": "thousand", "billions": "billion"}.get(
+                    str(table.unit or ""), "") if row.kind == "currency" else ""
+                section = _label(row.section or "")
+                if section and len(section.split()) <= 5 and not re.search(r"\d", section):
+                    label = f"{label} ({section[:1].lower() + section[1:]})"  # "Sales return reserves (deferred tax assets)"
+                rows.append({"label": label, "page": table.page, "raw": cell.raw.strip(), "value": cell.value,
+                             "unit": unit, "section": row.section or "", "title": table.title[:80],
+                             "row": _label(row.label)})
+    return [r for r in rows if seen[r["row"].lower()] == 1]
+
+
+def probe(index: Path, per_filing: int, seed: int, files: list[str] | None) -> list[dict]:
+    from docqa.engine import Engine
+    from docqa.eval.answers import numbers_match
+
+    engine = Engine.open(index)
+    out = []
+    for doc in sorted(engine.documents(), key=lambda d: d.file_name):
+        meta = doc.meta
+        if files and doc.file_name not in files:
+            continue
+        if not meta.company or not meta.fiscal_year or str(getattr(meta.doc_type, "value", meta.doc_type)) not in _ANNUAL:
+            continue
+        candidates = _candidates(engine.store.pages(doc.id), meta.fiscal_year)
+        rng = random.Random(f"{seed}:{doc.file_name}")
+        for row in rng.sample(candidates, min(per_filing, len(candidates))):
+            question = f"What was {meta.company}'s {row['label'][:1].lower() + row['label'][1:]} in fiscal {meta.fiscal_year}?"
+            started = time.perf_counter()
+            answer = engine.ask(question)
+            reference = f"{row['raw']} {row['unit']}".strip()
+            right = answer.found and numbers_match(reference, answer.text)
+            out.append({"document": doc.file_name, "question": question, "reference": reference, **row,
+                        "found": answer.found, "right": right,
+                        "cites_page": any(c.document == doc.file_name and c.page == row["page"] for c in answer.citations),
+                        "cites_other_filing": any(c.document != doc.file_name for c in answer.citations),
+                        "answer": answer.text[:300], "answerer": answer.answerer, "reason": (answer.reason or "")[:200],
+                        "ms": round((time.perf_counter() - started) * 1000)})
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--index", type=Path, required=True)
+    parser.add_argument("--per-filing", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--files", nargs="*", default=None, help="only these file names")
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    rows = probe(args.index, args.per_filing, args.seed, args.files)
+    args.out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    n = len(rows)
+    right = sum(r["right"] for r in rows)
+    found = sum(r["found"] for r in rows)
+    print(f"{n} rows of {len({r['document'] for r in rows})} filings: right {right} ({right / max(n, 1):.2f}), "
+          f"wrong {found - right}, not found {n - found}; row's page cited {sum(r['cites_page'] for r in rows)}; "
+          f"another filing cited {sum(r['cites_other_filing'] for r in rows)}")
+
+
+if __name__ == "__main__":
+    main()
