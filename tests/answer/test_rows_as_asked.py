@@ -218,3 +218,19 @@ def test_words_that_run_on_from_a_line_item_name_another_line():
                         source, "nike", 2023).value == 8927
     # words naming another line that no row prints: no figure, never the item's
     assert _first_value("What were Nike's dividends receivable from affiliates in fiscal 2023?", source, "nike", 2023) is None
+
+
+def test_a_bracketed_aside_printed_over_a_row_places_the_item_there():
+    # Nike FY2023: the balance sheet's "Property, plant and equipment, net 5,081" and, in the income tax
+    # note, "Property, plant and equipment (276)" under "Deferred tax liabilities:"
+    balance = _table("Consolidated Balance Sheets", [_column(0, "2023", 2023)],
+                     [_row("Property, plant and equipment, net", 5081)], page=61, statement=StatementKind.BALANCE)
+    taxes = _table("Deferred tax assets and liabilities", [_column(0, "2023", 2023)],
+                   [_row("Inventories", 110, section="Deferred tax assets:"),
+                    _row("Property, plant and equipment", -276, section="Deferred tax liabilities:")], page=77)
+    source = Source("NIKE_2023_10K.pdf", "n", [balance, taxes], {})
+    asked = "What was Nike's property, plant and equipment (deferred tax liabilities) in fiscal 2023?"
+    assert _first_value(asked, source, "nike", 2023).value == -276
+    # an aside no row prints only restates the item: the statement's line
+    restated = "What was Nike's property, plant and equipment (fixed assets) in fiscal 2023?"
+    assert _first_value(restated, source, "nike", 2023).value == 5081

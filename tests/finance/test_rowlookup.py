@@ -111,3 +111,12 @@ def test_a_column_right_of_a_change_that_repeats_a_year_is_no_period_column():
     table = tables("mcdonalds_franchised_sales_2022")[0]
     assert [c.header for c in table.period_columns()] == ["Amount 2022", "Amount 2021", "Amount 2020"]
     assert table.column_for(2022).header == "Amount 2022"
+
+
+def test_a_roll_forwards_opening_line_is_not_the_years_balance_whichever_words_match():
+    # Walmart FY2018, p. 81: "Unrecognized tax benefits, beginning of year 1,050" above "..., end of year 1,010";
+    # the label's head alone ("Unrecognized tax benefits") matches both
+    match = best("walmart_2018_unrecognized_tax", "unrecognized tax benefits")
+    assert match is not None and match.row.label.endswith("end of year")
+    opening = best("walmart_2018_unrecognized_tax", "unrecognized tax benefits at the beginning of the year")
+    assert opening is not None and "beginning" in opening.row.label

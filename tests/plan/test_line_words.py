@@ -92,3 +92,20 @@ def test_owing_and_whom_it_is_owed_frame_the_line():
                      frozenset({"verizon"})) == "accrued vacation"
     assert leaf_text("how much did Mercurity owe under operating leases", frozenset({"mercurity"})) == "operating leases"
     assert leaf_text("how much long-term debt did X owe", frozenset({"x"})) == "long-term debt"
+
+
+def test_words_in_brackets_that_may_place_the_row_are_kept_apart():
+    from docqa.plan.line_text import bracketed_asides
+    assert bracketed_asides("Nike's property, plant and equipment (deferred tax liabilities) in fiscal 2023") == (
+        "deferred tax liabilities",)
+    assert bracketed_asides("PG&E total compensation expense (after-tax) in 2022") == ("after-tax",)
+    # a contrast, a restatement of the period or unit, or a figure places no row
+    assert bracketed_asides("purchased technology at Dec 2, 2022 (net of amortization, not gross)") == ()
+    assert bracketed_asides("capital expenditure (in USD millions) for 3M") == ()
+    assert bracketed_asides("operating lease liabilities (i.e. the long-term piece)") == ()
+
+
+def test_a_participle_placing_a_line_the_lexicon_does_not_name_is_a_linking_word():
+    plan = build_plan("Corning FY2020 - long-lived assets located in Korea at year end?", DOCS)
+    assert "located" in plan.linking
+    assert build_plan("What were assets held for sale in 2022?", DOCS).linking == ()

@@ -164,17 +164,20 @@ def score_row(phrase: str, row: Row, table: StatementTable) -> float:
     """How well ``row`` (under its headings, in ``table``) is the line item ``phrase`` names."""
     label = clean_label(row.label)
     score = _score(phrase, label, row, table)
+    # a part of the label read alone keeps what the whole says of the day: "Unrecognized tax benefits,
+    # beginning of year" is the year before's balance, whichever words of it match
+    opening = TOTAL_BONUS if _OPENING.search(label) and not _OPENING.search(phrase) else 0.0
     head = _HEAD.split(without_sign_alternatives(label), 1)[0]
     if head.strip() and head != label:
-        score = max(score, round(HEAD_FACTOR * _score(phrase, head, row, table), 4))
+        score = max(score, round(HEAD_FACTOR * _score(phrase, head, row, table) - opening, 4))
     short = _SHORT_NAME.search(label)
     if short:
         # "Revenue per available room (REVPAR)": the row is also its short name
-        score = max(score, round(HEAD_FACTOR * _score(phrase, short.group(1), row, table), 4))
+        score = max(score, round(HEAD_FACTOR * _score(phrase, short.group(1), row, table) - opening, 4))
     named = _named_lead(phrase, label)
     if named:
         # "Vyndaqel family ATTR-CM and polyneuropathy": a product's name, then what it treats
-        score = max(score, round(HEAD_FACTOR * _score(phrase, named, row, table), 4))
+        score = max(score, round(HEAD_FACTOR * _score(phrase, named, row, table) - opening, 4))
     return score
 
 

@@ -28,7 +28,7 @@ from docqa.plan.intent import classify
 from docqa.plan.judgement import (band_asked, bottom_line_asked, compared, judged_phrase, judgement, moved_as_verb, moves,
                                   parse_threshold, sign_asked, tied_to_one)
 from docqa.plan.model import Intent, QuestionPlan, Statistic
-from docqa.plan.line_text import names_a_statement
+from docqa.plan.line_text import bracketed_asides, names_a_statement
 from docqa.plan.measures import gross_of, linking_words, narrowed_by, nouns_of, read_measures, without_asked_verb
 from docqa.plan.names import OwnerCheck, WordCheck
 from docqa.plan.parts import split_parts
@@ -209,7 +209,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         # a verdict's line is what it judges: "higher than", "more than $1 billion" are no row's words
         line_clause=without_asked_verb(judged_of or main_clause(asked), counts=counted_noun(asked) is not None), nouns_of=nouns_of(main_clause(asked), measures),
         narrowed_by=narrowed_by(main_clause(asked), measures),
-        statement_named=names_a_statement(asked),
+        statement_named=names_a_statement(asked), asides=bracketed_asides(main_clause(asked)),
         linking=linking_words(main_clause(asked), measures),
         discussed=discussed_words(content_text(asked), plan.named_as) if asks_discussion(asked) else ())
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from docqa.finance.text import stems
+from docqa.finance.text import stems, without_sign_alternatives
 
 SCAFFOLD = frozenset(stems(
     "what which how much many was were is are did does do has have had the a an its their of in on at for during "
@@ -111,3 +111,23 @@ _PERIOD_WORDS = re.compile(r"\b(?:first|second|third|fourth|1st|2nd|3rd|4th)\s+(
 def _is_company(text: str, company_words: frozenset[str]) -> bool:
     s = set(stems(re.sub(r"['\u2019]s$", "", text)))
     return bool(s) and (not company_words or bool(s & company_words) or text[:1].isupper())
+
+
+# an aside that contrasts or restates rather than places the row: "(net of amortization, not gross)",
+# "(i.e. the long-term piece)", "(excluding leases)", "(in USD millions)"
+_NOT_A_PLACE = re.compile(r"\b(?:not|rather|instead|i\.?e|e\.?g|excluding|including|except|versus|vs|or|in\s+(?:usd|\$|millions|"
+                          r"thousands|billions))\b|[$%\d]", re.I)
+
+
+def bracketed_asides(clause: str) -> tuple[str, ...]:
+    """The line words of each bracketed aside that may name where the row is printed: a heading
+    ("(deferred tax liabilities)"), a column or a variant printed in the label ("(after-tax)")."""
+    out = []
+    for found in re.finditer(r"\(([^()]{3,60})\)", clause):
+        inner = found.group(1)
+        if _NOT_A_PLACE.search(inner) or not without_sign_alternatives(found.group(0)).strip():
+            continue  # ... nor a label's other sign: "equity income (loss)"
+        words = leaf_text(inner)
+        if words and len(words.split()) <= 6:
+            out.append(words)
+    return tuple(out)

@@ -104,7 +104,8 @@ def read_measures(question: str, matches: tuple[MetricMatch, ...] | list[MetricM
                           qualified=frozenset([m.span for m in matches if m.kind == "metric" and _qualified(question, m)]
                                               + by_label + [span for span, _ in headed]),
                           labelled=_labelled_line(question) if by_label else "",
-                          runs_on=frozenset(m.span for m in matches if m.kind == "metric" and _runs_on(question, m, matches, names)))
+                          runs_on=frozenset(m.span for m in matches if m.kind == "metric" and not asks_verdict(question)
+                                            and _runs_on(question, m, matches, names)))
 
 
 def _labelled_line(question: str) -> str:
@@ -204,7 +205,8 @@ def _runs_on(question: str, m: MetricMatch, matches, names: tuple[str, ...] = ()
     return reserves" is no revenue, "dividends payable" no dividends paid, "long-term debt maturing
     within one year" no total debt; and "accruals for capital expenditures", "proceeds from sales"
     are the noun before, not the item. The phrase ends at punctuation, a preposition, a verb of the
-    question's frame ("did", "was", "go up"), an adverb or a past participle ("directly outlined")."""
+    question's frame ("did", "was", "go up"), an adverb or a past participle ("directly outlined"). (In a
+    verdict the words after the item are what is judged of it: "was net income positive", not read here.)"""
     entry = load_lexicon().metric(m.key)
     vocabulary = {x for p in (*entry.asks, *entry.prints) for x in stems(p)}
     # "revenue CAGR", "revenue growth": a formula asked of the item, not another line
@@ -320,7 +322,12 @@ def linking_words(clause: str, measures: tuple[MetricMatch, ...]) -> tuple[str, 
     for m in measures:
         if m.kind == "metric" and m.span[1] <= len(clause) and (found := _LINKING.match(clause[m.span[1]:])):
             out.append(found.group(1))
+    # ... and a participle placing any line the lexicon does not name ("long-lived assets located in Korea")
+    out += [found.group(1) for found in _PLACED.finditer(clause)]
     return tuple(dict.fromkeys(out))
+
+
+_PLACED = re.compile(r"(?<=[a-z] )([a-z]{3,}(?:ed|ing))\s+(?:in|into|at|within|inside|among)\b")
 
 
 # "<noun> of <line item>": the noun may be what is asked of the item ("an impairment of plant and equipment").

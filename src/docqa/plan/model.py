@@ -133,6 +133,9 @@ class QuestionPlan:
     defined_inputs: tuple[str, ...] = ()           # "ROA using net income and total assets": the inputs named
     main_clause: str = ""                          # the question without its format instructions and definition
     line_clause: str = ""                          # ... and without the verb "did X's segment make" asks with
+    # words in brackets that may say where the row sits ("property, plant and equipment (deferred tax
+    # liabilities)", "compensation expense (after-tax)"): read as the row's, when a row prints them
+    asides: tuple[str, ...] = ()
     nouns_of: tuple[tuple[tuple[int, int], str], ...] = ()  # "an impairment of | plant and equipment": span, noun
     narrowed_by: tuple[tuple[tuple[int, int], str], ...] = ()  # "capital expenditures for | pollution control"
     linking: tuple[str, ...] = ()                  # "goodwill | sat | in the segment": a verb no label prints, if none does

@@ -17,7 +17,7 @@ from docqa.answer.figures.reading.measures import Either, ExprMeasure, FormulaMe
 from docqa.answer.figures.reading.printed_rows import PrintedAsAsked, RowMeasure
 from docqa.finance import compose as C
 from docqa.plan import QuestionPlan
-from docqa.plan.line_text import OF_FILLERS, leaf_text
+from docqa.plan.line_text import OF_FILLERS, SOFT_WORDS, leaf_text
 from docqa.finance.lexicon import Metric, MetricMatch, load_lexicon
 from docqa.finance.text import stems
 
@@ -55,6 +55,23 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
     if not asked.measures and subject and (plan.asks_figure or plan.judged) and names_no_line_item(matches):
         # (a verdict on a figure asks the figure: "did table games drop increase")
         asked.measures = [RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of)]
+    if asked.measures:
+        asked.measures = _placed_by_asides(plan, company_words, subject, named) + asked.measures
+
+
+def _placed_by_asides(plan: QuestionPlan, company_words: frozenset[str], subject: str,
+                      named: list[FormulaMeasure]) -> list[Measure]:
+    """"Property, plant and equipment (deferred tax liabilities)": the row printed under the words in
+    brackets, before the item's own line; when no row prints them, the aside only restated the item."""
+    if not subject or named or plan.composition is not None:
+        return []
+    rows: list[Measure] = []
+    for aside in plan.asides:
+        words = set(stems(aside))
+        if not words or words <= (company_words | SOFT_WORDS | set(stems(subject))):
+            continue  # "EPI (Holdings)", "(GAAP)", a restatement in the item's own words
+        rows.append(RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of, placed=aside))
+    return rows
 
 
 def _own_arithmetic(plan: QuestionPlan, named: list[FormulaMeasure], company_words: frozenset[str]) -> list[Measure]:

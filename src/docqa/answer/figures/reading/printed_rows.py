@@ -57,6 +57,9 @@ class RowMeasure(Measure):
     gross_of: tuple[GrossOf, ...] = ()  # "before deducting royalties": never a row net of them
     on_statements: bool = False    # only rows of the primary statements
     prefer_statements: bool = False  # rows of the primary statements first ("on the income statement" asked)
+    # words a bracketed aside says the row is printed with, in its label, heading or title ("(deferred tax
+    # liabilities)"): only such rows, matched on the phrase alone
+    placed: str = ""
 
     @property
     def label(self) -> str:  # type: ignore[override]
@@ -116,6 +119,8 @@ class RowMeasure(Measure):
             # printed as the words are, not a synonym the lexicon folds them into ("Total revenue"
             # for "total net sales" where Costco prints both)
             matches = [m for m in matches if _printed_as(phrase, m.row.label)]
+        if self.placed:
+            matches = [m for m in matches if _prints_the_aside(self.placed, m.row, m.table)]
         if self.prefer_statements:
             matches = sorted(matches, key=lambda m: m.table.statement is None)
         if "amount" in self.kinds:
@@ -162,6 +167,8 @@ class RowMeasure(Measure):
         beyond = " ".join(filter(None, (words_beyond_label(phrase, row),
                                          *(g.text if _says(g.text, row) else f"before {g.deducted}"
                                            for g in self.gross_of))))
+        if self.placed and not set(stems(self.placed)) <= set(stems(metric.label)):
+            beyond = " ".join(filter(None, (beyond, self.placed)))  # "Property, plant and equipment (deferred tax liabilities)"
         if beyond and beyond.lower() not in metric.label.lower():
             metric = metric.model_copy(update={"label": f"{metric.label} ({beyond})"})
         outflow = table.statement in (StatementKind.CASH_FLOW, StatementKind.BALANCE) and row.kind == "currency"
@@ -184,6 +191,11 @@ class RowMeasure(Measure):
         if not kind_answers(self.kinds, Evaluated("", value, kind, [], "", "", False, period)):
             return None
         return Evaluated.printed(found, kind)
+
+
+def _prints_the_aside(words: str, row: Row, table: StatementTable) -> bool:
+    around = set(stems(f"{row.label} {row.section or ''} {table.title}"))
+    return all(w in around for w in stems(words) if w not in _SOFT_LITERAL)
 
 
 def _headed(table: StatementTable, heading: str) -> StatementTable:
