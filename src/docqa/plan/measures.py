@@ -232,7 +232,7 @@ _FRAME_WORD = re.compile(r"(?:ly|ed)$", re.I)
 # where the line's own phrase ends: a preposition, a conjunction, the verbs that frame the question
 _PHRASE_ENDS = frozenset("in for of from at on by to as during and or but vs versus than did does do was were is are "
                          "has have had be been that which who per with between over across through into since until after "
-                         "before under within against among versus "
+                         "before under within against among "
                          # a verdict's comparison after the item ("dividend per share higher", "go up vs")
                          "higher lower larger smaller greater bigger more less fewer above below up down go goes went "
                          "exceed exceeds exceeded top topped".split())

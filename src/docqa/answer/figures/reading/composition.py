@@ -114,9 +114,9 @@ def _as_worded(plan: QuestionPlan, measure: Measure, matches: list[MetricMatch],
     m = next((x for x in matches if x.kind == "metric" and x.key == measure.metric.key), None)
     # An amount's line ("condiments and sauces net sales") is read in a table of amounts, not of shares.
     kinds = plan.kinds | {"amount"} if measure.metric.kind == "currency" and not plan.kinds else plan.kinds
-    if m is not None and ((m.span[1] <= len(main) and qualifiers(main, m, company_words, dict(plan.nouns_of).get(m.span),
-                                                              dict(plan.narrowed_by).get(m.span)))
-                          or (m.span[1] <= len(main) and m.span in plan.reading.runs_on)):
+    if m is not None and m.span[1] <= len(main) and (
+            m.span in plan.reading.runs_on
+            or qualifiers(main, m, company_words, dict(plan.nouns_of).get(m.span), dict(plan.narrowed_by).get(m.span))):
         # The words around the line item qualify it ("sales return reserves", "dividends payable"):
         # the item itself is a neighbour, not the answer; only a row that prints them is.
         rows = [RowMeasure(subject, asked=subject, kinds=kinds, gross_of=plan.gross_of)]
