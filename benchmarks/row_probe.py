@@ -13,6 +13,7 @@ probe measures finding the row and its column, not reading the page.
 
     .venv/bin/python benchmarks/row_probe.py --index IDX --per-filing 3 --out probe.jsonl \
         [--files A.pdf B.pdf ...] [--seed 7]
+    .venv/bin/python benchmarks/row_probe.py --compare BEFORE.jsonl AFTER.jsonl   # moves between two runs
 """
 
 from __future__ import annotations
@@ -100,14 +101,34 @@ def probe(index: Path, per_filing: int, seed: int, files: list[str] | None) -> l
     return out
 
 
+def compare(before: Path, after: Path) -> None:
+    """Each row's move between two runs of the same rows (right R, wrong W, not found N)."""
+    def state(r: dict) -> str:
+        return "R" if r["right"] else "W" if r["found"] else "N"
+    read = lambda p: {r["question"]: r for r in map(json.loads, p.read_text(encoding="utf-8").splitlines()) if r}  # noqa: E731
+    a, b = read(before), read(after)
+    moves = collections.Counter(f"{state(a[q])}->{state(b[q])}" for q in a if q in b and state(a[q]) != state(b[q]))
+    for q in a:
+        if q in b and state(a[q]) == "R" and state(b[q]) != "R":
+            print(f"lost: {q}")
+    print(", ".join(f"{k} {v}" for k, v in sorted(moves.items())) or "no row moved",
+          f"({sum(q in b for q in a)} rows in both runs)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--index", type=Path, required=True)
+    parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"))
+    parser.add_argument("--index", type=Path)
     parser.add_argument("--per-filing", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--files", nargs="*", default=None, help="only these file names")
-    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--out", type=Path)
     args = parser.parse_args()
+    if args.compare:
+        compare(*args.compare)
+        return
+    if not (args.index and args.out):
+        parser.error("give --index IDX and --out FILE, or --compare BEFORE AFTER")
     rows = probe(args.index, args.per_filing, args.seed, args.files)
     args.out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     n = len(rows)
