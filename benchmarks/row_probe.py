@@ -40,7 +40,7 @@ def _candidates(pages, fiscal_year: int) -> list[dict]:
     seen: collections.Counter = collections.Counter()
     rows = []
     for page in pages:
-        for table in page.tables:
+        for number, table in enumerate(page.tables):
             for row in table.rows:
                 seen[_label(row.label).lower()] += 1
             if table.statement is not None:
@@ -68,7 +68,7 @@ def _candidates(pages, fiscal_year: int) -> list[dict]:
                     label = f"{label} ({section[:1].lower() + section[1:]})"  # "Sales return reserves (deferred tax assets)"
                 rows.append({"label": label, "page": table.page, "raw": cell.raw.strip(), "value": cell.value,
                              "unit": unit, "section": row.section or "", "title": table.title[:80],
-                             "row": _label(row.label)})
+                             "row": _label(row.label), "table": f"{table.page}:{number}"})
     return [r for r in rows if seen[r["row"].lower()] == 1]
 
 
@@ -101,6 +101,81 @@ def probe(index: Path, per_filing: int, seed: int, files: list[str] | None) -> l
     return out
 
 
+_PAIR_FORMS = (
+    "What were {co}'s {a} and {b} in fiscal {y}?",
+    "{co} fiscal {y}: {a} vs {b}?",
+    "How much was {co}'s {a} in fiscal {y}, and how much was its {b}?",
+    "What was {co}'s {a} in fiscal {y}? And its {b}?",
+    "{co} fiscal {y} - {a}; {b}",
+    "{co}'s {a} versus {b} for fiscal {y}?",
+)
+_TRIPLE_FORMS = (
+    "What were {co}'s {a}, {b} and {c} in fiscal {y}, respectively?",
+    "{co} fiscal {y}: {a}, {b}, and {c}?",
+)
+_SHARED_FORMS = (
+    "Within {s}, what were {co}'s {a} and {b} in fiscal {y}?",
+    "{co} fiscal {y} {s}: {a} and {b}?",
+)
+
+
+def _lower(text: str) -> str:
+    return text[:1].lower() + text[1:] if not text[:2].isupper() else text
+
+
+def _part_question(rows: list[dict], company: str, year: int, rng: random.Random) -> str:
+    """One question for two or three rows of one table, in a form drawn at random."""
+    sections = {r["section"] for r in rows}
+    section = _label(next(iter(sections)))
+    if len(rows) == 2 and len(sections) == 1 and section and len(section.split()) <= 5 and rng.random() < 0.5:
+        return rng.choice(_SHARED_FORMS).format(s=_lower(section), co=company, y=year,
+                                                a=_lower(rows[0]["row"]), b=_lower(rows[1]["row"]))
+    labels = [_lower(r["label"]) for r in rows]
+    forms = _TRIPLE_FORMS if len(rows) == 3 else _PAIR_FORMS
+    return rng.choice(forms).format(co=company, y=year, a=labels[0], b=labels[1], c=labels[-1])
+
+
+def parts_probe(index: Path, per_filing: int, seed: int, files: list[str] | None) -> list[dict]:
+    """Two or three rows of one table asked in one question, each also asked alone."""
+    from docqa.engine import Engine
+    from docqa.eval.answers import numbers_match
+
+    engine = Engine.open(index)
+    out = []
+    for doc in sorted(engine.documents(), key=lambda d: d.file_name):
+        meta = doc.meta
+        if files and doc.file_name not in files:
+            continue
+        if not meta.company or not meta.fiscal_year or str(getattr(meta.doc_type, "value", meta.doc_type)) not in _ANNUAL:
+            continue
+        tables = collections.defaultdict(list)
+        for row in _candidates(engine.store.pages(doc.id), meta.fiscal_year):
+            if row["raw"] not in {r["raw"] for r in tables[row["table"]]}:  # figures told apart
+                tables[row["table"]].append(row)
+        rng = random.Random(f"parts:{seed}:{doc.file_name}")
+        usable = sorted(t for t, rows in tables.items() if len(rows) >= 2)
+        for table in rng.sample(usable, min(per_filing, len(usable))):
+            rows = rng.sample(tables[table], 3 if len(tables[table]) >= 3 and rng.random() < 0.3 else 2)
+            question = _part_question(rows, meta.company, meta.fiscal_year, rng)
+            references = [f"{r['raw']} {r['unit']}".strip() for r in rows]
+            try:
+                answer = engine.ask(question)
+            except Exception as error:  # noqa: BLE001 - a crash is a finding, counted; the probe goes on
+                out.append({"document": doc.file_name, "question": question, "error": repr(error)[:300]})
+                continue
+            alone = []
+            for row, reference in zip(rows, references):
+                single = engine.ask(f"What was {meta.company}'s {_lower(row['label'])} in fiscal {meta.fiscal_year}?")
+                alone.append(bool(single.found and numbers_match(reference, single.text)))
+            parts_right = [bool(answer.found and numbers_match(ref, answer.text)) for ref in references]
+            out.append({"document": doc.file_name, "question": question, "reference": "; ".join(references),
+                        "rows": [r["label"] for r in rows], "page": rows[0]["page"], "found": answer.found,
+                        "right": all(parts_right), "parts_right": parts_right, "alone_right": alone,
+                        "cites_other_filing": any(c.document != doc.file_name for c in answer.citations),
+                        "answer": answer.text[:600], "answerer": answer.answerer})
+    return out
+
+
 def compare(before: Path, after: Path) -> None:
     """Each row's move between two runs of the same rows (right R, wrong W, not found N)."""
     def state(r: dict) -> str:
@@ -123,15 +198,29 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--files", nargs="*", default=None, help="only these file names")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--parts", action="store_true",
+                        help="two or three rows of one table in one question (each also asked alone)")
     args = parser.parse_args()
     if args.compare:
         compare(*args.compare)
         return
     if not (args.index and args.out):
         parser.error("give --index IDX and --out FILE, or --compare BEFORE AFTER")
-    rows = probe(args.index, args.per_filing, args.seed, args.files)
+    rows = (parts_probe if args.parts else probe)(args.index, args.per_filing, args.seed, args.files)
     args.out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     n = len(rows)
+    if args.parts:
+        crashed = [r for r in rows if "error" in r]
+        rows = [r for r in rows if "error" not in r]
+        n = len(rows)
+        right = sum(r["right"] for r in rows)
+        alone = [r for r in rows if all(r["alone_right"])]
+        print(f"{n} questions of {len({r['document'] for r in rows})} filings: every part right {right} "
+              f"({right / max(n, 1):.2f}), some part right {sum(any(r['parts_right']) for r in rows)}, "
+              f"not found {n - sum(r['found'] for r in rows)}; each part right when asked alone {len(alone)}, "
+              f"of those every part right together {sum(r['right'] for r in alone)}; "
+              f"another filing cited {sum(r['cites_other_filing'] for r in rows)}; crashed {len(crashed)}")
+        return
     right = sum(r["right"] for r in rows)
     found = sum(r["found"] for r in rows)
     print(f"{n} rows of {len({r['document'] for r in rows})} filings: right {right} ({right / max(n, 1):.2f}), "

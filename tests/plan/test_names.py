@@ -23,6 +23,14 @@ def test_split_and_run_together_names_are_recognised():
     assert companies("americanexpress discount revenue") == ["American Express Company"]
 
 
+def test_a_word_after_a_printed_word_is_no_name_split_in_two():
+    # "america" is a word the filings print; "america vs" is two edits from the one-word name
+    # "american" only because "vs" was run on to it: adding a word must bring the run closer
+    names = [("American Water Works Company, Inc.", "american")]
+    found = fuzzy_mentions("Nike revenue in North America vs Greater China", names, lambda w: w == "america")
+    assert [m.company for m in found] == []
+
+
 def test_an_ordinary_word_the_filings_print_is_not_a_typo_of_a_company():
     printed = {"being", "costs"}
     assert companies("What is being reported as costs?", is_word=lambda w: w in printed) == []

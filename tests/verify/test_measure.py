@@ -22,6 +22,11 @@ def test_the_lexicon_reads_a_short_name_as_the_measure():
     assert measure_asked("What was Amazon's capex in 2018?", "Capital expenditures")
 
 
+def test_a_synonym_read_across_the_period_does_not_hide_the_words_asked():
+    # "payments for" is a synonym of "purchases"; "settlement payments for fiscal 2022" is still the line asked
+    assert measure_asked("PepsiCo's settlement payments for fiscal 2022?", "Settlement payments")
+
+
 def test_a_neighbouring_measure_does_not_answer():
     assert not measure_asked("What was the net interest margin in 2017?", "Operating margin")
 

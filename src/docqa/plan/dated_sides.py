@@ -14,14 +14,10 @@ from __future__ import annotations
 
 import re
 
-from docqa.plan.list_words import MONTH
+from docqa.plan.list_words import CLOSING_PERIOD as _PERIOD, MONTH
 
 _JOIN = re.compile(r"\s*(?:;|,?\s+(?:and(?:\s+also)?|as\s+well\s+as|along\s+with|together\s+with|plus|"
                    r"in\s+addition\s+to)|,\s+also)\s+", re.I)
-# A period that closes a side: "at June 30, 2023", "in fiscal 2023", "in the 2021 cash flow statement".
-_PERIOD = re.compile(rf"\b(?:in|for|during|at|as\s+of|on|over|by)\s+(?:the\s+)?(?:end\s+of\s+)?(?:(?:fiscal|financial|calendar)\s+)?"
-                     rf"(?:year\s+)?(?:fy\s?\d{{2,4}}\b|q[1-4]\b|(?:19|20)\d\d\b|{MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d\b|"
-                     rf"\d{{1,2}}\s+{MONTH}\s+(?:19|20)\d\d\b)", re.I)
 _STARTS_WITH_PERIOD = re.compile(rf"^(?:(?:in|for|during|at|as\s+of|on|over|by)\s+)?(?:the\s+)?(?:end\s+of\s+)?"
                                  rf"(?:(?:fiscal|financial|calendar)\s+)?(?:year\s+)?(?:fy\s?\d|q[1-4]\b|(?:19|20)\d\d|{MONTH}\b)",
                                  re.I)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 # "A, B and C", "A & B"
 LIST_JOIN = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)"
+# A period that closes a side: "at June 30, 2023", "in fiscal 2023", "in the 2021 cash flow statement".
+CLOSING_PERIOD = re.compile(rf"\b(?:in|for|during|at|as\s+of|on|over|by)\s+(?:the\s+)?(?:end\s+of\s+)?(?:(?:fiscal|financial|calendar)\s+)?"
+                     rf"(?:year\s+)?(?:fy\s?\d{{2,4}}\b|q[1-4]\b|(?:19|20)\d\d\b|{MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d\b|"
+                     rf"\d{{1,2}}\s+{MONTH}\s+(?:19|20)\d\d\b)", re.I)
 
 
 def of_one_kind(items) -> bool:

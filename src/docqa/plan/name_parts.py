@@ -52,6 +52,12 @@ SET_APART = re.compile(rf"\s*(?:[:\u2013\u2014]|\s-)\s*(?P<names>{NAME}(?:{LIST_
 _NAME_OF_TWO = r"[A-Z][A-Za-z.&'’-]*(?:\s+[A-Z][A-Za-z.&'’-]*)+"
 _IN_NAMES = re.compile(rf"\s(?P<prep>in|for|across)\s+(?:the\s+)?(?P<names>{_NAME_OF_TWO}(?:{LIST_JOIN}(?:the\s+)?{_NAME_OF_TWO})+)"
                        r"\s*(?P<end>[?.]?)\s*$")
+# "EBIT for North America vs Greater China in fiscal 2021", "revenue from Americas, EMEA and Asia Pacific
+# for 2017": members after a preposition, a period after them for all; one-word names only in a list
+# of three or more, or set against each other by "vs" ("in Safety and Industrial" stays one name)
+_VERSUS = r"\s+(?:vs\.?|versus)\s+"
+_MEMBERS = re.compile(rf"\s(?P<prep>in|for|across|of|from)\s+(?:the\s+)?(?P<names>{NAME}(?:(?:{LIST_JOIN}|{_VERSUS})(?:the\s+)?{NAME})+)"
+                      r"(?P<end>(?:,?\s+(?:in|for|during|at|as\s+of|on)\s+[^?]*?)?\s*[?.]?)\s*$")
 _THE = re.compile(r"^the\s+", re.I)
 
 
@@ -97,6 +103,9 @@ def _by_named(question: str) -> tuple[str, ...]:
         head = question[:places.start()]
         return (tuple(f"{head} {places.group('prep')} {n}{places.group('end')}" for n in names)
                 if len(set(names)) == len(names) > 1 else ())
+    members = _by_members(question)
+    if members:
+        return members
     apart = SET_APART.search(question)
     if apart and any(m.span[0] < apart.end("names") and apart.start("names") < m.span[1]
                      for m in load_lexicon().match(question, every=True)):
@@ -106,3 +115,19 @@ def _by_named(question: str) -> tuple[str, ...]:
         head = question[:apart.start()].rstrip(" ,")
         return tuple(f"{head} in {n}{apart.group('end')}" for n in names) if len(set(names)) == len(names) > 1 else ()
     return ()
+
+
+def _by_members(question: str) -> tuple[str, ...]:
+    found = _MEMBERS.search(question)
+    if found is None:
+        return ()
+    versus = re.search(_VERSUS, found.group("names")) is not None
+    names = [_THE.sub("", n.strip()) for n in re.split(rf"{LIST_JOIN}|{_VERSUS}", found.group("names")) if n.strip()]
+    if (len(set(names)) < len(names) or not 2 <= len(names) <= 6
+            or (len(names) == 2 and not versus and any(len(n.split()) < 2 for n in names))):
+        return ()
+    if any(m.span[0] < found.end("names") and found.start("names") < m.span[1]
+           for m in load_lexicon().match(question, every=True)):
+        return ()  # a measure's own words ("research and development"), not names
+    head = question[:found.start()]
+    return tuple(f"{head} {found.group('prep')} {n}{found.group('end')}" for n in names)

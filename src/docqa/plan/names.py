@@ -114,6 +114,8 @@ def fuzzy_mentions(question: str, names: Iterable[tuple[str, str]] | NameTable, 
                 if n > 1 and joined != name.compact and joined.startswith(name.compact):
                     continue  # "Walmart U.S." is Walmart's name and a word more (a segment), not a typo of it
                 distance = OSA.distance(joined, name.compact, score_cutoff=budget)
+                if n > 1 and distance > 0 and OSA.distance("".join(w for w, _, _ in run[:-1]), name.compact) <= distance:
+                    continue  # the last word makes it no closer: "America vs" is not "American" split in two
                 if distance <= budget and (best is None or distance < best[0]):
                     best = (distance, name)
             if best is None:

@@ -20,6 +20,7 @@ import re
 
 from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.plan.enumeration import listed_items
+from docqa.plan.label_lists import by_labels, owner_of
 from docqa.plan.list_words import MONTH, of_one_kind
 from docqa.plan.name_parts import GROUPS, SET_APART, by_group
 from docqa.plan.dated_sides import by_dated_sides, by_sentence
@@ -69,6 +70,11 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     mentions = tuple(load_lexicon().match(question, every=True)) if measures else ()
     parts = (_by_measure(question, mentions) or _by_sides(question, mentions) or _by_phrase(question, mentions)
              or (question,))
+    if len(parts) < 2 and (figure or asks_figure(question)):
+        # lines the lexicon does not name, listed in one frame ("X's A and total B in 2021", "? And its B?")
+        labelled = by_labels(question, [m.span for m in load_lexicon().match(question, every=True)])
+        if labelled:
+            return _each(labelled)  # each item is planned again when asked, and split further by year
     if not figure:
         return _each(parts) if len(parts) > 1 else ()
     if not over_time:
@@ -179,6 +185,8 @@ def _period_of(text: str) -> str | None:
 # ", and what was ...", " and its total revenues": a second question about the same company.
 _CLAUSE = re.compile(r",?\s+and\s+(?=(?:what|how\s+much|how\s+many|its|their|the)\b)", re.I)
 _WH = re.compile(r"^(?:what|how\s+much|how\s+many)\b", re.I)
+# "..., and how much was its all other products": the owner's figure asked again ("how many" is ``by_parallel``'s)
+_ITS_AGAIN = re.compile(r"^(?:what|how\s+much)\s+(?:was|were|is|are|did)\s+(?:its|their)\s", re.I)
 _ELLIPTIC = re.compile(r"^(?:what|how\s+much|how\s+many)\s+(for|of|on|in|about)\s+", re.I)
 _FRAME_END = re.compile(r"(?:['’]s?|\b(?:its|their|the))\s+", re.I)
 _SAME_YEAR = re.compile(r"\b(?:that|the\s+same)\s+(?:year|period|quarter)\b", re.I)
@@ -199,8 +207,8 @@ def _by_clause(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
     company's possessive) when it names no figure-asking words of its own; "its" becomes the
     company's name and "that year" the first clause's year."""
     found = list(_CLAUSE.finditer(question))
-    if len(found) != 1 or not measures:
-        return ()
+    if len(found) != 1 or not (measures or (asks_figure(question) and _ITS_AGAIN.match(question[found[0].end():]))):
+        return ()  # (lines the lexicon does not name: only a second question that asks the owner's figure again)
     cut = found[0]
     first, second = question[:cut.start()].strip(), question[cut.end():].strip()
     lexicon = load_lexicon()
@@ -223,9 +231,9 @@ def _by_clause(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
     first += end
     if _WH.match(second):
         second = _counted_again(first, second)
-        owner = _OWNER.search(first)
+        owner = owner_of(first) or (_OWNER.search(first).group(1) if _OWNER.search(first) else None)
         if owner and re.match(r"^(?:what|how\s+much|how\s+many)\b[^?]*\b(?:its|their)\b", second, re.I):
-            second = re.sub(r"\b(?:its|their)\b", owner.group(1), second, count=1)
+            second = re.sub(r"\b(?:its|their)\b", lambda _: owner, second, count=1)
         if not _PERIOD.search(second) and (period := _PERIOD.search(first)):
             if _SAME_YEAR.search(second):
                 second = _SAME_YEAR.sub(period.group(0), second, count=1)
@@ -233,6 +241,8 @@ def _by_clause(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
                 second = f"{second.rstrip(' ?.')} {_lower_first(period.group(0))}{end}"
         second = second[:1].upper() + second[1:]
     else:
+        if not before:
+            return ()  # the first clause asks a figure the lexicon does not name: no frame to hand on
         start = min(m.span[0] for m in before)
         frames = list(_FRAME_END.finditer(question[:start]))
         if not frames:

@@ -23,7 +23,9 @@ def asks_which(question: str, matches: list[MetricMatch]) -> bool:
 
 def which_is_most(question: str) -> bool | None:
     """True for "which ... the most / largest", False for "the least / smallest", None otherwise."""
-    m = _WHICH_MOST.search(question)
+    # "Greater China", "Most Valuable Brands": a capitalised word inside a name is no superlative
+    m = _WHICH_MOST.search(re.sub(r"(?<=\S\s)(?:Most|Least|Greater|Larger|Higher|Lower|Smaller|Bigger)\b(?=\s+[A-Z])",
+                                  lambda w: "N" * len(w.group()), question))
     if m is None:
         return None
     return m.group("word").lower() not in ("least", "lowest", "smallest", "smaller", "lower")

@@ -47,7 +47,9 @@ def measure_asked(asked: QuestionPlan | str, measure: str | None) -> bool:
         return True  # "Change in revenue from ...", "2015-2017 average cost of revenue (cogs) ..."
     if plan.verdict:
         return True  # a yes/no verdict shows the figures it judged by, under their own names
-    words_asked = set(normalized(stems(plan.question)))
+    # the question's words as said too: a synonym read across a period ("settlement payments for fiscal
+    # 2022" is no "purchase") must not hide them
+    words_asked = set(normalized(stems(plan.question))) | set(stems(plan.question))
     short = [s for s in _SHORT_NAME.findall(measure) if s.lower() not in _GENERIC_MEASURE_WORDS]
     if any(set(stems(s)) <= words_asked for s in short):
         return True  # "Revenue per available room (REVPAR)" asked as "REVPAR": the label's own short name
