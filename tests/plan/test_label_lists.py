@@ -117,3 +117,30 @@ def test_members_of_one_measure_are_one_question_each(question, parts):
 ])
 def test_one_name_holding_and_is_one_member(question):
     assert build_plan(question, []).parts == ()
+
+
+@pytest.mark.parametrize("question, parts", [
+    # a quarterly report's spans, ended on one day
+    ("What was JPMorgan's net revenue for the three and six months ended June 30, 2023?",
+     ("What was JPMorgan's net revenue for the three months ended June 30, 2023?",
+      "What was JPMorgan's net revenue for the six months ended June 30, 2023?")),
+    ("What were MGM's net revenues for the quarter and six months ended June 30, 2023?",
+     ("What were MGM's net revenues for the quarter ended June 30, 2023?",
+      "What were MGM's net revenues for the six months ended June 30, 2023?")),
+    # the right phrase's preposition opens the left one, not the "of" inside it
+    ("JPMorgan net income for the second quarter of 2023 and for the first six months of 2023?",
+     ("JPMorgan net income for the second quarter of 2023?", "JPMorgan net income for the first six months of 2023?")),
+])
+def test_periods_a_quarterly_report_prints_side_by_side_are_parts(question, parts):
+    assert build_plan(question, []).parts == parts
+
+
+def test_one_span_is_one_question():
+    assert build_plan("What was JPMorgan's net income for the six months ended June 30, 2023?", []).parts == ()
+
+
+def test_a_measure_named_average_is_asked_of_each_member():
+    # "average MAUs" is the measure's name; an average of the years listed stays one figure
+    plan = build_plan("Activision Blizzard: average MAUs for the three months ended December 31, 2019 - Activision and King?", [])
+    assert len(plan.parts) == 2
+    assert build_plan("What was Nike's average revenue over 2021 and 2022?", []).parts == ()

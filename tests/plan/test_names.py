@@ -31,6 +31,16 @@ def test_a_word_after_a_printed_word_is_no_name_split_in_two():
     assert [m.company for m in found] == []
 
 
+def test_ordinary_words_in_lower_case_are_no_two_word_name():
+    names = [("First Mid Bancshares, Inc.", "first mid")]
+    printed = {"first", "six", "months"}
+    question = "JPMorgan net income for the first six months of 2023"
+    assert fuzzy_mentions(question, names, lambda w: w in printed) == []
+    # a two-word name mistyped is still read: "Frist Mid" is no pair of printed words
+    assert [m.company for m in fuzzy_mentions("Frist Mid deposits in 2022", names, lambda w: w in printed)] == [
+        "First Mid Bancshares, Inc."]
+
+
 def test_an_ordinary_word_the_filings_print_is_not_a_typo_of_a_company():
     printed = {"being", "costs"}
     assert companies("What is being reported as costs?", is_word=lambda w: w in printed) == []

@@ -57,7 +57,7 @@ _IN_NAMES = re.compile(rf"\s(?P<prep>in|for|across)\s+(?:the\s+)?(?P<names>{_NAM
 # of three or more, or set against each other by "vs" ("in Safety and Industrial" stays one name)
 _VERSUS = r"\s+(?:vs\.?|versus)\s+"
 _MEMBERS = re.compile(rf"\s(?P<prep>in|for|across|of|from)\s+(?:the\s+)?(?P<names>{NAME}(?:(?:{LIST_JOIN}|{_VERSUS})(?:the\s+)?{NAME})+)"
-                      r"(?P<end>(?:,?\s+(?:in|for|during|at|as\s+of|on)\s+[^?]*?)?\s*[?.]?)\s*$")
+                      r"(?P<end>(?:,?\s+(?:in|for|during|at|as\s+of|on|within)\s+[^?]*?)?\s*[?.]?)\s*$")
 _THE = re.compile(r"^the\s+", re.I)
 
 

@@ -122,6 +122,9 @@ def fuzzy_mentions(question: str, names: Iterable[tuple[str, str]] | NameTable, 
                 continue
             if best[0] > 0 and n == 1 and is_word is not None and is_word(joined):
                 continue  # a word the filings use ("being", "costs") is that word, not a typo
+            if (best[0] > 0 and n > 1 and is_word is not None and question[start:end].islower()
+                    and all(is_word(w) for w, _, _ in run)):
+                continue  # words the filings use, in lower case: "the first six months" is not "First Mid"
             found.append(Mention(best[1].company, start, end, joined, exact=best[0] == 0))
             taken = [*taken, (start, end)]
             break

@@ -27,7 +27,7 @@ _LAST_PREPOSITION = re.compile(rf"\b(?:{_PREPOSITION})\s+(?=\S)", re.I)
 # What follows the second phrase for both: a period or a day ("at May 29, 2022", "in fiscal 2023").
 _TAIL = re.compile(rf"\s+(?:(?:at|as\s+of|on|in|for|during)\s+(?:the\s+)?(?:end\s+of\s+)?"
                    rf"(?:(?:fiscal\s+)?(?:year\s+)?(?:19|20)\d\d\b|{MONTH}\s+\d|fy\s?\d|q[1-4]\b|fiscal\b|"
-                   rf"(?:first|second|third|fourth)\s+quarter|(?:three|six|nine|twelve)\s+months))", re.I)
+                   rf"(?:first|second|third|fourth)\s+quarter|(?:(?:first|last)\s+)?(?:three|six|nine|twelve)\s+months))", re.I)
 _DATED = re.compile(rf"^(?:at|as\s+of|on)\s+(?:{MONTH}\s+\d{{1,2}},?\s+)?(?:19|20)\d\d\b", re.I)
 _ASKS_AGAIN = re.compile(r"^(?:how\s+(?:many|much))\s+(?P<what>[^?]+?)\s*\??$", re.I)
 _VERB = re.compile(r"\b(?:did|does|do|was|were|is|are|has|have|had|will|would)\b", re.I)
@@ -47,7 +47,19 @@ MAX_WORDS = 8
 
 def by_parallel(question: str) -> tuple[str, ...]:
     """The parts of a question that joins two phrases of one shape, or () when it does not."""
-    return _second_question(question) or _two_phrases(question)
+    return _second_question(question) or _verb_after_both(question) or _two_phrases(question)
+
+
+# "How many stores and how many employees did Best Buy have at ...": both asked first, the verb after them
+_BOTH_FIRST = re.compile(r"^\W*(?P<lead>how\s+(?:many|much))\s+(?P<a>[^?,]+?)\s+and\s+how\s+(?:many|much)\s+(?P<b>[^?,]+?)\s+"
+                         r"(?P<rest>(?:did|does|do|was|were|is|are|has|have|had)\b[^?]*?)\s*(?P<end>[?.]?)\s*$", re.I)
+
+
+def _verb_after_both(question: str) -> tuple[str, ...]:
+    found = _BOTH_FIRST.match(question)
+    if found is None or _VERB.search(found.group("a")) or _VERB.search(found.group("b")):
+        return ()
+    return tuple(f"{found.group('lead')} {found.group(k)} {found.group('rest')}{found.group('end')}" for k in ("a", "b"))
 
 
 def _two_phrases(question: str) -> tuple[str, ...]:
@@ -72,6 +84,12 @@ def _two_phrases(question: str) -> tuple[str, ...]:
     opened = list(_LAST_PREPOSITION.finditer(text, 0, join.start()))
     if not opened:
         return ()
+    own = _STARTS_PHRASE.match(right.strip())
+    same = [o for o in opened if own and o.group(0).split()[0].lower() == right.strip().split()[0].lower()]
+    if same and not shared:
+        # "for the second quarter of 2023 and for the first six months of 2023": the left phrase opens
+        # with the right one's preposition, not with the last one inside it ("of 2023")
+        opened = same
     left_start = opened[-1].start()
     left = text[left_start:join.start()].strip(" ,")
     head = text[:left_start].rstrip()

@@ -26,7 +26,7 @@ from docqa.plan.name_parts import GROUPS, SET_APART, by_group
 from docqa.plan.dated_sides import by_dated_sides, by_sentence
 from docqa.plan.parallel import by_parallel
 from docqa.plan.ratio_inputs import by_inputs
-from docqa.plan.year_parts import by_year
+from docqa.plan.year_parts import by_span, by_year
 from docqa.plan.format import asks_figure, looks_up_a_figure
 from docqa.plan.measures import head_noun_after
 
@@ -41,6 +41,15 @@ _TOGETHER = re.compile(r"\b(?:combined|together(?!\s+with)|in\s+total|in\s+aggre
                        r"summed|altogether|average|mean|over\s+(?:the|those|these)\b|across\b)", re.I)
 
 
+def _taken_together(question: str) -> bool:
+    """"The average revenue of Verizon in 2020 and 2021" is one figure of the years; "average MAUs ...
+    — Activision and King" asks a measure named "average" of each member."""
+    said = [m.group(0).lower() for m in _TOGETHER.finditer(question)]
+    if said and all(w in ("average", "mean") for w in said):
+        return bool(by_year(question) or by_span(question))
+    return bool(said)
+
+
 def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: bool,
                 over_time: bool = False, counts: bool = False, names: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The part questions, each asking one figure in the question's own frame; () when the
@@ -51,7 +60,7 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     inputs = by_inputs(question, measures)
     if inputs:
         return inputs  # "... as a % of net sales - give the two inputs: A and B": each input, not the ratio
-    if one_question or _TOGETHER.search(question):
+    if one_question or _taken_together(question):
         return ()
     sentences = by_sentence(question)
     if sentences:
@@ -78,7 +87,7 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     if not figure:
         return _each(parts) if len(parts) > 1 else ()
     if not over_time:
-        parts = tuple(p for part in parts for p in (by_year(part) or (part,)))
+        parts = tuple(p for part in parts for p in (by_year(part) or by_span(part) or (part,)))
     parts = tuple(p for part in parts for p in (by_group(part) or (part,)))
     if len(parts) < 2:
         parts = by_parallel(question) or parts  # two phrases of one shape, no measure named between them

@@ -1,5 +1,7 @@
 """Years listed for a figure are parts of a question: "net income in 2019 and 2020", "FY22 and FY21",
-"at December 31, 2021 and at December 31, 2020", "2022 vs 2021" when no change is asked."""
+"at December 31, 2021 and at December 31, 2020", "2022 vs 2021" when no change is asked; so are the
+spans a quarterly report prints side by side, ended on one day: "the three and six months ended June
+30, 2023", "the quarter and six months ended ..."."""
 
 from __future__ import annotations
 
@@ -39,3 +41,28 @@ def by_year(question: str) -> tuple[str, ...]:
     first = items[0].group("pre") or ""
     head, tail = question[:run.start()], question[run.end():]
     return tuple(f"{head}{m.group('pre') or first}{m.group('year')}{tail}" for m in items)
+
+
+# "three and six months ended", "the quarter and the six months ended", "3 vs 9 months ending": spans ended on one day
+_SPAN = r"(?:(?:three|six|nine|twelve|3|6|9|12)(?:[\s-]+months?)?|quarter|(?:thirteen|twenty-six|thirty-nine|13|26|39)(?:[\s-]+weeks?)?)"
+_SPANS = re.compile(rf"\b(?P<spans>{_SPAN}(?:(?:\s*,\s*|\s+(?:and|&|vs\.?|versus)\s+)(?:the\s+)?{_SPAN})+)"
+                    r"(?P<unit>[\s-]+(?:months?|weeks?))?\s+(?P<end>ended|ending)\b", re.I)
+_SPAN_ITEM = re.compile(_SPAN, re.I)
+
+
+def by_span(question: str) -> tuple[str, ...]:
+    """"Net revenue for the three and six months ended June 30, 2023": each span's figure."""
+    found = _SPANS.search(question)
+    if found is None:
+        return ()
+    unit = (found.group("unit") or "").strip(" -")
+    items = []
+    for m in _SPAN_ITEM.finditer(found.group("spans")):
+        item = m.group(0)
+        if item.lower() != "quarter" and not re.search(r"months?|weeks?", item, re.I):
+            item = f"{item} {unit or 'months'}"
+        items.append(item)
+    if len(items) < 2 or len({i.lower() for i in items}) < len(items):
+        return ()
+    head, tail = question[:found.start()], question[found.start("end"):]
+    return tuple(f"{head}{item} {tail}" for item in items)
