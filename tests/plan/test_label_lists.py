@@ -144,3 +144,15 @@ def test_a_measure_named_average_is_asked_of_each_member():
     plan = build_plan("Activision Blizzard: average MAUs for the three months ended December 31, 2019 - Activision and King?", [])
     assert len(plan.parts) == 2
     assert build_plan("What was Nike's average revenue over 2021 and 2022?", []).parts == ()
+    assert build_plan("What is the FY2018 - FY2020 average EBITDA margin for Walmart, from the income statement and "
+                      "the cash flow statement?", []).parts == ()
+
+
+def test_a_list_a_table_prints_as_one_label_is_one_line():
+    question = "What were Acme's accrued vacation, salaries and wages in 2022?"
+    assert len(build_plan(question, []).parts) == 3
+    printed = {"accrued vacation, salaries and wages"}
+    assert build_plan(question, [], labels=lambda phrase: phrase.lower() in printed).parts == ()
+    # a list no table prints as one label is still split
+    assert len(build_plan("What were Acme's accrued vacation, bonuses and wages in 2022?", [],
+                          labels=lambda phrase: phrase.lower() in printed).parts) == 3

@@ -75,3 +75,9 @@ def test_one_query_for_all_groups_gives_the_hits_of_one_search_per_group(lexical
     assert together.hits and together.hits == alone.hits
     if question.startswith("Compare"):
         assert len(together.plan.groups) > 1
+
+
+def test_a_row_label_is_read_from_the_stored_tables(segment_engine):
+    searcher = segment_engine.searcher()
+    assert searcher.prints_label("operating, selling, general and administrative expenses")   # Walmart FY2018 p. 57
+    assert not searcher.prints_label("net sales and operating income")                         # words, not a row

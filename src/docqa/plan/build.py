@@ -30,7 +30,7 @@ from docqa.plan.judgement import (band_asked, bottom_line_asked, compared, judge
 from docqa.plan.model import Intent, QuestionPlan, Statistic
 from docqa.plan.line_text import bracketed_asides, names_a_statement
 from docqa.plan.measures import gross_of, linking_words, narrowed_by, nouns_of, read_measures, without_asked_verb
-from docqa.plan.names import OwnerCheck, WordCheck
+from docqa.plan.names import LabelCheck, OwnerCheck, WordCheck
 from docqa.plan.parts import split_parts
 from docqa.plan.scope import scope_asked
 from docqa.plan.periods import (
@@ -60,10 +60,11 @@ from docqa.types import Document, SearchFilters
 
 def build_plan(question: str, documents: list[Document], explicit: SearchFilters | None = None,
                is_word: WordCheck | None = None, owner: OwnerCheck | None = None,
-               inherited: tuple[str, ...] = ()) -> QuestionPlan:
+               inherited: tuple[str, ...] = (), labels: LabelCheck | None = None) -> QuestionPlan:
     """The plan of ``question`` over ``documents``; ``explicit`` filters are filters, not hints.
     ``is_word`` and ``owner`` ask the index about words (a typo of a name is printed nowhere; a
-    word that only one company's filings print names it)."""
+    word that only one company's filings print names it); ``labels`` whether a table prints a phrase
+    as a row's label (a list the filing prints as one line is no parts)."""
     lexicon = load_lexicon()
     explicit = explicit or SearchFilters()
     content = content_text(question)
@@ -93,7 +94,7 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
         discussed_as=tuple(headed_as),
     )
     plan = _with_subject(plan, documents, explicit, is_word, owner)
-    plan = _with_ask(plan)
+    plan = _with_ask(plan, labels)
     plan = replace(plan, intent=classify(plan))
     if plan.intent is Intent.SECTION and not plan.discussed:  # "what are X's key risks around cybersecurity"
         plan = replace(plan, discussed=discussed_words(content_text(plan.asked), plan.named_as))
@@ -171,7 +172,7 @@ def _renamed(periods: AskedPeriods, renamed: tuple[tuple[int, int], ...]) -> Ask
                    quarters=tuple((q, to.get(y, y) if y is not None else None) for q, y in periods.quarters))
 
 
-def _with_ask(plan: QuestionPlan) -> QuestionPlan:
+def _with_ask(plan: QuestionPlan, labels: LabelCheck | None = None) -> QuestionPlan:
     """What kind of answer is asked, read from the question as the answerers read it (names spelt
     as the filings spell them, so that a measure's offsets hold in that text)."""
     asked = plan.asked
@@ -204,7 +205,7 @@ def _with_ask(plan: QuestionPlan) -> QuestionPlan:
         fact=asked_fact(asked), list_noun=_noun(asked_noun(asked)), composition=composition,
         parts=split_parts(asked, measures, one_question or bool(routed) or asks_why(asked),
                           over_time=reading.over_time is not None, counts=counted_noun(asked) is not None,
-                          names=(*plan.named_as, *plan.companies)),
+                          names=(*plan.named_as, *plan.companies), printed=labels),
         convention=convention(asked), defined_inputs=tuple(defined_inputs(asked)), main_clause=main_clause(asked),
         # a verdict's line is what it judges: "higher than", "more than $1 billion" are no row's words
         line_clause=without_asked_verb(judged_of or main_clause(asked), counts=counted_noun(asked) is not None), nouns_of=nouns_of(main_clause(asked), measures),

@@ -33,7 +33,7 @@ _COMMA = re.compile(r",\s*(?:and\s+|&\s*)?(?:(?:the|its|their)\s+)?", re.I)
 _AND = re.compile(r"\s+(?:and|&)\s+(?:(?:the|its|their)\s+)?", re.I)
 _ALONG = re.compile(r",?\s+(?:as\s+well\s+as|along\s+with|together\s+with)\s+(?:(?:the|its|their)\s+)?", re.I)
 # A comma the label keeps: "..., net of federal benefit", "..., less current portion", "..., excluding leases"
-_LABELS_COMMA = re.compile(r",\s*(?:net\s+of|net\s*(?:,|$)|less\b|excluding|including|at\s+(?:cost|fair\s+value)|"
+_LABELS_COMMA = re.compile(r",\s*(?:net\s+of|net\s*(?:[,(]|$)|less\b|excluding|including|at\s+(?:cost|fair\s+value)|"
                            r"(?:current|non-?current|long-term)\s+portion)", re.I)
 _HANDED_OUT = re.compile(r",?\s+respectively\b|\bboth\b", re.I)
 _TOTAL = re.compile(r"^(?:total|subtotal)\b", re.I)
@@ -98,7 +98,9 @@ def _handed_out(question: str, protected: Sequence[tuple[int, int]]) -> tuple[st
     span = text[start:end]
     handed_out = _HANDED_OUT.search(text) is not None
     span = _HANDED_OUT.sub("", span).rstrip(" ,")
-    items = _items(span, [(a - start, b - start) for a, b in protected if start <= a < end], handed_out)
+    # no cut inside brackets: "other, net (common stock and paid-in capital)" is one line
+    bracketed = [(m.start(), m.end()) for m in re.finditer(r"\([^()]*\)", span)]
+    items = _items(span, [*bracketed, *((a - start, b - start) for a, b in protected if start <= a < end)], handed_out)
     if not 2 <= len(items) <= MAX_ITEMS:
         return ()
     items = _members_in_frame(items)

@@ -16,7 +16,9 @@ about all of them.
 
 from __future__ import annotations
 
+import os
 import re
+from typing import Callable
 
 from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.plan.enumeration import listed_items
@@ -46,12 +48,44 @@ def _taken_together(question: str) -> bool:
     — Activision and King" asks a measure named "average" of each member."""
     said = [m.group(0).lower() for m in _TOGETHER.finditer(question)]
     if said and all(w in ("average", "mean") for w in said):
-        return bool(by_year(question) or by_span(question))
+        # an average over the years or spans the question names ("FY2018 - FY2020 average", "in 2020 and 2021")
+        return len(set(re.findall(r"(?<!\d)(?:19|20)\d\d(?!\d)", question))) >= 2 or bool(by_span(question))
     return bool(said)
 
 
 def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: bool,
-                over_time: bool = False, counts: bool = False, names: tuple[str, ...] = ()) -> tuple[str, ...]:
+                over_time: bool = False, counts: bool = False, names: tuple[str, ...] = (),
+                printed: Callable[[str], bool] | None = None) -> tuple[str, ...]:
+    """The part questions (``_parts``), unless the list they hand out is printed as one row's label:
+    "accrued vacation, salaries and wages", "restructuring, impairment and other charges" are one line
+    each when a table says so (``printed`` asks the index; decided from the filings, not a list of names)."""
+    parts = _parts(question, measures, one_question, over_time, counts, names)
+    if parts and printed is not None and (listed := listed_span(question, parts)) and printed(listed):
+        return ()
+    return parts
+
+
+def listed_span(question: str, parts: tuple[str, ...]) -> str | None:
+    """The list as the question writes it: what the parts do not share ("accrued vacation, salaries and
+    wages" of "What were X's accrued vacation, salaries and wages in 2022?"); None when that is no list
+    of line words (a second question, a period, several words too many)."""
+    prefix = os.path.commonprefix(list(parts))
+    prefix = prefix[:prefix.rfind(" ") + 1] if " " in prefix else ""
+    suffix = os.path.commonprefix([p[::-1] for p in parts])[::-1].rstrip("?. ")
+    suffix = suffix[suffix.find(" "):] if " " in suffix else ""
+    if not question.startswith(prefix):
+        return None
+    end = question.rfind(suffix) if suffix.strip() else len(question.rstrip(" ?."))
+    middle = _DISTRIBUTIVE.sub(" ", question[len(prefix):end]).strip(" ,")
+    if (end < len(prefix) or not re.search(r",|\band\b|&", middle) or "?" in middle
+            or re.search(r"\b(?:what|how|which|why|did|does|was|were)\b", middle, re.I)
+            or not 2 <= len(middle.split()) <= 10 or re.search(r"\d", middle)):
+        return None
+    return middle
+
+
+def _parts(question: str, measures: tuple[MetricMatch, ...], one_question: bool,
+           over_time: bool = False, counts: bool = False, names: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The part questions, each asking one figure in the question's own frame; () when the
     question asks one thing (``one_question``: it states arithmetic, a comparison or a ranking
     over what it lists; ``over_time``: a change or growth across the years it lists). Years and

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import re
 import time
 import weakref
 from collections import Counter
@@ -27,6 +28,14 @@ class SearchResult:
     timings: dict[str, float] = field(default_factory=dict)
 
 
+LABEL_SAMPLE = 8  # chunks read for a phrase's printed rows: a label prints on few pages
+
+
+def _label_key(text: str) -> str:
+    """A label as words only: case, punctuation, footnote marks ("(1)", "*") and a leading "Total" aside."""
+    return " ".join(re.findall(r"[a-z]+", re.sub(r"\(\d\)|\*|^\W*total\b", " ", text.lower())))
+
+
 @dataclass
 class _Lookups:
     """What planning asked the lexical index about words, for one set of documents. The engine makes
@@ -35,6 +44,7 @@ class _Lookups:
     documents: tuple[str, ...] = ()
     words: dict[str, bool] = field(default_factory=dict)
     owners: dict[str, str | None] = field(default_factory=dict)
+    labels: dict[str, bool] = field(default_factory=dict)
     # The documents (the same objects until the store is written) and each one's company, canonical.
     canonical: tuple[tuple[Document, ...], dict[str, str]] | None = None
 
@@ -83,7 +93,7 @@ class HybridSearcher:
         """The question's plan, with the index answering what planning asks about words."""
         self._cache = _lookups(self.store, documents)
         return build_plan(question, documents, filters, is_word=self.is_word, owner=self._owner(documents),
-                          inherited=inherited)
+                          inherited=inherited, labels=self.prints_label)
 
     def search(
         self,
@@ -127,6 +137,21 @@ class HybridSearcher:
                 words.clear()
             cached = words[word] = bool(self.store.lexical_search([word], [], SearchFilters(), 1))
         return cached
+
+    def prints_label(self, phrase: str) -> bool:
+        """Does a stored table print this phrase as a row's whole label ("Accrued vacation, salaries and
+        wages")? Read from the tables of the pages that print the phrase at all."""
+        key = _label_key(phrase)
+        labels = self._cache.labels
+        if key not in labels:
+            if len(labels) > 50_000:
+                labels.clear()
+            ranked = self.store.lexical_search([], [phrase], SearchFilters(), LABEL_SAMPLE)
+            pages = dict.fromkeys((c.document_id, c.page) for c in self.store.chunks([cid for cid, _ in ranked]))
+            labels[key] = any(_label_key(row.label) == key
+                              for document_id, number in pages if (page := self.store.page(document_id, number))
+                              for table in page.tables for row in table.rows)
+        return labels[key]
 
     def _owner(self, documents: list[Document]):
         """The company whose filings (nearly) alone print a word: "Lockheed" is Lockheed Martin's."""
