@@ -156,3 +156,11 @@ def test_a_list_a_table_prints_as_one_label_is_one_line():
     # a list no table prints as one label is still split
     assert len(build_plan("What were Acme's accrued vacation, bonuses and wages in 2022?", [],
                           labels=lambda phrase: phrase.lower() in printed).parts) == 3
+
+
+def test_a_label_printed_for_one_part_does_not_undo_parts_asked_apart():
+    # "gross property and equipment" is a printed label, but the question asks it and another line in turn
+    question = ("What was Amazon's gross property and equipment at December 31, 2019? And its property and equipment, "
+                "net on the balance sheet?")
+    printed = {"gross property and equipment"}
+    assert len(build_plan(question, [], labels=lambda phrase: phrase.lower() in printed).parts) == 2

@@ -77,6 +77,9 @@ def listed_span(question: str, parts: tuple[str, ...]) -> str | None:
         return None
     end = question.rfind(suffix) if suffix.strip() else len(question.rstrip(" ?."))
     middle = _DISTRIBUTIVE.sub(" ", question[len(prefix):end]).strip(" ,")
+    items = [p[len(prefix):len(p.rstrip("?. ")) - len(suffix)].strip(" ,") for p in parts]
+    if not all(item and item.lower() in middle.lower() for item in items):
+        return None  # the items are not listed side by side ("... at December 31, 2019? And its ...")
     if (end < len(prefix) or not re.search(r",|\band\b|&", middle) or "?" in middle
             or re.search(r"\b(?:what|how|which|why|did|does|was|were)\b", middle, re.I)
             or not 2 <= len(middle.split()) <= 10 or re.search(r"\d", middle)):
