@@ -72,18 +72,27 @@ def _candidates(pages, fiscal_year: int) -> list[dict]:
     return [r for r in rows if seen[r["row"].lower()] == 1]
 
 
-def probe(index: Path, per_filing: int, seed: int, files: list[str] | None) -> list[dict]:
+def _opened(index: Path):
     from docqa.engine import Engine
-    from docqa.eval.answers import numbers_match
 
-    engine = Engine.open(index)
-    out = []
+    return Engine.open(index)
+
+
+def _annual(engine, files: list[str] | None):
+    """The annual filings of the index (or of ``files``) whose company and fiscal year are read, by name."""
     for doc in sorted(engine.documents(), key=lambda d: d.file_name):
         meta = doc.meta
         if files and doc.file_name not in files:
             continue
-        if not meta.company or not meta.fiscal_year or str(getattr(meta.doc_type, "value", meta.doc_type)) not in _ANNUAL:
-            continue
+        if meta.company and meta.fiscal_year and str(getattr(meta.doc_type, "value", meta.doc_type)) in _ANNUAL:
+            yield doc, meta
+
+
+def probe(index: Path, per_filing: int, seed: int, files: list[str] | None) -> list[dict]:
+    from docqa.eval.answers import numbers_match
+
+    engine, out = _opened(index), []
+    for doc, meta in _annual(engine, files):
         candidates = _candidates(engine.store.pages(doc.id), meta.fiscal_year)
         rng = random.Random(f"{seed}:{doc.file_name}")
         for row in rng.sample(candidates, min(per_filing, len(candidates))):
@@ -137,17 +146,10 @@ def _part_question(rows: list[dict], company: str, year: int, rng: random.Random
 
 def parts_probe(index: Path, per_filing: int, seed: int, files: list[str] | None) -> list[dict]:
     """Two or three rows of one table asked in one question, each also asked alone."""
-    from docqa.engine import Engine
     from docqa.eval.answers import numbers_match
 
-    engine = Engine.open(index)
-    out = []
-    for doc in sorted(engine.documents(), key=lambda d: d.file_name):
-        meta = doc.meta
-        if files and doc.file_name not in files:
-            continue
-        if not meta.company or not meta.fiscal_year or str(getattr(meta.doc_type, "value", meta.doc_type)) not in _ANNUAL:
-            continue
+    engine, out = _opened(index), []
+    for doc, meta in _annual(engine, files):
         tables = collections.defaultdict(list)
         for row in _candidates(engine.store.pages(doc.id), meta.fiscal_year):
             if row["raw"] not in {r["raw"] for r in tables[row["table"]]}:  # figures told apart

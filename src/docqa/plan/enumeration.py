@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from docqa.plan.list_words import of_one_kind
+from docqa.plan.list_words import ALONG_JOIN as _ALONG, AND_JOIN as _AND, VS_JOIN as _VS, of_one_kind
 
 MAX_ITEMS = 6
 
@@ -24,10 +24,7 @@ _SET_OFF = re.compile(r"\s*:\s+|\s*:\s*\n|\s+[-\u2013\u2014]\s+|\s*[\u2013\u2014
 _BULLET_LINE = re.compile(r"^\s*(?:[-\u2013\u2014*\u2022\u25aa\u25cf]|\(?\d{1,2}[.)]|\(?[a-h][.)])\s*", re.I)
 _INLINE_BULLET = re.compile(r"(?:^|\s)[-\u2013\u2014*\u2022]\s+")
 _NUMBERED = re.compile(r"(?:^|[\s,;]+(?:and\s+)?)\(?(?:\d{1,2}|[a-h]|i{1,3}|iv|v)\)\s*", re.I)
-_VS = re.compile(r"\s+(?:vs\.?|versus)\s+", re.I)
 _COMMA = re.compile(r"\s*,\s*(?:and\s+|&\s*)?")
-_AND = re.compile(r"\s+(?:and|&)\s+(?:(?:the|its|their)\s+)?", re.I)
-_ALONG = re.compile(r",?\s+(?:as\s+well\s+as|along\s+with|together\s+with)\s+(?:(?:the|its|their)\s+)?", re.I)
 _OWN_AND = re.compile(r",?\s+(?:and|&)\s+(?:(?:the|its|their)\s+)?", re.I)
 _TRAILING = re.compile(r"(?:,?\s+respectively|,?\s+each|,?\s+please|,?\s+thanks?)?\s*[?.!]*\s*$", re.I)
 # "December 31, 2022": a date's comma is no cut

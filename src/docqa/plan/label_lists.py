@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from docqa.plan.list_words import CLOSING_PERIOD, of_one_kind
+from docqa.plan.list_words import ALONG_JOIN as _ALONG, AND_JOIN as _AND, CLOSING_PERIOD, VS_JOIN as _VS, of_one_kind
 
 MAX_ITEMS = 6
 MAX_ITEM_WORDS = 12
@@ -28,10 +28,7 @@ MAX_ITEM_WORDS = 12
 # "X's", "X’s", "Walmart Inc.'s": where the owner ends and what it is asked about begins
 _POSSESSIVE = re.compile(r"[\w.)]['\u2019]s?\s+")
 _LEAD = re.compile(r"^\W*(?:what|how\s+much|how\s+many)\s+(?:was|were|is|are)\s+(?:the\s+)?", re.I)
-_VS = re.compile(r"\s+(?:vs\.?|versus)\s+", re.I)
 _COMMA = re.compile(r",\s*(?:and\s+|&\s*)?(?:(?:the|its|their)\s+)?", re.I)
-_AND = re.compile(r"\s+(?:and|&)\s+(?:(?:the|its|their)\s+)?", re.I)
-_ALONG = re.compile(r",?\s+(?:as\s+well\s+as|along\s+with|together\s+with)\s+(?:(?:the|its|their)\s+)?", re.I)
 # A comma the label keeps: "..., net of federal benefit", "..., less current portion", "..., excluding leases"
 _LABELS_COMMA = re.compile(r",\s*(?:net\s+of|net\s*(?:[,(]|$)|less\b|excluding|including|at\s+(?:cost|fair\s+value)|"
                            r"(?:current|non-?current|long-term)\s+portion)", re.I)
