@@ -1,6 +1,8 @@
 """Plan slots that say which of a question's words name the line asked: the company as the question
 names it, a verb tying the item to a place, a topic label before the question proper."""
 
+import pytest
+
 from docqa.plan import build_plan
 from docqa.types import DocType, Document, DocumentMeta
 
@@ -109,3 +111,15 @@ def test_a_participle_placing_a_line_the_lexicon_does_not_name_is_a_linking_word
     plan = build_plan("Corning FY2020 - long-lived assets located in Korea at year end?", DOCS)
     assert "located" in plan.linking
     assert build_plan("What were assets held for sale in 2022?", DOCS).linking == ()
+
+
+@pytest.mark.parametrize("question, runs_on", [
+    ("What was 3M's foreign currency denominated debt in 2022?", True),     # words before a composed amount
+    ("What were American Water's unamortized debt issuance costs in 2022?", True),  # words after it
+    ("What was PepsiCo's debt guarantee of wholly-owned subsidiary in 2022?", True),
+    ("What was 3M's total debt in 2022?", False),                           # the composed amount itself
+    ("What was 3M's debt at the end of 2022?", False),
+    ("What was Walmart's free cash flow in fiscal 2020?", False),
+])
+def test_words_around_a_composed_amount_name_a_line_of_their_own(question, runs_on):
+    assert bool(build_plan(question, []).reading.runs_on) is runs_on

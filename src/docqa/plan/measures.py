@@ -104,7 +104,7 @@ def read_measures(question: str, matches: tuple[MetricMatch, ...] | list[MetricM
                           qualified=frozenset([m.span for m in matches if m.kind == "metric" and _qualified(question, m)]
                                               + by_label + [span for span, _ in headed]),
                           labelled=_labelled_line(question) if by_label else "",
-                          runs_on=frozenset(m.span for m in matches if m.kind == "metric" and not asks_verdict(question)
+                          runs_on=frozenset(m.span for m in matches if _an_amount(m) and not asks_verdict(question)
                                             and _runs_on(question, m, matches, names)))
 
 
@@ -207,8 +207,9 @@ def _runs_on(question: str, m: MetricMatch, matches, names: tuple[str, ...] = ()
     are the noun before, not the item. The phrase ends at punctuation, a preposition, a verb of the
     question's frame ("did", "was", "go up"), an adverb or a past participle ("directly outlined"). (In a
     verdict the words after the item are what is judged of it: "was net income positive", not read here.)"""
-    entry = load_lexicon().metric(m.key)
-    vocabulary = {x for p in (*entry.asks, *entry.prints) for x in stems(p)}
+    lexicon = load_lexicon()
+    entry = lexicon.metric(m.key) if m.kind == "metric" else lexicon.formula(m.key)
+    vocabulary = {x for p in (entry.label, *entry.asks, *getattr(entry, "prints", ())) for x in stems(p)}
     # "revenue CAGR", "revenue growth": a formula asked of the item, not another line
     formulas = {x for o in matches if o.kind == "formula" for x in stems(o.text)}
     named = {x for name in names for x in stems(name)}  # "the income tax benefit MGM Resorts booked"
@@ -225,7 +226,23 @@ def _runs_on(question: str, m: MetricMatch, matches, names: tuple[str, ...] = ()
         if naming(word):
             return True
     before = re.search(r"([A-Za-z][\w&-]*)\s+(?:for|from)\s+(?:the\s+)?$", question[:m.span[0]])
-    return bool(before and naming(before.group(1)) and before.group(1).lower() not in _PHRASE_ENDS)
+    if before and naming(before.group(1)) and before.group(1).lower() not in _PHRASE_ENDS:
+        return True
+    if m.kind == "formula":
+        # a composed amount's words before it name a line of their own ("foreign currency denominated
+        # debt", "convertible debt"): the words back to the owner, a frame word or a preposition
+        for word in reversed(re.findall(r"[A-Za-z][\w&'\u2019.-]*|[^\sA-Za-z]", question[:m.span[0]])[-3:]):
+            if (not word[:1].isalpha() or word.lower() in _PHRASE_ENDS or word.lower() in STOPWORDS
+                    or word.endswith(("'s", "\u2019s", "'", "\u2019")) or word[:1].isupper()):
+                break
+            if naming(word):
+                return True
+    return False
+
+
+def _an_amount(m: MetricMatch) -> bool:
+    """A line item, or a formula that composes an amount (total debt, free cash flow), not a ratio."""
+    return m.kind == "metric" or load_lexicon().formula(m.key).kind == "currency"
 
 
 _FRAME_WORD = re.compile(r"(?:ly|ed)$", re.I)

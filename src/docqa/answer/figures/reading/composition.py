@@ -105,8 +105,11 @@ def _as_worded(plan: QuestionPlan, measure: Measure, matches: list[MetricMatch],
                subject: str) -> list[Measure]:
     """The measure as the question words it: the row its qualifiers name, the row printed as its
     words are, or the lexicon's item."""
-    if isinstance(measure, FormulaMeasure) and subject and _a_noun_of(plan, matches, measure):
-        # "loss on extinguishment of debt": a row of its own, not the total debt
+    if isinstance(measure, FormulaMeasure) and subject and (
+            _a_noun_of(plan, matches, measure)
+            or any(x.kind == "formula" and x.key == measure.formula.key and x.span in plan.reading.runs_on for x in matches)):
+        # "loss on extinguishment of debt", "debt issuance costs", "foreign currency denominated debt":
+        # a row of its own, not the total debt
         return [RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of)]
     if not isinstance(measure, MetricMeasure):
         return [measure]
