@@ -179,9 +179,9 @@ def parts_probe(index: Path, per_filing: int, seed: int, files: list[str] | None
 
 
 def compare(before: Path, after: Path) -> None:
-    """Each row's move between two runs of the same rows (right R, wrong W, not found N)."""
+    """Each row's (or question's, with --parts) move between two runs (right R, wrong W, not found N, crashed E)."""
     def state(r: dict) -> str:
-        return "R" if r["right"] else "W" if r["found"] else "N"
+        return "E" if "error" in r else "R" if r["right"] else "W" if r["found"] else "N"
     read = lambda p: {r["question"]: r for r in map(json.loads, p.read_text(encoding="utf-8").splitlines()) if r}  # noqa: E731
     a, b = read(before), read(after)
     moves = collections.Counter(f"{state(a[q])}->{state(b[q])}" for q in a if q in b and state(a[q]) != state(b[q]))
