@@ -54,6 +54,11 @@ def test_each_part_is_answered_and_the_reply_holds_them_all(tmp_path):
     assert "3,033" in answer.text and "131,310" in answer.text
     assert answer.verification == "verified"
     assert {c.page for c in answer.citations} >= {38, 40}
+    # two parts read off one printed row cite it once
+    years = engine.ask("What were Amazon's total net sales in 2017 and 2016?")
+    assert years.found and "177,866" in years.text and "135,987" in years.text, years
+    quoted = [(c.document_id, c.page, c.quote) for c in years.citations]
+    assert len(quoted) == len(set(quoted))
 
 
 def test_a_part_the_filing_does_not_answer_is_said_not_found_beside_the_others(tmp_path):

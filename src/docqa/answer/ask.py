@@ -154,7 +154,9 @@ class Asker:
         timings = {"total_ms": round((time.perf_counter() - started) * 1000, 1)}
         return Answer(
             id=uuid.uuid4().hex[:12], question=plan.question, text="\n".join(lines), found=True,
-            citations=tuple(c for a in found for c in a.citations), figures=tuple(f for a in found for f in a.figures),
+            # two parts read off one printed line ("the three and six months ended ...") cite it once
+            citations=tuple({(c.document_id, c.page, c.quote): c for a in found for c in a.citations}.values()),
+            figures=tuple(f for a in found for f in a.figures),
             formula="; ".join(a.formula for a in found if a.formula) or None, answerer="parts",
             verification=verification, timings=timings,
             reason=None if len(found) == len(answers) else f"{len(answers) - len(found)} of {len(answers)} parts not found")
