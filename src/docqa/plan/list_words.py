@@ -8,7 +8,8 @@ MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
 # "A, B and C", "A & B"
 LIST_JOIN = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*)"
 # Joiners of a list's items, each item's article after it dropped: "A vs B", "A and its B", "A, as well as B"
-VS_JOIN = re.compile(r"\s+(?:vs\.?|versus)\s+", re.I)
+VERSUS = r"\s+(?:vs\.?|versus)\s+"
+VS_JOIN = re.compile(VERSUS, re.I)
 AND_JOIN = re.compile(r"\s+(?:and|&)\s+(?:(?:the|its|their)\s+)?", re.I)
 ALONG_JOIN = re.compile(r",?\s+(?:as\s+well\s+as|along\s+with|together\s+with)\s+(?:(?:the|its|their)\s+)?", re.I)
 # A period that closes a side: "at June 30, 2023", "in fiscal 2023", "in the 2021 cash flow statement".

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from docqa.finance.lexicon import load_lexicon
-from docqa.plan.list_words import LIST_JOIN
+from docqa.plan.list_words import LIST_JOIN, VERSUS as _VERSUS
 
 NAME = r"[A-Z][A-Za-z.&'’-]*(?:\s+[A-Z][A-Za-z.&'’-]*)*"
 GROUPS = re.compile(rf"(?<![\w'’])(?P<names>{NAME}(?:{LIST_JOIN}{NAME})+)\s+"
@@ -55,7 +55,6 @@ _IN_NAMES = re.compile(rf"\s(?P<prep>in|for|across)\s+(?:the\s+)?(?P<names>{_NAM
 # "EBIT for North America vs Greater China in fiscal 2021", "revenue from Americas, EMEA and Asia Pacific
 # for 2017": members after a preposition, a period after them for all; one-word names only in a list
 # of three or more, or set against each other by "vs" ("in Safety and Industrial" stays one name)
-_VERSUS = r"\s+(?:vs\.?|versus)\s+"
 _MEMBERS = re.compile(rf"\s(?P<prep>in|for|across|of|from)\s+(?:the\s+)?(?P<names>{NAME}(?:(?:{LIST_JOIN}|{_VERSUS})(?:the\s+)?{NAME})+)"
                       r"(?P<end>(?:,?\s+(?:in|for|during|at|as\s+of|on|within)\s+[^?]*?)?\s*[?.]?)\s*$")
 _THE = re.compile(r"^the\s+", re.I)

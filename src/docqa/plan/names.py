@@ -109,15 +109,18 @@ def fuzzy_mentions(question: str, names: Iterable[tuple[str, str]] | NameTable, 
             if budget == 0 or joined.isdigit():
                 continue
             best: tuple[int, _Name] | None = None
+            shorter = "".join(w for w, _, _ in run[:-1])
             for name in table.by_first.get(joined[0], ()):
                 if abs(len(name.compact) - len(joined)) > budget:
                     continue
                 if n > 1 and joined != name.compact and joined.startswith(name.compact):
                     continue  # "Walmart U.S." is Walmart's name and a word more (a segment), not a typo of it
                 distance = OSA.distance(joined, name.compact, score_cutoff=budget)
-                if n > 1 and distance > 0 and OSA.distance("".join(w for w, _, _ in run[:-1]), name.compact) <= distance:
+                if distance > budget:
+                    continue
+                if n > 1 and distance > 0 and OSA.distance(shorter, name.compact) <= distance:
                     continue  # the last word makes it no closer: "America vs" is not "American" split in two
-                if distance <= budget and (best is None or distance < best[0]):
+                if best is None or distance < best[0]:
                     best = (distance, name)
             if best is None:
                 continue

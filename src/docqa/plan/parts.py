@@ -118,7 +118,7 @@ def _parts(question: str, measures: tuple[MetricMatch, ...], one_question: bool,
              or (question,))
     if len(parts) < 2 and (figure or asks_figure(question)):
         # lines the lexicon does not name, listed in one frame ("X's A and total B in 2021", "? And its B?")
-        labelled = by_labels(question, [m.span for m in load_lexicon().match(question, every=True)])
+        labelled = by_labels(question, [m.span for m in mentions or load_lexicon().match(question, every=True)])
         if labelled:
             return _each(labelled)  # each item is planned again when asked, and split further by year
     if not figure:
@@ -277,7 +277,7 @@ def _by_clause(question: str, measures: tuple[MetricMatch, ...]) -> tuple[str, .
     first += end
     if _WH.match(second):
         second = _counted_again(first, second)
-        owner = owner_of(first) or (_OWNER.search(first).group(1) if _OWNER.search(first) else None)
+        owner = owner_of(first) or ((named := _OWNER.search(first)) and named.group(1))
         if owner and re.match(r"^(?:what|how\s+much|how\s+many)\b[^?]*\b(?:its|their)\b", second, re.I):
             second = re.sub(r"\b(?:its|their)\b", lambda _: owner, second, count=1)
         if not _PERIOD.search(second) and (period := _PERIOD.search(first)):
