@@ -8,13 +8,15 @@ back by the file each question came from: numeric, yes/no and unanswerable count
 (text questions: the lenient proxy, a reference page cited, found), then one line over all the files given: strict accuracy (numeric + yes/no), precision when an answer
 is given, answers found but wrong, and citations of another period or company. Several run folders
 (the second form) are read as one run, the later folder's answer winning: a "before" scored in two
-runs (the older files in one, files written later in another).
+runs (the older files in one, files written later in another). ``--answerers`` adds, per file, how many
+answers each answerer gave in each verification state (which route answered, read without the answers).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from collections import Counter
 from pathlib import Path
 
 
@@ -38,6 +40,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("paths", type=Path, nargs="+", help="a run folder, then its --questions files")
     ap.add_argument("--questions", type=Path, nargs="+", default=None, help="the question files (runs before)")
+    ap.add_argument("--answerers", action="store_true", help="per file: answers by answerer and verification state")
     args = ap.parse_args()
     runs, files = (args.paths, args.questions) if args.questions else (args.paths[:1], args.paths[1:])
     by_id = _answers(runs)
@@ -59,6 +62,9 @@ def main() -> None:
         if strict:
             parts.append(f"strict {sum(strict) / len(strict):.3f}")
         print(f"{file}: {len(subset)} questions; " + "; ".join(parts))
+        if args.answerers:
+            routes = Counter(f"{r.get('answerer')} {r.get('verification')}" for r in subset)
+            print("  answerers: " + ", ".join(f"{k} {v}" for k, v in sorted(routes.items())))
     scored = _scored(every)
     if len(files) > 1 and scored:
         right = sum(1 for r in scored if r["correct"] == 1)
