@@ -35,20 +35,28 @@ def _label(text: str) -> str:
     return label.lower() if label.isupper() else label
 
 
-def _candidates(pages, fiscal_year: int) -> list[dict]:
-    """Rows of non-statement tables with one figure in the filing's own year, label printed once."""
+def _candidates(pages, fiscal_year: int, year: int | None = None, by_section: bool = False) -> list[dict]:
+    """Rows of non-statement tables with one figure in the filing's own year, label printed once.
+
+    ``year`` asks another column of the same tables (the comparative year); ``by_section`` keeps
+    instead the rows whose label is printed more than once and which their section heading alone
+    tells apart ("Operating income" under "Americas"): the heading is the question's qualifier."""
+    year = year or fiscal_year
     seen: collections.Counter = collections.Counter()
+    in_section: collections.Counter = collections.Counter()
     rows = []
     for page in pages:
         for number, table in enumerate(page.tables):
             for row in table.rows:
                 seen[_label(row.label).lower()] += 1
+                in_section[(_label(row.section or "").lower(), _label(row.label).lower())] += 1
             if table.statement is not None:
                 continue
-            own = [c for c in table.period_columns() if c.fiscal_year == fiscal_year
+            own = [c for c in table.period_columns() if c.fiscal_year == year
                    and (c.months or 12) == 12 and c.period not in ("quarter", "ytd")]
-            if len(own) != 1:
-                continue
+            if len(own) != 1 or (year != fiscal_year and not any(
+                    c.fiscal_year == fiscal_year for c in table.period_columns())):
+                continue  # a comparative year only beside the filing's own
             for row in table.rows:
                 label = _label(row.label)
                 words = _WORDS.findall(label)
@@ -64,11 +72,16 @@ def _candidates(pages, fiscal_year: int) -> list[dict]:
                 unit = {"millions": "million", "thousands": "thousand", "billions": "billion"}.get(
                     str(table.unit or ""), "") if row.kind == "currency" else ""
                 section = _label(row.section or "")
-                if section and len(section.split()) <= 5 and not re.search(r"\d", section):
+                if section and len(section.split()) <= 5 and not re.search(r"\d", section) and not by_section:
                     label = f"{label} ({section[:1].lower() + section[1:]})"  # "Sales return reserves (deferred tax assets)"
+                if by_section and not (section and len(section.split()) <= 5 and not re.search(r"\d", section)):
+                    continue
                 rows.append({"label": label, "page": table.page, "raw": cell.raw.strip(), "value": cell.value,
                              "unit": unit, "section": row.section or "", "title": table.title[:80],
                              "row": _label(row.label), "table": f"{table.page}:{number}"})
+    if by_section:
+        return [r for r in rows if seen[r["row"].lower()] > 1
+                and in_section[(_label(r["section"]).lower(), r["row"].lower())] == 1]
     return [r for r in rows if seen[r["row"].lower()] == 1]
 
 
@@ -132,6 +145,14 @@ def _lower(text: str) -> str:
     return text[:1].lower() + text[1:] if not text[:2].isupper() else text
 
 
+def _in_a_sentence(text: str) -> str:
+    """A label as a sentence carries it: "Deferred tax assets" in lower case, a name ("Global Services",
+    "Missiles and Fire Control", "EMEA") as printed."""
+    later = re.findall(r"[A-Za-z][\w'&-]*", text)[1:]
+    named = any(w[:1].isupper() for w in later if w.lower() not in ("and", "of", "the", "&"))
+    return text if text[:2].isupper() or named else text[:1].lower() + text[1:]
+
+
 def _part_question(rows: list[dict], company: str, year: int, rng: random.Random) -> str:
     """One question for two or three rows of one table, in a form drawn at random."""
     sections = {r["section"] for r in rows}
@@ -178,6 +199,52 @@ def parts_probe(index: Path, per_filing: int, seed: int, files: list[str] | None
     return out
 
 
+_SECTION_FORMS = (
+    "What was {co}'s {a} for {s} in fiscal {y}?",
+    "What was {co}'s {s} {a} in fiscal {y}?",
+    "In fiscal {y}, what was the {a} of {co}'s {s}?",
+    "{co} fiscal {y}: {a} ({s})?",
+)
+_PRIOR_FORMS = (
+    "What was {co}'s {a} in fiscal {y}?",
+    "How much was {co}'s {a} for {y}?",
+)
+
+
+def qualified_probe(index: Path, per_filing: int, seed: int, files: list[str] | None) -> list[dict]:
+    """Rows a qualifier picks: the comparative year's column, or a label a section heading tells apart.
+
+    The comparative year is asked only of companies whose prior-year annual filing the index does
+    not hold, so the filing probed is the one place the figure is printed."""
+    from docqa.eval.answers import numbers_match
+
+    engine, out = _opened(index), []
+    held = {(m.company, m.fiscal_year) for _, m in _annual(engine, None)}
+    for doc, meta in _annual(engine, files):
+        pages = engine.store.pages(doc.id)
+        rng = random.Random(f"qualified:{seed}:{doc.file_name}")
+        kinds = [("section", meta.fiscal_year, _candidates(pages, meta.fiscal_year, by_section=True))]
+        if (meta.company, meta.fiscal_year - 1) not in held:
+            kinds.append(("prior", meta.fiscal_year - 1, _candidates(pages, meta.fiscal_year, year=meta.fiscal_year - 1)))
+        for kind, year, candidates in kinds:
+            for row in rng.sample(candidates, min(per_filing, len(candidates))):
+                section = _in_a_sentence(_label(row["section"]))
+                form = rng.choice(_SECTION_FORMS if kind == "section" else _PRIOR_FORMS)
+                question = form.format(co=meta.company, a=_in_a_sentence(row["label"]), s=section, y=year)
+                reference = f"{row['raw']} {row['unit']}".strip()
+                try:
+                    answer = engine.ask(question)
+                except Exception as error:  # noqa: BLE001 - a crash is a finding, counted; the probe goes on
+                    out.append({"document": doc.file_name, "question": question, "kind": kind, "error": repr(error)[:300]})
+                    continue
+                out.append({"document": doc.file_name, "question": question, "kind": kind, "reference": reference,
+                            **row, "found": answer.found, "right": bool(answer.found and numbers_match(reference, answer.text)),
+                            "cites_page": any(c.document == doc.file_name and c.page == row["page"] for c in answer.citations),
+                            "cites_other_filing": any(c.document != doc.file_name for c in answer.citations),
+                            "answer": answer.text[:300], "answerer": answer.answerer, "reason": (answer.reason or "")[:200]})
+    return out
+
+
 def compare(before: Path, after: Path) -> None:
     """Each row's (or question's, with --parts) move between two runs (right R, wrong W, not found N, crashed E)."""
     def state(r: dict) -> str:
@@ -202,13 +269,16 @@ def main() -> None:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--parts", action="store_true",
                         help="two or three rows of one table in one question (each also asked alone)")
+    parser.add_argument("--qualified", action="store_true",
+                        help="rows a qualifier picks: the comparative year's column, a section heading")
     args = parser.parse_args()
     if args.compare:
         compare(*args.compare)
         return
     if not (args.index and args.out):
         parser.error("give --index IDX and --out FILE, or --compare BEFORE AFTER")
-    rows = (parts_probe if args.parts else probe)(args.index, args.per_filing, args.seed, args.files)
+    run = parts_probe if args.parts else qualified_probe if args.qualified else probe
+    rows = run(args.index, args.per_filing, args.seed, args.files)
     args.out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     n = len(rows)
     if args.parts:
@@ -222,6 +292,15 @@ def main() -> None:
               f"not found {n - sum(r['found'] for r in rows)}; each part right when asked alone {len(alone)}, "
               f"of those every part right together {sum(r['right'] for r in alone)}; "
               f"another filing cited {sum(r['cites_other_filing'] for r in rows)}; crashed {len(crashed)}")
+        return
+    if args.qualified:
+        for kind in ("section", "prior"):
+            some = [r for r in rows if r.get("kind") == kind and "error" not in r]
+            right, found = sum(r["right"] for r in some), sum(r["found"] for r in some)
+            print(f"{kind}: {len(some)} rows of {len({r['document'] for r in some})} filings: right {right} "
+                  f"({right / max(len(some), 1):.2f}), wrong {found - right}, not found {len(some) - found}; "
+                  f"another filing cited {sum(r['cites_other_filing'] for r in some)}")
+        print(f"crashed {sum('error' in r for r in rows)}")
         return
     right = sum(r["right"] for r in rows)
     found = sum(r["found"] for r in rows)

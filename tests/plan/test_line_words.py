@@ -123,3 +123,24 @@ def test_a_participle_placing_a_line_the_lexicon_does_not_name_is_a_linking_word
 ])
 def test_words_around_a_composed_amount_name_a_line_of_their_own(question, runs_on):
     assert bool(build_plan(question, []).reading.runs_on) is runs_on
+
+
+def test_the_heading_after_the_owners_possessive_is_an_aside():
+    from docqa.plan.line_text import owner_asides
+    assert owner_asides("In fiscal 2016, what was the share-based compensation of Square, Inc.'s deferred tax assets") == (
+        "deferred tax assets",)
+    assert owner_asides("In fiscal 2023, what was the benefits paid of Amcor plc's change in benefit obligation") == (
+        "benefit obligation",)
+    # what only measures the item, and a part's name (the scope reads it), are no heading
+    assert owner_asides("What was the total of Amazon.com, Inc.'s net sales in 2017") == ()
+    assert owner_asides("What percentage of Nike's revenue came from footwear in 2022") == ()
+    assert owner_asides("What was the revenue of Nike's Converse segment in fiscal 2022") == ()
+
+
+def test_ordinary_words_capitalised_inside_a_sentence_are_a_part_the_filer_prints():
+    from docqa.plan.scope import scope_asked
+    asked = "What were Boeing's earnings from operations for Global Services in fiscal 2018?"
+    words = frozenset({"boeing"})
+    assert scope_asked(asked, (), words) == ()
+    assert scope_asked(asked, (), words, printed=lambda phrase: phrase == "Global Services") == ("Global Services",)
+    assert scope_asked(asked, (), words, printed=lambda phrase: False) == ()

@@ -28,10 +28,11 @@ from docqa.plan.intent import classify
 from docqa.plan.judgement import (band_asked, bottom_line_asked, compared, judged_phrase, judgement, moved_as_verb, moves,
                                   parse_threshold, sign_asked, tied_to_one)
 from docqa.plan.model import Intent, QuestionPlan, Statistic
-from docqa.plan.line_text import bracketed_asides, names_a_statement
+from docqa.plan.line_text import bracketed_asides, names_a_statement, owner_asides
 from docqa.plan.measures import gross_of, linking_words, narrowed_by, nouns_of, read_measures, without_asked_verb
 from docqa.plan.names import LabelCheck, OwnerCheck, WordCheck
 from docqa.plan.parts import split_parts
+from docqa.plan.printed_lines import printed_line
 from docqa.plan.scope import scope_asked
 from docqa.plan.periods import (
     _LATEST,
@@ -100,10 +101,10 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
         plan = replace(plan, discussed=discussed_words(content_text(plan.asked), plan.named_as))
     if plan.intent is Intent.SECTION:
         plan = replace(plan, section_named=section_named(plan.asked, plan.named_as), lines_hold=what_lines_hold(plan.asked))
-    return _with_scope(_with_topic(_with_filings(plan, documents, explicit), documents), documents)
+    return _with_scope(_with_topic(_with_filings(plan, documents, explicit), documents), documents, labels)
 
 
-def _with_scope(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
+def _with_scope(plan: QuestionPlan, documents: list[Document], labels: LabelCheck | None = None) -> QuestionPlan:
     """The part of the company asked about: capitalised names that are not the company's own."""
     canonical = _held(documents).canonical
     own = [d for d in documents if canonical.get(d.id) in plan.companies]
@@ -118,7 +119,8 @@ def _with_scope(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
     words |= {re.sub(r"[^a-z0-9]", "", n) for n in names}  # "Coca-Cola", "PG&E", "J&J" run together
     words -= {""}
     named_as = tuple(dict.fromkeys((*plan.named_as, *sorted(printed)))) if plan.named_as else plan.named_as
-    return replace(plan, scope=scope_asked(plan.asked, plan.measures, words), named_as=named_as)
+    printed_by = None if labels is None else (lambda phrase: labels(phrase, plan.companies))
+    return replace(plan, scope=scope_asked(plan.asked, plan.measures, words, printed_by), named_as=named_as)
 
 
 _ANY_OUTSTANDING = re.compile(r"\bany\b[^?]{0,80}\boutstanding\b|\boutstanding\b[^?]{0,40}\bany\b", re.I)
@@ -184,6 +186,11 @@ def _with_ask(plan: QuestionPlan, labels: LabelCheck | None = None) -> QuestionP
         # "Did 3M repurchase shares in 2018?": the line item's figure for the period settles it
         judged = "exists"
     reading = read_measures(asked, measures, names=(*plan.companies, *plan.named_as))
+    if not asks_verdict(asked):
+        # the whole phrase a filing prints as a row's label is that line ("interest paid on debentures")
+        line, inside = printed_line(asked, measures, labels, plan.companies)
+        if line:
+            reading = replace(reading, runs_on=reading.runs_on | inside, printed_line=line)
     judged_of = judged_phrase(asked) if judged in ("up", "down", "threshold") else ""
     one_question = (composition is not None or judged is not None or pick is not None or asks_verdict(asked)
                     or asks_discussion(asked))  # "how does X prioritize dividends and buybacks": one discussion
@@ -210,7 +217,7 @@ def _with_ask(plan: QuestionPlan, labels: LabelCheck | None = None) -> QuestionP
         # a verdict's line is what it judges: "higher than", "more than $1 billion" are no row's words
         line_clause=without_asked_verb(judged_of or main_clause(asked), counts=counted_noun(asked) is not None), nouns_of=nouns_of(main_clause(asked), measures),
         narrowed_by=narrowed_by(main_clause(asked), measures),
-        statement_named=names_a_statement(asked), asides=bracketed_asides(main_clause(asked)),
+        statement_named=names_a_statement(asked), asides=bracketed_asides(main_clause(asked)) + owner_asides(main_clause(asked)),
         linking=linking_words(main_clause(asked), measures),
         discussed=discussed_words(content_text(asked), plan.named_as) if asks_discussion(asked) else ())
 

@@ -131,3 +131,25 @@ def bracketed_asides(clause: str) -> tuple[str, ...]:
         if words and len(words.split()) <= 6:
             out.append(words)
     return tuple(out)
+
+
+# "the derivative instruments of Corning's current liabilities", "the benefits paid of Amcor's change in
+# benefit obligation": a row asked of the owner's heading. The heading is the possessive's object, read up
+# to the period or the clause's end; a capitalised name there is a part of the company (a segment: scope).
+_OF_OWNERS = re.compile(r"\b(?P<noun>(?:[A-Za-z][\w/&-]*\s+)?[A-Za-z][\w/&-]*)\s+of\s+(?:the\s+)?[A-Z0-9][\w.&-]*(?:,?\s+[\w.&-]+){0,5}?['\u2019]s\s+"
+                        r"(?P<what>[a-z][^?;:]{2,80}?)(?=\s+(?:in|for|during|at|as\s+of|on|from|over)\s+"
+                        r"(?:the\s+)?(?:fiscal|fy|calendar|(?:19|20)\d\d|q[1-4]|year|quarter|first|second|third|fourth|"
+                        r"three|six|nine|twelve|end|december|june|march|september)\b|\s*[?.,;:]|\s*$)")
+
+
+def owner_asides(clause: str) -> tuple[str, ...]:
+    """The line words of a heading a row is asked of, after the owner's possessive: "the share-based
+    compensation of Square's deferred tax assets" asks the row printed under "Deferred tax assets"."""
+    out = []
+    for found in _OF_OWNERS.finditer(clause):
+        if set(stems(found.group("noun"))) <= OF_FILLERS | SCAFFOLD:
+            continue  # "the total of Amazon's net sales", "what percentage of Nike's revenue": the item itself
+        words = leaf_text(found.group("what"))
+        if words and len(words.split()) <= 6:
+            out.append(words)
+    return tuple(out)

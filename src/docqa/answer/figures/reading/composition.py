@@ -57,6 +57,12 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
         asked.measures = [RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of)]
     if asked.measures:
         asked.measures = _placed_by_asides(plan, company_words, subject, named) + asked.measures
+    if plan.reading.printed_line and not named and plan.composition is None:
+        # the question's whole phrase, printed so as a row's label, is that row ("net deferred tax
+        # assets/(liabilities)"); the readings above where the company's filing prints no such row
+        line = plan.reading.printed_line
+        asked.measures = [RowMeasure(line, asked=line, kinds=plan.kinds, gross_of=plan.gross_of, exact=True),
+                          *asked.measures]
 
 
 def _placed_by_asides(plan: QuestionPlan, company_words: frozenset[str], subject: str,
@@ -68,9 +74,13 @@ def _placed_by_asides(plan: QuestionPlan, company_words: frozenset[str], subject
     rows: list[Measure] = []
     for aside in plan.asides:
         words = set(stems(aside))
-        if not words or words <= (company_words | SOFT_WORDS | set(stems(subject))):
+        # the item's own words, less the aside where the question prints it outside brackets ("the
+        # derivative instruments of Corning's current liabilities")
+        rest = re.sub(rf"\b{re.escape(aside)}\b", " ", subject, count=1, flags=re.I)
+        if not words or words <= (company_words | SOFT_WORDS | set(stems(rest))):
             continue  # "EPI (Holdings)", "(GAAP)", a restatement in the item's own words
-        rows.append(RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of, placed=aside))
+        row = " ".join(rest.split())  # the row's own words; the aside's are its heading's, label's or title's
+        rows.append(RowMeasure(row, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of, placed=aside))
     return rows
 
 

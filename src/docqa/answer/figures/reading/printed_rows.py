@@ -120,7 +120,10 @@ class RowMeasure(Measure):
             # for "total net sales" where Costco prints both)
             matches = [m for m in matches if _printed_as(phrase, m.row.label)]
         if self.placed:
-            matches = [m for m in matches if _prints_the_aside(self.placed, m.row, m.table)]
+            # a row under a heading that prints the aside before one whose table's title only does (a
+            # title "deferred tax assets and liabilities" holds both headings' rows)
+            matches = sorted((m for m in matches if _prints_the_aside(self.placed, m.row, m.table)),
+                             key=lambda m: not _prints_the_aside(self.placed, m.row, m.table.model_copy(update={"title": ""})))
         if self.prefer_statements:
             matches = sorted(matches, key=lambda m: m.table.statement is None)
         if "amount" in self.kinds:
@@ -167,8 +170,10 @@ class RowMeasure(Measure):
         beyond = " ".join(filter(None, (words_beyond_label(phrase, row),
                                          *(g.text if _says(g.text, row) else f"before {g.deducted}"
                                            for g in self.gross_of))))
-        if self.placed and not set(stems(self.placed)) <= set(stems(metric.label)):
+        if self.placed and not set(stems(self.placed)) <= set(stems(f"{metric.label} {beyond}")):
             beyond = " ".join(filter(None, (beyond, self.placed)))  # "Property, plant and equipment (deferred tax liabilities)"
+        if self.placed and row.section and set(stems(beyond)) <= set(stems(row.section)):
+            beyond = clean_label(row.section).rstrip(":")  # the heading as printed: "Income/(loss) before income taxes"
         if beyond and beyond.lower() not in metric.label.lower():
             metric = metric.model_copy(update={"label": f"{metric.label} ({beyond})"})
         outflow = table.statement in (StatementKind.CASH_FLOW, StatementKind.BALANCE) and row.kind == "currency"
