@@ -88,3 +88,6 @@ def test_the_row_a_filing_prints_as_the_questions_whole_phrase_is_the_line():
     assert _value(asked, [note], "swiss water", 2021, labels=lambda phrase, *_: phrase.lower() in printed) == -664
     # a phrase no table prints leaves the reading as it was: the item with its words
     assert build_plan(asked, [], labels=lambda phrase, *_: False).reading.printed_line == ""
+    # a date's year is no line's label, whatever table prints "2018" as a row
+    dated = "Walmart long-lived assets of U.S. operations as of January 31, 2018"
+    assert build_plan(dated, [], labels=lambda phrase, *_: phrase in ("2018", "31, 2018")).reading.printed_line == ""

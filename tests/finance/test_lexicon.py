@@ -143,10 +143,3 @@ def test_unknown_keys_say_what_exists(lx):
     with pytest.raises(KeyError, match="known"):
         lx.metric("ebitdar")
 
-
-def test_a_labels_other_sign_is_no_word_of_the_item(lx):
-    # "Income/(loss) before income taxes" as filings print it is pretax income, not the income tax line
-    for asked in ("income/(loss) before income taxes", "Income (loss) before income taxes",
-                  "earnings (loss) before income taxes"):
-        assert [m.key for m in lx.match(asked)] == ["pretax_income"], asked
-    assert [m.key for m in lx.match("net income (loss)")] == ["net_income"]

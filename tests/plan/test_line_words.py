@@ -144,3 +144,28 @@ def test_ordinary_words_capitalised_inside_a_sentence_are_a_part_the_filer_print
     assert scope_asked(asked, (), words) == ()
     assert scope_asked(asked, (), words, printed=lambda phrase: phrase == "Global Services") == ("Global Services",)
     assert scope_asked(asked, (), words, printed=lambda phrase: False) == ()
+
+
+def test_a_years_opening_balance_is_the_closing_balance_of_the_year_before():
+    from docqa.plan.opening import as_closing_balance
+    read, note = as_closing_balance("What was Nike's unrecognized tax benefits balance at the beginning of fiscal 2023?")
+    assert read == "What was Nike's unrecognized tax benefits balance at the end of fiscal 2022?"
+    assert note and "end of fiscal 2022" in note
+    read, _ = as_closing_balance("What was the opening balance of Nike's unrecognized tax benefits in fiscal 2023?")
+    assert read == "What was the balance of Nike's unrecognized tax benefits at the end of fiscal 2022?"
+    assert as_closing_balance("What was 3M's goodwill at the start of 2022?")[0] == "What was 3M's goodwill at the end of 2021?"
+    # other years beside it, or no opening balance: the question as asked
+    assert as_closing_balance("Beginning balance of goodwill for 2021 vs 2022?")[1] is None
+    assert as_closing_balance("What was revenue in 2022?")[1] is None
+    plan = build_plan("What was 3M's goodwill at the start of 2022?", [])
+    assert plan.years == (2021,) and plan.question.endswith("start of 2022?")
+
+
+def test_a_labels_other_sign_is_no_word_of_the_item():
+    # "Income/(loss) before income taxes" as filings print it is pretax income, not the income tax line
+    for asked in ("What was Kraft Heinz's income/(loss) before income taxes in 2019?",
+                  "What was Kraft Heinz's income (loss) before income taxes in 2019?",
+                  "What were Boeing's earnings (loss) before income taxes in 2019?"):
+        measures = build_plan(asked, []).measures
+        assert [m.key for m in measures] == ["pretax_income"], asked
+        assert "before income taxes" in measures[0].text and "(loss)" in measures[0].text

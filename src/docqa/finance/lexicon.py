@@ -19,8 +19,6 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, model_validator
 from docqa.finance.text import phrase_key, stems, tokens
 from docqa.types import StatementKind
 
-_LOSS_ALTERNATIVE = re.compile(r"(?<=[a-z])\s*/?\s*\((?:loss(?:es)?|deficit)\)", re.I)
-
 LEXICON_PATH = Path(__file__).with_name("lexicon.yaml")
 SUPPORTED_VERSION = 1
 
@@ -163,9 +161,7 @@ class Lexicon(BaseModel):
         last = self._last_match
         if last is not None and last[0] == (question, every):
             return list(last[1])
-        # "income (loss) before income taxes", "income/(loss)": a label's other sign is no word of the item
-        signs = [m.span() for m in _LOSS_ALTERNATIVE.finditer(question)]
-        toks = [t for t in tokens(question) if t.stem not in _FILLERS and not any(a <= t.start < b for a, b in signs)]
+        toks = [t for t in tokens(question) if t.stem not in _FILLERS]
         index = self._phrase_index()
         candidates: list[tuple[int, int, str, str, str]] = []  # (start_tok, end_tok, kind, key, phrase)
         for i in range(len(toks)):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from docqa.finance.lexicon import load_lexicon
+from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.finance.topics import topics_for
 from docqa.plan.choice import choose_documents
 from docqa.plan.companies import _held, company_names, normalize_name
@@ -31,6 +31,7 @@ from docqa.plan.model import Intent, QuestionPlan, Statistic
 from docqa.plan.line_text import bracketed_asides, names_a_statement, owner_asides
 from docqa.plan.measures import gross_of, linking_words, narrowed_by, nouns_of, read_measures, without_asked_verb
 from docqa.plan.names import LabelCheck, OwnerCheck, WordCheck
+from docqa.plan.opening import as_closing_balance
 from docqa.plan.parts import split_parts
 from docqa.plan.printed_lines import printed_line
 from docqa.plan.scope import scope_asked
@@ -66,6 +67,11 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
     ``is_word`` and ``owner`` ask the index about words (a typo of a name is printed nowhere; a
     word that only one company's filings print names it); ``labels`` whether a table prints a phrase
     as a row's label (a list the filing prints as one line is no parts)."""
+    read, note = as_closing_balance(question)
+    if note is not None:
+        # a year's opening balance is the closing balance of the year before: planned as that, said so
+        plan = build_plan(read, documents, explicit, is_word, owner, inherited, labels)
+        return replace(plan, question=question, rewritten=plan.asked, notes=(*plan.notes, note))
     lexicon = load_lexicon()
     explicit = explicit or SearchFilters()
     content = content_text(question)
@@ -179,7 +185,7 @@ def _with_ask(plan: QuestionPlan, labels: LabelCheck | None = None) -> QuestionP
     as the filings spell them, so that a measure's offsets hold in that text)."""
     asked = plan.asked
     routed = stats_question(asked)
-    measures = tuple(m for m in load_lexicon().match(asked) if not _VARIANT_BEFORE.search(asked[:m.span[0]])
+    measures = tuple(m for m in _lexicon_items(asked) if not _VARIANT_BEFORE.search(asked[:m.span[0]])
                      and not _HOLDS_THE_ASKED.search(asked[:m.span[0]]))
     composition, judged, pick = compose(asked, measures), judgement(asked), which_is_most(asked)
     if judged is None and _DID.match(asked) and any(m.kind == "metric" for m in measures):
@@ -222,6 +228,14 @@ def _with_ask(plan: QuestionPlan, labels: LabelCheck | None = None) -> QuestionP
         discussed=discussed_words(content_text(asked), plan.named_as) if asks_discussion(asked) else ())
 
 
+def _lexicon_items(asked: str) -> list[MetricMatch]:
+    """The lexicon's items in the question, a label's other sign blanked out first ("income (loss) before
+    income taxes", "income/(loss)": no word of the item), each with the question's own words."""
+    blanked = _LOSS_ALTERNATIVE.sub(lambda m: " " * len(m.group(0)), asked)
+    return [m.model_copy(update={"text": asked[m.span[0]:m.span[1]]}) for m in load_lexicon().match(blanked)]
+
+
+_LOSS_ALTERNATIVE = re.compile(r"(?<=[a-z])\s*/?\s*\((?:loss(?:es)?|deficit)\)", re.I)
 # "Adjusted EBITDA", "non-GAAP operating income", "organic sales": the company's own variant of the
 # measure, printed as its own line (or not at all); never the measure computed or read as defined.
 _VARIANT_BEFORE = re.compile(r"(?<![\w-])(?:adjusted|adj\.|non[\s-]?gaap|underlying|organic|core|comparable|normali[sz]ed|"

@@ -18,7 +18,7 @@ from docqa.plan.names import LabelCheck
 
 # where the line's phrase starts: after the owner's possessive, the question's frame or a label's colon
 _START = re.compile(r"['\u2019]s?\s+|^\W*(?:what|how\s+much|how\s+many)\s+(?:was|were|is|are|did|does)\s+(?:the\s+)?"
-                    r"|[,:;?]\s+|\b(?:what|how\s+much)\s+(?:was|were|is|are)\s+(?:the\s+)?", re.I)
+                    r"|(?<!\d),\s+|[:;?]\s+|\b(?:what|how\s+much)\s+(?:was|were|is|are)\s+(?:the\s+)?", re.I)
 # where it ends: the period, a clause's punctuation, the question's next verb
 _END = re.compile(r"\s+(?:in|for|during|at|as\s+of|on|over|through|from|by)\s+(?:the\s+)?(?:(?:first|second|third|fourth|"
                   r"full|whole|latest|most\s+recent|last|prior|previous|current)\s+)?(?:fiscal|fy|calendar|(?:19|20)\d\d\b|"
@@ -49,23 +49,20 @@ def printed_line(question: str, matches: tuple[MetricMatch, ...] | list[MetricMa
 def _phrase(question: str, anchor: tuple[int, int] | None) -> tuple[str, tuple[int, int]] | None:
     """The words from the owner (or the frame) to the period around a line item, or after the owner
     when the lexicon names none: "interest paid on debenture with warrants", and where they are."""
-    if anchor is None:  # the line runs from the frame or the owner to the period
+    if anchor is None:  # the line runs from the frame or the owner (or the question's start) to the period
         first = _START.search(question)
-        if first is None:
-            return None
-        end_at = _END.search(question, first.end())
-        anchor = (first.end(), first.end()) if end_at is None else (end_at.start(), end_at.start())
+        begin = first.end() if first is not None else 0
+        end_at = _END.search(question, begin)
+        anchor = (begin, begin) if end_at is None else (end_at.start(), end_at.start())
     starts = list(_START.finditer(question[:anchor[0]]))
-    if not starts:
-        return None
-    start = starts[-1].end()
+    start = starts[-1].end() if starts else 0
     end_at = _END.search(question, anchor[1])
     end = end_at.start() if end_at else len(question)
     text = question[start:end]
     lead = re.match(r"\s*(?:(?:the|its|their)\s+)?", text)
     phrase = text[lead.end():].strip()
-    if not phrase or len(re.findall(r"[A-Za-z]+", phrase)) > _MAX_WORDS:
-        return None
+    if not 2 <= len(re.findall(r"[A-Za-z]+", phrase)) <= _MAX_WORDS:
+        return None  # a line is named in words: not a date's year, nor a sentence
     return phrase, (start + lead.end(), start + lead.end() + len(phrase))
 
 

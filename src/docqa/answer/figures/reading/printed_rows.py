@@ -172,7 +172,7 @@ class RowMeasure(Measure):
                                            for g in self.gross_of))))
         if self.placed and not set(stems(self.placed)) <= set(stems(f"{metric.label} {beyond}")):
             beyond = " ".join(filter(None, (beyond, self.placed)))  # "Property, plant and equipment (deferred tax liabilities)"
-        if self.placed and row.section and set(stems(beyond)) <= set(stems(row.section)):
+        if self.placed and row.section and beyond and set(stems(beyond)) <= set(stems(row.section)):
             beyond = clean_label(row.section).rstrip(":")  # the heading as printed: "Income/(loss) before income taxes"
         if beyond and beyond.lower() not in metric.label.lower():
             metric = metric.model_copy(update={"label": f"{metric.label} ({beyond})"})
