@@ -125,3 +125,12 @@ def test_real_filing_pages_are_not_garbled():
         assert not any(is_garbled([w[4] for w in page.get_text("words")]) for page in doc)
     finally:
         doc.close()
+
+
+def test_bidirectional_marks_print_nothing_and_are_dropped_from_words():
+    # Corning's 2020 geographic table prints its heading "Long-lived" over "\u200eassets (2)(3)": a word led
+    # by the mark read as no word, and the column's heading lost "assets"
+    from docqa.ingest.parse import _clean_words
+    raw = [(0, 0, 10, 5, "Long-lived"), (0, 6, 10, 11, "\u200eassets"), (20, 6, 30, 11, "(2)(3)\u200f"),
+           (40, 6, 50, 11, "\u202a3,597\u202c")]
+    assert [w[4] for w in _clean_words(raw)] == ["Long-lived", "assets", "(2)(3)", "3,597"]

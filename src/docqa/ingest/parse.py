@@ -40,8 +40,10 @@ _CELL = re.compile(r"(?:\(?-?\$?\(?[\d,]*\d(?:\.\d+)?\)?%?\)?|[\u2014\u2013\-]+)
 _CELL_START = frozenset("(-$,\u2014\u2013")  # or a digit: how every numeric or dash cell begins
 _DIGITS = re.compile(r"\d+")
 # Zero-width joiners, spaces and marks some generators glue to figures ("(8,002,612)\u200c"): they
-# print nothing, and a figure with one attached reads as no number.
-_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+# print nothing, and a figure with one attached reads as no number. Bidirectional marks and embeddings
+# likewise ("\u200eassets" under "Long-lived" in a column heading): a word with one reads as no word.
+_ZERO_WIDTH = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                                     "\u2066\u2067\u2068\u2069\u061c"))
 
 # A text layer whose font encoding is broken prints words of random glyphs ("=F97HCFG 5B8 C:"):
 # such a page is read like a scan (OCR) or, without OCR, flagged and left unindexed.

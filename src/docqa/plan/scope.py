@@ -54,10 +54,12 @@ def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words:
         start, text = run.start(), run.group(0)
         first = re.match(r"\S+\s*", text)
         after_label = question[:start].rstrip().endswith(":")
+        lead = _POSSESSIVE.sub("", first.group(0).strip()).strip(",:")
         if _at_sentence_start(question[:start]) and not (
-                after_label and not common_word(_POSSESSIVE.sub("", first.group(0).strip()).strip(",:"))):
-            # "What", "Based", "Define": grammar, not a name (after a label's colon an uncommon word is
-            # one: "Lockheed Martin 2022: Missiles and Fire Control ...")
+                (after_label or (len(lead) >= 2 and lead.isalpha() and lead.isupper())) and not common_word(lead)):
+            # "What", "Based", "Define": grammar, not a name (an uncommon word is one after a label's colon,
+            # or printed in capitals: "Lockheed Martin 2022: Missiles and Fire Control ...", "STELARA
+            # international sales")
             start, text = start + first.end(), text[first.end():]
         if not text or _inside_parentheses(question, start):
             continue
