@@ -91,3 +91,11 @@ def test_the_row_a_filing_prints_as_the_questions_whole_phrase_is_the_line():
     # a date's year is no line's label, whatever table prints "2018" as a row
     dated = "Walmart long-lived assets of U.S. operations as of January 31, 2018"
     assert build_plan(dated, [], labels=lambda phrase, *_: phrase in ("2018", "31, 2018")).reading.printed_line == ""
+
+
+def test_a_row_under_its_own_heading_is_no_other_parts_row():
+    # J&J 2022: the sales-by-product table runs over pages, "International" printed under each product
+    stelara = _table("Sales to Customers / Immunology", [_row("International", 3335, section="STELARA")], 82, year=2022)
+    tremfya = _table("Sales to Customers / Immunology", [_row("International", 824, section="TREMFYA")], 83, year=2022)
+    assert _value("STELARA international sales, Johnson & Johnson fiscal 2022?", [stelara, tremfya], "Johnson & Johnson",
+                  2022) == 3335

@@ -221,6 +221,7 @@ def _printed_for_each_part(chosen, tables) -> bool:
     "Operating Revenues and Selected Operating Statistics"? Then each is one part's, and neither is
     the company's. (Asked of rows outside the primary statements: a statement's line is the company's.)"""
     label, title = clean_label(chosen.row.label).lower(), _own_title(chosen.table)
+    section = (chosen.row.section or "").lower()
     headers = {c.index: c.header for c in chosen.table.columns}
     mine = {headers.get(c.column): c.raw for c in chosen.row.cells if c.value is not None and headers.get(c.column)}
     for table in tables:
@@ -228,8 +229,8 @@ def _printed_for_each_part(chosen, tables) -> bool:
             continue
         theirs_by = {c.index: c.header for c in table.columns}
         for row in table.rows:
-            if clean_label(row.label).lower() != label:
-                continue
+            if clean_label(row.label).lower() != label or (row.section or "").lower() != section:
+                continue  # ("International" under "STELARA" is not the row under "TREMFYA")
             theirs = {theirs_by.get(c.column): c.raw for c in row.cells if c.value is not None}
             # the same period's column printing another figure (compared as printed: the other may not
             # read in the kind asked, and is still a part's); another year's table is no other part
