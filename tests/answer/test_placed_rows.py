@@ -99,3 +99,15 @@ def test_a_row_under_its_own_heading_is_no_other_parts_row():
     tremfya = _table("Sales to Customers / Immunology", [_row("International", 824, section="TREMFYA")], 83, year=2022)
     assert _value("STELARA international sales, Johnson & Johnson fiscal 2022?", [stelara, tremfya], "Johnson & Johnson",
                   2022) == 3335
+
+
+def test_a_qualifier_a_label_prints_after_its_comma_is_the_lines():
+    # Square 2020: the balance sheet's "Deferred revenue 44,908"; other non-current liabilities' "Deferred
+    # revenue, non-current 6,896"
+    balance = _table("Consolidated Balance Sheets", [_row("Deferred revenue", 44908)], 116, StatementKind.BALANCE, 2020)
+    other = _table("Other Non-Current Liabilities", [_row("Deferred revenue, non-current", 6896)], 117, year=2020)
+    asked = "What was Square's deferred revenue, non-current in fiscal 2020?"
+    printed = {"deferred revenue, non-current"}
+    assert _value(asked, [balance, other], "square", 2020, labels=lambda phrase, *_: phrase.lower() in printed) == 6896
+    assert _value("What was Square's deferred revenue in fiscal 2020?", [balance, other], "square", 2020,
+                  labels=lambda phrase, *_: phrase.lower() in printed) == 44908

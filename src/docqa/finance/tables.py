@@ -181,7 +181,9 @@ class StatementTable(_Frozen):
             if period.quarter is None:
                 ok = got == period and months in (12, 0, None)
             elif months == 0:
-                ok = got.fiscal_year == period.fiscal_year and (got.quarter or 4) == period.quarter
+                # a balance struck at the quarter's end; a flow is never read off a day's column (CVS's
+                # "As of/For the year ended December 31, 2018" is the year's, not its fourth quarter's)
+                ok = stock is not False and got.fiscal_year == period.fiscal_year and (got.quarter or 4) == period.quarter
             elif period.year_to_date:  # "the six months ended": the year-to-date column, never the quarter's
                 ok = months == period.months and (got.fiscal_year, got.quarter) == (period.fiscal_year, period.quarter)
             else:

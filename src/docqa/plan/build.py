@@ -223,7 +223,7 @@ def _with_ask(plan: QuestionPlan, labels: LabelCheck | None = None) -> QuestionP
         # a verdict's line is what it judges: "higher than", "more than $1 billion" are no row's words
         line_clause=without_asked_verb(judged_of or main_clause(asked), counts=counted_noun(asked) is not None), nouns_of=nouns_of(main_clause(asked), measures),
         narrowed_by=narrowed_by(main_clause(asked), measures),
-        statement_named=names_a_statement(asked), asides=bracketed_asides(main_clause(asked)) + owner_asides(main_clause(asked)),
+        statement_named=names_a_statement(asked), asides=bracketed_asides(main_clause(asked)), headed_by=owner_asides(main_clause(asked)),
         linking=linking_words(main_clause(asked), measures),
         discussed=discussed_words(content_text(asked), plan.named_as) if asks_discussion(asked) else ())
 

@@ -39,11 +39,25 @@ def printed_line(question: str, matches: tuple[MetricMatch, ...] | list[MetricMa
     found = _phrase(question, metrics[0].span if metrics else None)
     if found is None:
         return "", frozenset()
-    phrase, (start, end) = found
-    inside = [m for m in metrics if start <= m.span[0] and m.span[1] <= end]
-    if any(not _more_than(phrase, m.text) for m in inside) or not printed(phrase, companies):
-        return "", frozenset()
-    return phrase, frozenset(m.span for m in inside)
+    for phrase, (start, end) in _with_comma_qualifier(question, *found):
+        inside = [m for m in metrics if start <= m.span[0] and m.span[1] <= end]
+        if all(_more_than(phrase, m.text) for m in inside) and printed(phrase, companies):
+            return phrase, frozenset(m.span for m in inside)
+    return "", frozenset()
+
+
+# "deferred revenue, non-current", "long-term debt, net of current portion": a qualifier a label prints
+# after a comma, one to four words in lower case before the period or the question's end
+_COMMA_QUALIFIER = re.compile(r",\s+((?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*)(?=\s+(?:in|for|at|as\s+of|during|on)\s+"
+                              r"(?:the\s+)?(?:fiscal|fy|calendar|year|quarter|end|(?:19|20)\d\d)\b|\s*[?.]?\s*$)")
+
+
+def _with_comma_qualifier(question: str, phrase: str, at: tuple[int, int]) -> list[tuple[str, tuple[int, int]]]:
+    """The phrase with the qualifier after its comma, then without it."""
+    after = _COMMA_QUALIFIER.match(question, at[1])
+    if after is None:
+        return [(phrase, at)]
+    return [(question[at[0]:after.end(1)], (at[0], after.end(1))), (phrase, at)]
 
 
 def _phrase(question: str, anchor: tuple[int, int] | None) -> tuple[str, tuple[int, int]] | None:

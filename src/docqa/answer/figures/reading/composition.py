@@ -72,15 +72,15 @@ def _placed_by_asides(plan: QuestionPlan, company_words: frozenset[str], subject
     if not subject or named or plan.composition is not None:
         return []
     rows: list[Measure] = []
-    for aside in plan.asides:
+    for aside, headed in [(a, False) for a in plan.asides] + [(h, True) for h in plan.headed_by]:
         words = set(stems(aside))
-        # the item's own words, less the aside where the question prints it outside brackets ("the
-        # derivative instruments of Corning's current liabilities")
-        rest = re.sub(rf"\b{re.escape(aside)}\b", " ", subject, count=1, flags=re.I)
+        # the item's own words, less a heading the question prints among them ("the derivative
+        # instruments of Corning's current liabilities"): the heading's words are the heading's
+        rest = re.sub(rf"\b{re.escape(aside)}\b", " ", subject, count=1, flags=re.I) if headed else subject
         if not words or words <= (company_words | SOFT_WORDS | set(stems(rest))):
             continue  # "EPI (Holdings)", "(GAAP)", a restatement in the item's own words
-        row = " ".join(rest.split())  # the row's own words; the aside's are its heading's, label's or title's
-        rows.append(RowMeasure(row, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of, placed=aside))
+        rows.append(RowMeasure(" ".join(rest.split()), asked=subject, kinds=plan.kinds, gross_of=plan.gross_of,
+                               placed=aside))
     return rows
 
 
