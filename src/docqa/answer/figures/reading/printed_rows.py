@@ -91,7 +91,7 @@ class RowMeasure(Measure):
                 found = self._read(source, table, row, period, phrase)
                 if found is not None:
                     if (table.statement is None and not (source.section is not None and source.section(table))
-                            and _printed_for_each_part(match, all_tables(source))):
+                            and _printed_for_each_part(match, all_tables(source), phrase)):
                         return None  # the row is one part's of several, and which part is not asked
                     return found
         return None
@@ -215,13 +215,18 @@ def _own_title(table: StatementTable) -> str:
     return lines[-1] if lines else ""
 
 
-def _printed_for_each_part(chosen, tables) -> bool:
+def _told_apart_by_heading(phrase: str, chosen: Row, other: Row) -> bool:
+    """Does the question name the heading the chosen row sits under, and not the other row's?"""
+    asked, mine, theirs = set(stems(phrase)), set(stems(chosen.section or "")), set(stems(other.section or ""))
+    return bool(mine) and mine != theirs and mine <= asked and not theirs <= asked
+
+
+def _printed_for_each_part(chosen, tables, phrase: str = "") -> bool:
     """Is the row printed the same way, under the same title, in another table of the filing with
     another figure: Verizon's "Fios video connections" in the Consumer and the Business segment's
     "Operating Revenues and Selected Operating Statistics"? Then each is one part's, and neither is
     the company's. (Asked of rows outside the primary statements: a statement's line is the company's.)"""
     label, title = clean_label(chosen.row.label).lower(), _own_title(chosen.table)
-    section = (chosen.row.section or "").lower()
     headers = {c.index: c.header for c in chosen.table.columns}
     mine = {headers.get(c.column): c.raw for c in chosen.row.cells if c.value is not None and headers.get(c.column)}
     for table in tables:
@@ -229,8 +234,8 @@ def _printed_for_each_part(chosen, tables) -> bool:
             continue
         theirs_by = {c.index: c.header for c in table.columns}
         for row in table.rows:
-            if clean_label(row.label).lower() != label or (row.section or "").lower() != section:
-                continue  # ("International" under "STELARA" is not the row under "TREMFYA")
+            if clean_label(row.label).lower() != label or _told_apart_by_heading(phrase, chosen.row, row):
+                continue  # ("International" under "STELARA" asked is not the row under "TREMFYA")
             theirs = {theirs_by.get(c.column): c.raw for c in row.cells if c.value is not None}
             # the same period's column printing another figure (compared as printed: the other may not
             # read in the kind asked, and is still a part's); another year's table is no other part
