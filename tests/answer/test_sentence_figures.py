@@ -315,3 +315,14 @@ def test_a_bound_or_an_officers_career_states_no_count_of_the_company():
     assert _answer("How many stores did the company have at the end of fiscal 2023?", CAREER, year=2023) is None
     bound = "At the end of fiscal 2023 we operated more than 180 stores."
     assert _answer("How many stores did the company have at the end of fiscal 2023?", bound, year=2023) is None
+
+
+def test_an_amount_stated_net_of_the_asked_item_is_not_the_item():
+    # ADOBE_2022_10K.pdf p. 66: receivables net of the allowance, then the allowance itself
+    net = ("As of December 3, 2021, the balance of trade receivables, net of allowance for doubtful accounts, was "
+           "$1.88 billion, inclusive of unbilled receivables of $82 million.")
+    own = ("The allowance for doubtful accounts was $23 million and $16 million as of December 2, 2022 and "
+           "December 3, 2021, respectively.")
+    assert _answer("What was the allowance for doubtful accounts at the end of fiscal 2021?", net, year=2021) is None
+    draft = _answer("What was the allowance for doubtful accounts at the end of fiscal 2021?", net, own, year=2021)
+    assert draft is not None and draft.figures[0].value * draft.figures[0].scale == 16_000_000

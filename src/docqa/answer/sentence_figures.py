@@ -218,8 +218,9 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
             continue  # no year named: the filing's own year only
         # "the book value ... after the impairment was $1,952,597": the amount is what the asked
         # words qualify, not theirs
-        asked_at = [(start, end) for start, end, st in words if any(holds_word(set(st), w) for w in hard)
-                    and not _QUALIFYING.search(folded[max(0, start - 30):start])]
+        holding = [any(holds_word(set(st), w) for w in hard) for _, _, st in words]
+        asked_at = [(start, end) for k, (start, end, _) in enumerate(words)
+                    if holding[k] and not _qualified_run(folded, words, holding, k)]
         if not asked_at:
             continue
         candidates: list[tuple[int, Stated]] = []
@@ -249,6 +250,22 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
             # of the amounts that stand with the asked words, the one all of them stand nearest
             out.append(min(candidates, key=lambda c: c[0])[1])
     return out
+
+
+_RUN_JOINERS = frozenset(("for", "and", "of", "on"))
+
+
+def _qualified_run(folded: str, words, holding: list[bool], k: int) -> bool:
+    """Does "after", "net of", "excluding" ... lead the run of asked words the ``k``-th word is in
+    ("trade receivables, net of allowance for doubtful accounts, was $1.88 billion": not the allowance)?"""
+    j = k - 1
+    while j >= 0 and (holding[j] or folded[words[j][0]:words[j][1]] in _RUN_JOINERS) and \
+            not folded[words[j][1]:words[j + 1][0]].strip():
+        if holding[j]:
+            k = j
+        j -= 1
+    start = words[k][0]
+    return _QUALIFYING.search(folded[max(0, start - 30):start]) is not None
 
 
 def _another_figure_before(before: str, change: bool) -> bool:
