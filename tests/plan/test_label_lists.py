@@ -164,3 +164,10 @@ def test_a_label_printed_for_one_part_does_not_undo_parts_asked_apart():
                 "net on the balance sheet?")
     printed = {"gross property and equipment"}
     assert len(build_plan(question, [], labels=lambda phrase, *_: phrase.lower() in printed).parts) == 2
+
+
+def test_a_list_printed_as_one_label_after_the_frames_preposition_is_one_line():
+    # Verizon: "Accrued vacation, salaries and wages", asked of what the company owes employees
+    question = "How much did Verizon owe employees for accrued vacation, salaries and wages at December 31, 2020?"
+    printed = {"accrued vacation, salaries and wages"}
+    assert build_plan(question, [], labels=lambda phrase, *_: phrase.lower() in printed).parts == ()

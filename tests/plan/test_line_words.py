@@ -176,3 +176,10 @@ def test_a_name_in_capitals_leading_the_question_is_a_part():
     assert scope_asked("STELARA international sales, J&J fiscal 2022?", (), frozenset({"jandj", "johnson"})) == ("STELARA",)
     # a verb or a word of grammar leading the question is none
     assert scope_asked("Summarize the legal proceedings in MGM's 2020 10-K.", (), frozenset({"mgm"})) == ()
+
+
+def test_what_is_owed_in_a_line_is_the_lines_words():
+    from docqa.plan.line_text import leaf_text
+    asked = "How much did Adobe owe its employees in accrued compensation and benefits at the end of fiscal 2022"
+    assert leaf_text(asked, frozenset({"adob"})) == "Adobe accrued compensation and benefits"
+    assert leaf_text("How much did Nike owe in rent in 2022", frozenset({"nike"})) == "rent"

@@ -77,7 +77,8 @@ _LEGAL_FORM = frozenset(stems("inc incorporated corporation corp company co ltd 
 
 # "how much did X owe employees for accrued vacation", "owe under operating leases": the debt's holder and
 # the verb of owing frame the line; what is owed follows "for", "under" or "on"
-_OWED = re.compile(r"\bow(?:e|es|ed|ing)\b(?:\s+(?!for\b|under\b|on\b)[\w'\u2019-]+){0,3}?\s+(?:for|under|on)\b"
+_OWED = re.compile(r"\bow(?:e|es|ed|ing)\b(?:\s+(?!for\b|under\b|on\b|in\b)[\w'\u2019-]+){0,3}?\s+"
+                   r"(?:for|under|on|in(?!\s+(?:fiscal|fy|(?:19|20)\d\d|the\s+(?:first|second|third|fourth|year|quarter))\b))\b"
                    r"|\bow(?:e|es|ed|ing)\b", re.I)
 
 

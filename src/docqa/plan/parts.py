@@ -60,8 +60,11 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     "accrued vacation, salaries and wages", "restructuring, impairment and other charges" are one line
     each when a table says so (``printed`` asks the index; decided from the filings, not a list of names)."""
     parts = _parts(question, measures, one_question, over_time, counts, names)
-    if parts and printed is not None and (listed := listed_span(question, parts)) and printed(listed):
-        return ()
+    if parts and printed is not None and (listed := listed_span(question, parts)):
+        # ... or its words after the frame's preposition ("employees for | accrued vacation, salaries and wages")
+        framed = re.split(r"\s(?:for|in|on|under|of)\s", listed, maxsplit=1)
+        if printed(listed) or (len(framed) == 2 and printed(framed[1])):
+            return ()
     return parts
 
 
