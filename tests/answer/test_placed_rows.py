@@ -111,3 +111,10 @@ def test_a_qualifier_a_label_prints_after_its_comma_is_the_lines():
     assert _value(asked, [balance, other], "square", 2020, labels=lambda phrase, *_: phrase.lower() in printed) == 6896
     assert _value("What was Square's deferred revenue in fiscal 2020?", [balance, other], "square", 2020,
                   labels=lambda phrase, *_: phrase.lower() in printed) == 44908
+
+
+def test_what_follows_the_owner_of_a_line_named_before_it_is_no_line_of_its_own():
+    # "the slots win of MGM's Regional Operations": "Regional Operations" is printed as a row, and is the part
+    for asked in ("In fiscal 2020, what was the slots win of MGM's Regional Operations?",
+                  "In fiscal 2022, what was the russia exit charges of 3M's corporate special items?"):
+        assert build_plan(asked, [], labels=lambda phrase, *_: True).reading.printed_line == "", asked

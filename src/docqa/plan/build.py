@@ -28,7 +28,7 @@ from docqa.plan.intent import classify
 from docqa.plan.judgement import (band_asked, bottom_line_asked, compared, judged_phrase, judgement, moved_as_verb, moves,
                                   parse_threshold, sign_asked, tied_to_one)
 from docqa.plan.model import Intent, QuestionPlan, Statistic
-from docqa.plan.line_text import bracketed_asides, names_a_statement, owner_asides
+from docqa.plan.line_text import asked_of_an_owners_part, bracketed_asides, names_a_statement, owner_asides
 from docqa.plan.measures import gross_of, linking_words, narrowed_by, nouns_of, read_measures, without_asked_verb
 from docqa.plan.names import LabelCheck, OwnerCheck, WordCheck
 from docqa.plan.opening import as_closing_balance
@@ -192,8 +192,10 @@ def _with_ask(plan: QuestionPlan, labels: LabelCheck | None = None) -> QuestionP
         # "Did 3M repurchase shares in 2018?": the line item's figure for the period settles it
         judged = "exists"
     reading = read_measures(asked, measures, names=(*plan.companies, *plan.named_as))
-    if not asks_verdict(asked):
-        # the whole phrase a filing prints as a row's label is that line ("interest paid on debentures")
+    headed_by = owner_asides(main_clause(asked))
+    if not asks_verdict(asked) and not asked_of_an_owners_part(main_clause(asked)):
+        # the whole phrase a filing prints as a row's label is that line ("interest paid on debentures");
+        # (after "the X of Co's", the words are a heading's: "corporate special items")
         line, inside = printed_line(asked, measures, labels, plan.companies)
         if line:
             reading = replace(reading, runs_on=reading.runs_on | inside, printed_line=line)
@@ -223,7 +225,7 @@ def _with_ask(plan: QuestionPlan, labels: LabelCheck | None = None) -> QuestionP
         # a verdict's line is what it judges: "higher than", "more than $1 billion" are no row's words
         line_clause=without_asked_verb(judged_of or main_clause(asked), counts=counted_noun(asked) is not None), nouns_of=nouns_of(main_clause(asked), measures),
         narrowed_by=narrowed_by(main_clause(asked), measures),
-        statement_named=names_a_statement(asked), asides=bracketed_asides(main_clause(asked)), headed_by=owner_asides(main_clause(asked)),
+        statement_named=names_a_statement(asked), asides=bracketed_asides(main_clause(asked)), headed_by=headed_by,
         linking=linking_words(main_clause(asked), measures),
         discussed=discussed_words(content_text(asked), plan.named_as) if asks_discussion(asked) else ())
 

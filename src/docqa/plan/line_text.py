@@ -143,6 +143,16 @@ _OF_OWNERS = re.compile(r"\b(?P<noun>(?:[A-Za-z][\w/&-]*\s+)?[A-Za-z][\w/&-]*)\s
                         r"three|six|nine|twelve|end|december|june|march|september)\b|\s*[?.,;:]|\s*$)")
 
 
+def asked_of_an_owners_part(clause: str) -> bool:
+    """"The slots win of MGM's Regional Operations", "the russia exit charges of 3M's corporate special
+    items": the line is named before the owner, what follows its possessive is a heading or a part."""
+    return any(not set(stems(found.group("noun"))) <= OF_FILLERS | SCAFFOLD
+               for found in _OF_OWNERS_ANY.finditer(clause))
+
+
+_OF_OWNERS_ANY = re.compile(_OF_OWNERS.pattern.replace("(?P<what>[a-z]", "(?P<what>[A-Za-z]"))
+
+
 def owner_asides(clause: str) -> tuple[str, ...]:
     """The line words of a heading a row is asked of, after the owner's possessive: "the share-based
     compensation of Square's deferred tax assets" asks the row printed under "Deferred tax assets"."""
