@@ -118,3 +118,19 @@ def test_what_follows_the_owner_of_a_line_named_before_it_is_no_line_of_its_own(
     for asked in ("In fiscal 2020, what was the slots win of MGM's Regional Operations?",
                   "In fiscal 2022, what was the russia exit charges of 3M's corporate special items?"):
         assert build_plan(asked, [], labels=lambda phrase, *_: True).reading.printed_line == "", asked
+
+
+def test_a_row_under_another_printed_name_of_the_item_asked():
+    # PepsiCo 2021: "U.S. Federal 702" under "Current:" in "The provision for income taxes consisted of the
+    # following:", asked as the current U.S. federal income tax expense; 3M titles its table "Provision
+    # for Income Taxes" and prints "State" under "Currently payable"
+    pepsico = _table("The provision for income taxes consisted of the following:",
+                     [_row("U.S. Federal", 702, section="Current:"), _row("U.S. Federal", 375, section="Deferred:")],
+                     80, year=2021)
+    statement = _table("Consolidated Statement of Income", [_row("Provision for income taxes", 2142)], 61,
+                       StatementKind.INCOME, 2021)
+    asked = "What was PepsiCo's current U.S. federal income tax expense in 2021?"
+    assert _value(asked, [statement, pepsico], "PepsiCo", 2021) == 702
+    three_m = _table("Provision for Income Taxes", [_row("State", 76, section="Currently payable"),
+                                                    _row("State", -76, section="Deferred")], 71, year=2022)
+    assert _value("What was 3M's current state income tax provision in 2022?", [three_m], "3M", 2022) == 76

@@ -183,3 +183,14 @@ def test_what_is_owed_in_a_line_is_the_lines_words():
     asked = "How much did Adobe owe its employees in accrued compensation and benefits at the end of fiscal 2022"
     assert leaf_text(asked, frozenset({"adob"})) == "Adobe accrued compensation and benefits"
     assert leaf_text("How much did Nike owe in rent in 2022", frozenset({"nike"})) == "rent"
+
+
+def test_how_much_of_a_whole_was_a_part_asks_the_parts_line():
+    from docqa.plan.opening import as_part_asked
+    assert as_part_asked("How much of Walmart's fiscal 2018 income tax provision was current federal?") == (
+        "What was Walmart's current federal income tax provision in fiscal 2018?")
+    assert as_part_asked("How much of Nike's revenue in fiscal 2022 was from footwear?") == (
+        "What was Nike's footwear revenue in fiscal 2022?")
+    assert as_part_asked("How much of the $5 billion authorization was used?") is None  # an event
+    plan = build_plan("How much of Nike's revenue in fiscal 2022 was from footwear?", [])
+    assert plan.years == (2022,) and plan.question.startswith("How much of")
