@@ -171,3 +171,8 @@ def test_a_list_printed_as_one_label_after_the_frames_preposition_is_one_line():
     question = "How much did Verizon owe employees for accrued vacation, salaries and wages at December 31, 2020?"
     printed = {"accrued vacation, salaries and wages"}
     assert build_plan(question, [], labels=lambda phrase, *_: phrase.lower() in printed).parts == ()
+
+
+def test_members_each_after_a_preposition_stay_parts_whatever_one_of_them_prints():
+    question = "Adobe fiscal 2022 revenue in EMEA and in APAC?"
+    assert len(build_plan(question, [], labels=lambda phrase, *_: phrase in ("APAC", "EMEA")).parts) == 2
