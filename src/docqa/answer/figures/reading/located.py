@@ -143,11 +143,7 @@ def printed_as_asked(matches: list[LineItemMatch], asked: str) -> list[LineItemM
     if not matches or not words:
         return matches
     best = matches[0].table
-    # a leading "Total" aside: "total net sales" asked is Costco's "Net sales", not its "Total revenue"
-    bare = lambda ws: ws[1:] if ws[:1] == ("total",) else ws  # noqa: E731
-    printed = [(m, tuple(stems(clean_label(m.row.label)))) for m in matches if m.table is best]
-    exact = ([m for m, label in printed if label == tuple(words)]
-             or [m for m, label in printed if bare(label) == bare(tuple(words))])
+    exact = [m for m in matches if m.table is best and stems(clean_label(m.row.label)) == words]
     return exact + [m for m in matches if m not in exact] if exact else matches
 
 
