@@ -147,7 +147,7 @@ def test_ordinary_words_capitalised_inside_a_sentence_are_a_part_the_filer_print
 
 
 def test_a_years_opening_balance_is_the_closing_balance_of_the_year_before():
-    from docqa.plan.opening import as_closing_balance
+    from docqa.plan.read_as import as_closing_balance
     read, note = as_closing_balance("What was Nike's unrecognized tax benefits balance at the beginning of fiscal 2023?")
     assert read == "What was Nike's unrecognized tax benefits balance at the end of fiscal 2022?"
     assert note and "end of fiscal 2022" in note
@@ -186,7 +186,7 @@ def test_what_is_owed_in_a_line_is_the_lines_words():
 
 
 def test_how_much_of_a_whole_was_a_part_asks_the_parts_line():
-    from docqa.plan.opening import as_part_asked
+    from docqa.plan.read_as import as_part_asked
     assert as_part_asked("How much of Walmart's fiscal 2018 income tax provision was current federal?") == (
         "What was Walmart's current federal income tax provision in fiscal 2018?")
     assert as_part_asked("How much of Nike's revenue in fiscal 2022 was from footwear?") == (

@@ -31,7 +31,7 @@ from docqa.plan.model import Intent, QuestionPlan, Statistic
 from docqa.plan.line_text import asked_of_an_owners_part, bracketed_asides, names_a_statement, owner_asides
 from docqa.plan.measures import gross_of, linking_words, narrowed_by, nouns_of, read_measures, without_asked_verb
 from docqa.plan.names import LabelCheck, OwnerCheck, WordCheck
-from docqa.plan.opening import as_closing_balance, as_part_asked
+from docqa.plan.read_as import as_closing_balance, as_part_asked
 from docqa.plan.parts import split_parts
 from docqa.plan.printed_lines import printed_line
 from docqa.plan.scope import scope_asked
@@ -243,6 +243,7 @@ def _lexicon_items(asked: str) -> list[MetricMatch]:
 
 
 _LOSS_ALTERNATIVE = re.compile(r"(?<=[a-z])\s*/?\s*\((?:loss(?:es)?|deficit)\)", re.I)
+
 # "Adjusted EBITDA", "non-GAAP operating income", "organic sales": the company's own variant of the
 # measure, printed as its own line (or not at all); never the measure computed or read as defined.
 _VARIANT_BEFORE = re.compile(r"(?<![\w-])(?:adjusted|adj\.|non[\s-]?gaap|underlying|organic|core|comparable|normali[sz]ed|"
