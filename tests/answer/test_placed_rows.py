@@ -120,17 +120,18 @@ def test_what_follows_the_owner_of_a_line_named_before_it_is_no_line_of_its_own(
         assert build_plan(asked, [], labels=lambda phrase, *_: True).reading.printed_line == "", asked
 
 
-def test_a_row_under_another_printed_name_of_the_item_asked():
-    # PepsiCo 2021: "U.S. Federal 702" under "Current:" in "The provision for income taxes consisted of the
-    # following:", asked as the current U.S. federal income tax expense; 3M titles its table "Provision
-    # for Income Taxes" and prints "State" under "Currently payable"
-    pepsico = _table("The provision for income taxes consisted of the following:",
-                     [_row("U.S. Federal", 702, section="Current:"), _row("U.S. Federal", 375, section="Deferred:")],
-                     80, year=2021)
-    statement = _table("Consolidated Statement of Income", [_row("Provision for income taxes", 2142)], 61,
-                       StatementKind.INCOME, 2021)
-    asked = "What was PepsiCo's current U.S. federal income tax expense in 2021?"
-    assert _value(asked, [statement, pepsico], "PepsiCo", 2021) == 702
-    three_m = _table("Provision for Income Taxes", [_row("State", 76, section="Currently payable"),
-                                                    _row("State", -76, section="Deferred")], 71, year=2022)
-    assert _value("What was 3M's current state income tax provision in 2022?", [three_m], "3M", 2022) == 76
+
+def test_a_phrase_the_question_qualifies_after_its_comma_is_no_printed_line_of_its_own():
+    # Verizon 2022: "Device payment plan agreement receivables, at amortized cost" (billed) is not the bare
+    # "Device payment plan agreement receivables, net" another table prints
+    asked = "What was Verizon's device payment plan agreement receivables, at amortized cost for billed in fiscal 2022?"
+    plan = build_plan(asked, [], labels=lambda phrase, *_: phrase.lower() == "device payment plan agreement receivables")
+    assert plan.reading.printed_line == ""
+
+
+def test_a_row_under_a_heading_asked_is_told_apart_from_one_under_a_heading_of_fewer_words():
+    # J&J 2022: "U.S." under "Wound Care/Other" asked; another product table prints "U.S." under "Other"
+    wound = _table("Sales to Customers", [_row("U.S.", 475, section="Wound Care/Other")], 81, year=2022)
+    other = _table("Sales to Customers", [_row("U.S.", 900, section="Other")], 82, year=2022)
+    asked = "In fiscal 2022, what was the u.s of Johnson & Johnson's Wound Care/Other?"
+    assert _value(asked, [wound, other], "Johnson & Johnson", 2022) == 475

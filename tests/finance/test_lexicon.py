@@ -153,9 +153,3 @@ def test_cash_paid_for_taxes_and_interest_is_not_the_expense(lx):
     assert [m.key for m in lx.match("What was Verizon's interest expense in 2022?")] == ["interest_expense"]
     assert lx.metric("income_taxes_paid").statement == StatementKind.CASH_FLOW
 
-
-def test_plurals_in_es_meet_their_singular():
-    from docqa.finance.text import stems
-    assert stems("income taxes") == stems("income tax") == ("income", "tax")
-    assert stems("impairment losses") == stems("impairment loss")
-    assert stems("branches") == ("branch",) and stems("expenses") == ("expense",) and stems("sizes") == ("size",)

@@ -151,8 +151,8 @@ def test_a_years_opening_balance_is_the_closing_balance_of_the_year_before():
     read, note = as_closing_balance("What was Nike's unrecognized tax benefits balance at the beginning of fiscal 2023?")
     assert read == "What was Nike's unrecognized tax benefits balance at the end of fiscal 2022?"
     assert note and "end of fiscal 2022" in note
-    read, _ = as_closing_balance("What was the opening balance of Nike's unrecognized tax benefits in fiscal 2023?")
-    assert read == "What was the balance of Nike's unrecognized tax benefits at the end of fiscal 2022?"
+    # "the opening balance in fiscal 2023" is left as asked: filers print an "Opening balance" row of the year
+    assert as_closing_balance("What was the opening balance of the loss allowance in fiscal 2021?")[1] is None
     assert as_closing_balance("What was 3M's goodwill at the start of 2022?")[0] == "What was 3M's goodwill at the end of 2021?"
     # other years beside it, or no opening balance: the question as asked
     assert as_closing_balance("Beginning balance of goodwill for 2021 vs 2022?")[1] is None
@@ -184,13 +184,3 @@ def test_what_is_owed_in_a_line_is_the_lines_words():
     assert leaf_text(asked, frozenset({"adob"})) == "Adobe accrued compensation and benefits"
     assert leaf_text("How much did Nike owe in rent in 2022", frozenset({"nike"})) == "rent"
 
-
-def test_how_much_of_a_whole_was_a_part_asks_the_parts_line():
-    from docqa.plan.read_as import as_part_asked
-    assert as_part_asked("How much of Walmart's fiscal 2018 income tax provision was current federal?") == (
-        "What was Walmart's current federal income tax provision in fiscal 2018?")
-    assert as_part_asked("How much of Nike's revenue in fiscal 2022 was from footwear?") == (
-        "What was Nike's footwear revenue in fiscal 2022?")
-    assert as_part_asked("How much of the $5 billion authorization was used?") is None  # an event
-    plan = build_plan("How much of Nike's revenue in fiscal 2022 was from footwear?", [])
-    assert plan.years == (2022,) and plan.question.startswith("How much of")

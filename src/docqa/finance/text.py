@@ -27,10 +27,6 @@ _KEEP_S = {"gross", "loss", "less", "its", "this", "us", "was", "has", "is", "as
            "series", "status", "bonus", "canvas", "mgmt", "always", "tax", "focus"}
 
 
-# plurals that add "es" to a word ending in x, s, sh or ch ("taxes", "losses", "branches")
-_ES_PLURALS = ("xes", "sses", "shes", "tches", "nches", "rches")
-
-
 @dataclass(frozen=True)
 class Token:
     stem: str
@@ -45,8 +41,6 @@ def stem(word: str) -> str:
         return _IRREGULAR[w]
     if w.endswith("ies") and len(w) > 4:
         return w[:-3] + "y"
-    if len(w) > 4 and w.endswith(_ES_PLURALS):
-        return w[:-2]  # "taxes" is "tax", "losses" "loss", "branches" "branch": the plural's "es" goes
     if len(w) > 3 and w.endswith("s") and not w.endswith("ss") and w not in _KEEP_S and not w.endswith("us"):
         return w[:-1]
     return w

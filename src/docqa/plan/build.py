@@ -31,7 +31,7 @@ from docqa.plan.model import Intent, QuestionPlan, Statistic
 from docqa.plan.line_text import asked_of_an_owners_part, bracketed_asides, names_a_statement, owner_asides
 from docqa.plan.measures import gross_of, linking_words, narrowed_by, nouns_of, read_measures, without_asked_verb
 from docqa.plan.names import LabelCheck, OwnerCheck, WordCheck
-from docqa.plan.read_as import as_closing_balance, as_part_asked
+from docqa.plan.read_as import as_closing_balance
 from docqa.plan.parts import split_parts
 from docqa.plan.printed_lines import printed_line
 from docqa.plan.scope import scope_asked
@@ -67,11 +67,6 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
     ``is_word`` and ``owner`` ask the index about words (a typo of a name is printed nowhere; a
     word that only one company's filings print names it); ``labels`` whether a table prints a phrase
     as a row's label (a list the filing prints as one line is no parts)."""
-    part = as_part_asked(question)
-    if part is not None:
-        # "how much of X's provision was current federal": the part's line, asked as such
-        plan = build_plan(part, documents, explicit, is_word, owner, inherited, labels)
-        return replace(plan, question=question, rewritten=plan.asked)
     read, note = as_closing_balance(question)
     if note is not None:
         # a year's opening balance is the closing balance of the year before: planned as that, said so

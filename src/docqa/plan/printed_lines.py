@@ -53,11 +53,19 @@ _COMMA_QUALIFIER = re.compile(r",\s+((?:[a-z][\w-]*\s+){0,3}[a-z][\w-]*)(?=\s+(?
 
 
 def _with_comma_qualifier(question: str, phrase: str, at: tuple[int, int]) -> list[tuple[str, tuple[int, int]]]:
-    """The phrase with the qualifier after its comma, then without it."""
+    """The phrase with the qualifier after its comma; the phrase alone only when no qualifier follows it
+    ("receivables, at amortized cost for billed" is not the receivables the bare words print)."""
     after = _COMMA_QUALIFIER.match(question, at[1])
-    if after is None:
-        return [(phrase, at)]
-    return [(question[at[0]:after.end(1)], (at[0], after.end(1))), (phrase, at)]
+    if after is not None:
+        return [(question[at[0]:after.end(1)], (at[0], after.end(1)))]
+    if _QUALIFIED_AFTER.match(question, at[1]):
+        return []
+    return [(phrase, at)]
+
+
+# a comma, then words that are no new clause's: the phrase before it is qualified
+_QUALIFIED_AFTER = re.compile(r",\s+(?!(?:and|or|but|what|how|which|its|their|respectively|as\s+well|in\s+(?:fiscal|(?:19|20)\d\d))\b)"
+                              r"[a-z]", re.I)
 
 
 def _phrase(question: str, anchor: tuple[int, int] | None) -> tuple[str, tuple[int, int]] | None:

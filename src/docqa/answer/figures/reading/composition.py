@@ -136,10 +136,6 @@ def _as_worded(plan: QuestionPlan, measure: Measure, matches: list[MetricMatch],
         if spelt := _spelt_out(subject, m, measure.metric):
             # "Domestic capex": the row is printed under the item's name ("Capital expenditures")
             rows.append(RowMeasure(spelt, asked=subject, kinds=kinds, gross_of=plan.gross_of))
-        # ... or under another name the filings print the item by ("current state income tax expense": a
-        # "State" row under "Current:" in a table titled "The provision for income taxes")
-        rows += [RowMeasure(other, asked=subject, kinds=kinds, gross_of=plan.gross_of)
-                 for other in _printed_otherwise(subject, m, measure.metric)]
         return rows
     chosen: Measure = (Either(measure, RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of,
                                                   stands_for=measure.metric)) if subject else measure)
@@ -192,19 +188,6 @@ def _spelt_out(subject: str, m: MetricMatch, metric: Metric) -> str | None:
         return None
     at = subject.lower().index(m.text.lower())
     return f"{subject[:at]}{metric.label.lower()}{subject[at + len(m.text):]}"
-
-
-_OTHER_NAMES = 3  # the item's first printed names tried in its place (each a scan of the filing's rows)
-
-
-def _printed_otherwise(subject: str, m: MetricMatch, metric: Metric) -> list[str]:
-    """The subject with the item's words replaced by its first other printed names of two words or more."""
-    at = subject.lower().find(m.text.lower())
-    if at < 0:
-        return []
-    asked = stems(m.text)
-    names = [p for p in metric.prints if len(p.split()) >= 2 and stems(p) != asked][:_OTHER_NAMES]
-    return [f"{subject[:at]}{name}{subject[at + len(m.text):]}" for name in names]
 
 
 def _a_printed_form(metric: Metric, words: str) -> bool:

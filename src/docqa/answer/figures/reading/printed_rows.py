@@ -216,9 +216,10 @@ def _own_title(table: StatementTable) -> str:
 
 
 def _told_apart_by_heading(phrase: str, chosen: Row, other: Row) -> bool:
-    """Does the question name the heading the chosen row sits under, and not the other row's?"""
+    """Does the question name the heading the chosen row sits under, which the other row's does not
+    print ("Wound Care/Other" asked: not the "U.S." row under "Other")?"""
     asked, mine, theirs = set(stems(phrase)), set(stems(chosen.section or "")), set(stems(other.section or ""))
-    return bool(mine) and mine != theirs and mine <= asked and not theirs <= asked
+    return bool(mine) and mine <= asked and not mine <= theirs
 
 
 def _printed_for_each_part(chosen, tables, phrase: str = "") -> bool:
