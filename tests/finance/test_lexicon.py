@@ -142,14 +142,3 @@ def test_declared_routes_and_parts(lx):
 def test_unknown_keys_say_what_exists(lx):
     with pytest.raises(KeyError, match="known"):
         lx.metric("ebitdar")
-
-
-
-def test_cash_paid_for_taxes_and_interest_is_not_the_expense(lx):
-    # the cash-flow statement's supplemental lines ("Income taxes paid, net of refunds", "Interest paid"),
-    # never the income statement's expense
-    assert [m.key for m in lx.match("What were PepsiCo's income taxes paid in 2021?")] == ["income_taxes_paid"]
-    assert [m.key for m in lx.match("Verizon's cash paid for interest in 2022")] == ["interest_paid"]
-    assert [m.key for m in lx.match("What was Verizon's interest expense in 2022?")] == ["interest_expense"]
-    assert lx.metric("income_taxes_paid").statement == StatementKind.CASH_FLOW
-

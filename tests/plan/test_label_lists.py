@@ -152,10 +152,10 @@ def test_a_list_a_table_prints_as_one_label_is_one_line():
     question = "What were Acme's accrued vacation, salaries and wages in 2022?"
     assert len(build_plan(question, []).parts) == 3
     printed = {"accrued vacation, salaries and wages"}
-    assert build_plan(question, [], labels=lambda phrase, *_: phrase.lower() in printed).parts == ()
+    assert build_plan(question, [], labels=lambda phrase: phrase.lower() in printed).parts == ()
     # a list no table prints as one label is still split
     assert len(build_plan("What were Acme's accrued vacation, bonuses and wages in 2022?", [],
-                          labels=lambda phrase, *_: phrase.lower() in printed).parts) == 3
+                          labels=lambda phrase: phrase.lower() in printed).parts) == 3
 
 
 def test_a_label_printed_for_one_part_does_not_undo_parts_asked_apart():
@@ -163,16 +163,4 @@ def test_a_label_printed_for_one_part_does_not_undo_parts_asked_apart():
     question = ("What was Amazon's gross property and equipment at December 31, 2019? And its property and equipment, "
                 "net on the balance sheet?")
     printed = {"gross property and equipment"}
-    assert len(build_plan(question, [], labels=lambda phrase, *_: phrase.lower() in printed).parts) == 2
-
-
-def test_a_list_printed_as_one_label_after_the_frames_preposition_is_one_line():
-    # Verizon: "Accrued vacation, salaries and wages", asked of what the company owes employees
-    question = "How much did Verizon owe employees for accrued vacation, salaries and wages at December 31, 2020?"
-    printed = {"accrued vacation, salaries and wages"}
-    assert build_plan(question, [], labels=lambda phrase, *_: phrase.lower() in printed).parts == ()
-
-
-def test_members_each_after_a_preposition_stay_parts_whatever_one_of_them_prints():
-    question = "Adobe fiscal 2022 revenue in EMEA and in APAC?"
-    assert len(build_plan(question, [], labels=lambda phrase, *_: phrase in ("APAC", "EMEA")).parts) == 2
+    assert len(build_plan(question, [], labels=lambda phrase: phrase.lower() in printed).parts) == 2

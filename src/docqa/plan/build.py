@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from docqa.finance.lexicon import MetricMatch, load_lexicon
+from docqa.finance.lexicon import load_lexicon
 from docqa.finance.topics import topics_for
 from docqa.plan.choice import choose_documents
 from docqa.plan.companies import _held, company_names, normalize_name
@@ -28,12 +28,10 @@ from docqa.plan.intent import classify
 from docqa.plan.judgement import (band_asked, bottom_line_asked, compared, judged_phrase, judgement, moved_as_verb, moves,
                                   parse_threshold, sign_asked, tied_to_one)
 from docqa.plan.model import Intent, QuestionPlan, Statistic
-from docqa.plan.line_text import asked_of_an_owners_part, bracketed_asides, names_a_statement, owner_asides
+from docqa.plan.line_text import bracketed_asides, names_a_statement
 from docqa.plan.measures import gross_of, linking_words, narrowed_by, nouns_of, read_measures, without_asked_verb
 from docqa.plan.names import LabelCheck, OwnerCheck, WordCheck
-from docqa.plan.read_as import as_closing_balance
 from docqa.plan.parts import split_parts
-from docqa.plan.printed_lines import printed_line
 from docqa.plan.scope import scope_asked
 from docqa.plan.periods import (
     _LATEST,
@@ -67,11 +65,6 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
     ``is_word`` and ``owner`` ask the index about words (a typo of a name is printed nowhere; a
     word that only one company's filings print names it); ``labels`` whether a table prints a phrase
     as a row's label (a list the filing prints as one line is no parts)."""
-    read, note = as_closing_balance(question)
-    if note is not None:
-        # a year's opening balance is the closing balance of the year before: planned as that, said so
-        plan = build_plan(read, documents, explicit, is_word, owner, inherited, labels)
-        return replace(plan, question=question, rewritten=plan.asked, notes=(*plan.notes, note))
     lexicon = load_lexicon()
     explicit = explicit or SearchFilters()
     content = content_text(question)
@@ -107,10 +100,10 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
         plan = replace(plan, discussed=discussed_words(content_text(plan.asked), plan.named_as))
     if plan.intent is Intent.SECTION:
         plan = replace(plan, section_named=section_named(plan.asked, plan.named_as), lines_hold=what_lines_hold(plan.asked))
-    return _with_scope(_with_topic(_with_filings(plan, documents, explicit), documents), documents, labels)
+    return _with_scope(_with_topic(_with_filings(plan, documents, explicit), documents), documents)
 
 
-def _with_scope(plan: QuestionPlan, documents: list[Document], labels: LabelCheck | None = None) -> QuestionPlan:
+def _with_scope(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
     """The part of the company asked about: capitalised names that are not the company's own."""
     canonical = _held(documents).canonical
     own = [d for d in documents if canonical.get(d.id) in plan.companies]
@@ -125,8 +118,7 @@ def _with_scope(plan: QuestionPlan, documents: list[Document], labels: LabelChec
     words |= {re.sub(r"[^a-z0-9]", "", n) for n in names}  # "Coca-Cola", "PG&E", "J&J" run together
     words -= {""}
     named_as = tuple(dict.fromkeys((*plan.named_as, *sorted(printed)))) if plan.named_as else plan.named_as
-    printed_by = None if labels is None else (lambda phrase: labels(phrase, plan.companies))
-    return replace(plan, scope=scope_asked(plan.asked, plan.measures, words, printed_by), named_as=named_as)
+    return replace(plan, scope=scope_asked(plan.asked, plan.measures, words), named_as=named_as)
 
 
 _ANY_OUTSTANDING = re.compile(r"\bany\b[^?]{0,80}\boutstanding\b|\boutstanding\b[^?]{0,40}\bany\b", re.I)
@@ -185,20 +177,13 @@ def _with_ask(plan: QuestionPlan, labels: LabelCheck | None = None) -> QuestionP
     as the filings spell them, so that a measure's offsets hold in that text)."""
     asked = plan.asked
     routed = stats_question(asked)
-    measures = tuple(m for m in _lexicon_items(asked) if not _VARIANT_BEFORE.search(asked[:m.span[0]])
+    measures = tuple(m for m in load_lexicon().match(asked) if not _VARIANT_BEFORE.search(asked[:m.span[0]])
                      and not _HOLDS_THE_ASKED.search(asked[:m.span[0]]))
     composition, judged, pick = compose(asked, measures), judgement(asked), which_is_most(asked)
     if judged is None and _DID.match(asked) and any(m.kind == "metric" for m in measures):
         # "Did 3M repurchase shares in 2018?": the line item's figure for the period settles it
         judged = "exists"
     reading = read_measures(asked, measures, names=(*plan.companies, *plan.named_as))
-    headed_by = owner_asides(main_clause(asked))
-    if not asks_verdict(asked) and not asked_of_an_owners_part(main_clause(asked)):
-        # the whole phrase a filing prints as a row's label is that line ("interest paid on debentures");
-        # (after "the X of Co's", the words are a heading's: "corporate special items")
-        line, inside = printed_line(asked, measures, labels, plan.companies)
-        if line:
-            reading = replace(reading, runs_on=reading.runs_on | inside, printed_line=line)
     judged_of = judged_phrase(asked) if judged in ("up", "down", "threshold") else ""
     one_question = (composition is not None or judged is not None or pick is not None or asks_verdict(asked)
                     or asks_discussion(asked))  # "how does X prioritize dividends and buybacks": one discussion
@@ -225,19 +210,10 @@ def _with_ask(plan: QuestionPlan, labels: LabelCheck | None = None) -> QuestionP
         # a verdict's line is what it judges: "higher than", "more than $1 billion" are no row's words
         line_clause=without_asked_verb(judged_of or main_clause(asked), counts=counted_noun(asked) is not None), nouns_of=nouns_of(main_clause(asked), measures),
         narrowed_by=narrowed_by(main_clause(asked), measures),
-        statement_named=names_a_statement(asked), asides=bracketed_asides(main_clause(asked)), headed_by=headed_by,
+        statement_named=names_a_statement(asked), asides=bracketed_asides(main_clause(asked)),
         linking=linking_words(main_clause(asked), measures),
         discussed=discussed_words(content_text(asked), plan.named_as) if asks_discussion(asked) else ())
 
-
-def _lexicon_items(asked: str) -> list[MetricMatch]:
-    """The lexicon's items in the question, a label's other sign blanked out first ("income (loss) before
-    income taxes", "income/(loss)": no word of the item), each with the question's own words."""
-    blanked = _LOSS_ALTERNATIVE.sub(lambda m: " " * len(m.group(0)), asked)
-    return [m.model_copy(update={"text": asked[m.span[0]:m.span[1]]}) for m in load_lexicon().match(blanked)]
-
-
-_LOSS_ALTERNATIVE = re.compile(r"(?<=[a-z])\s*/?\s*\((?:loss(?:es)?|deficit)\)", re.I)
 
 # "Adjusted EBITDA", "non-GAAP operating income", "organic sales": the company's own variant of the
 # measure, printed as its own line (or not at all); never the measure computed or read as defined.

@@ -77,8 +77,7 @@ _LEGAL_FORM = frozenset(stems("inc incorporated corporation corp company co ltd 
 
 # "how much did X owe employees for accrued vacation", "owe under operating leases": the debt's holder and
 # the verb of owing frame the line; what is owed follows "for", "under" or "on"
-_OWED = re.compile(r"\bow(?:e|es|ed|ing)\b(?:\s+(?!for\b|under\b|on\b|in\b)[\w'\u2019-]+){0,3}?\s+"
-                   r"(?:for|under|on|in(?!\s+(?:fiscal|fy|(?:19|20)\d\d|the\s+(?:first|second|third|fourth|year|quarter))\b))\b"
+_OWED = re.compile(r"\bow(?:e|es|ed|ing)\b(?:\s+(?!for\b|under\b|on\b)[\w'\u2019-]+){0,3}?\s+(?:for|under|on)\b"
                    r"|\bow(?:e|es|ed|ing)\b", re.I)
 
 
@@ -129,38 +128,6 @@ def bracketed_asides(clause: str) -> tuple[str, ...]:
         if _NOT_A_PLACE.search(inner) or not without_sign_alternatives(found.group(0)).strip():
             continue  # ... nor a label's other sign: "equity income (loss)"
         words = leaf_text(inner)
-        if words and len(words.split()) <= 6:
-            out.append(words)
-    return tuple(out)
-
-
-# "the derivative instruments of Corning's current liabilities", "the benefits paid of Amcor's change in
-# benefit obligation": a row asked of the owner's heading. The heading is the possessive's object, read up
-# to the period or the clause's end; a capitalised name there is a part of the company (a segment: scope).
-_OF_OWNERS = re.compile(r"\b(?P<noun>(?:[A-Za-z][\w/&-]*\s+)?[A-Za-z][\w/&-]*)\s+of\s+(?:the\s+)?[A-Z0-9][\w.&-]*(?:,?\s+[\w.&-]+){0,5}?['\u2019]s\s+"
-                        r"(?P<what>[a-z][^?;:]{2,80}?)(?=\s+(?:in|for|during|at|as\s+of|on|from|over)\s+"
-                        r"(?:the\s+)?(?:fiscal|fy|calendar|(?:19|20)\d\d|q[1-4]|year|quarter|first|second|third|fourth|"
-                        r"three|six|nine|twelve|end|december|june|march|september)\b|\s*[?.,;:]|\s*$)")
-
-
-def asked_of_an_owners_part(clause: str) -> bool:
-    """"The slots win of MGM's Regional Operations", "the russia exit charges of 3M's corporate special
-    items": the line is named before the owner, what follows its possessive is a heading or a part."""
-    return any(not set(stems(found.group("noun"))) <= OF_FILLERS | SCAFFOLD
-               for found in _OF_OWNERS_ANY.finditer(clause))
-
-
-_OF_OWNERS_ANY = re.compile(_OF_OWNERS.pattern.replace("(?P<what>[a-z]", "(?P<what>[A-Za-z]"))
-
-
-def owner_asides(clause: str) -> tuple[str, ...]:
-    """The line words of a heading a row is asked of, after the owner's possessive: "the share-based
-    compensation of Square's deferred tax assets" asks the row printed under "Deferred tax assets"."""
-    out = []
-    for found in _OF_OWNERS.finditer(clause):
-        if set(stems(found.group("noun"))) <= OF_FILLERS | SCAFFOLD:
-            continue  # "the total of Amazon's net sales", "what percentage of Nike's revenue": the item itself
-        words = leaf_text(found.group("what"))
         if words and len(words.split()) <= 6:
             out.append(words)
     return tuple(out)

@@ -77,9 +77,6 @@ class MeasureReading:
     # spans of line items whose own phrase runs on in words the item does not account for ("sales return
     # reserves", "dividends payable"): another line, which only a row printing those words answers
     runs_on: frozenset[tuple[int, int]] = frozenset()
-    # the question's whole line phrase, where a filing prints it as a row's label and it says more than
-    # any lexicon item in it ("interest paid on debenture with warrants"): the row printed so is the line
-    printed_line: str = ""
 
 
 def read_measures(question: str, matches: tuple[MetricMatch, ...] | list[MetricMatch],

@@ -136,9 +136,6 @@ class QuestionPlan:
     # words in brackets that may say where the row sits ("property, plant and equipment (deferred tax
     # liabilities)", "compensation expense (after-tax)"): read as the row's, when a row prints them
     asides: tuple[str, ...] = ()
-    # the heading a row is asked of, after the owner's possessive: "the share-based compensation of
-    # Square's | deferred tax assets" (read like an aside, though the question prints it among the line's words)
-    headed_by: tuple[str, ...] = ()
     nouns_of: tuple[tuple[tuple[int, int], str], ...] = ()  # "an impairment of | plant and equipment": span, noun
     narrowed_by: tuple[tuple[tuple[int, int], str], ...] = ()  # "capital expenditures for | pollution control"
     linking: tuple[str, ...] = ()                  # "goodwill | sat | in the segment": a verb no label prints, if none does

@@ -24,8 +24,7 @@ from docqa.text import STOPWORDS, fold
 
 WordCheck = Callable[[str], bool]          # does any indexed page print this word?
 OwnerCheck = Callable[[str], str | None]   # the one company whose filings print this word (or phrase), if one
-# does a stored table (of these companies' filings, when named) print this phrase as a row's whole label?
-LabelCheck = Callable[..., bool]  # (phrase, companies=())
+LabelCheck = Callable[[str], bool]         # does a stored table print this phrase as a row's whole label?
 
 _WORD = re.compile(r"[a-z0-9]+(?:&[a-z0-9]+)*")
 MIN_FUZZY = 4        # shorter strings are too easily one edit away from something else

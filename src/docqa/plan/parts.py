@@ -60,16 +60,9 @@ def split_parts(question: str, measures: tuple[MetricMatch, ...], one_question: 
     "accrued vacation, salaries and wages", "restructuring, impairment and other charges" are one line
     each when a table says so (``printed`` asks the index; decided from the filings, not a list of names)."""
     parts = _parts(question, measures, one_question, over_time, counts, names)
-    if parts and printed is not None and (listed := listed_span(question, parts)):
-        # ... or its words after the frame's preposition ("employees for | accrued vacation, salaries and wages")
-        framed = re.split(r"\s(?:for|in|on|under|of)\s", listed, maxsplit=1)
-        whole_list = len(framed) == 2 and not _JOINED.search(framed[0]) and _JOINED.search(framed[1])
-        if printed(listed) or (whole_list and printed(framed[1])):
-            return ()
+    if parts and printed is not None and (listed := listed_span(question, parts)) and printed(listed):
+        return ()
     return parts
-
-
-_JOINED = re.compile(r",|\s(?:and|&|vs\.?|versus)\s")  # a list's joiners, as the frame before it never has
 
 
 def listed_span(question: str, parts: tuple[str, ...]) -> str | None:

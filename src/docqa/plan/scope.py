@@ -11,7 +11,6 @@ where the filing prints that name (a row, its heading, the table's title or the 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from docqa.finance.lexicon import MetricMatch
 from docqa.plan.companies import common_word, normalize_name
@@ -43,23 +42,18 @@ _RENAMED_AFTER = re.compile(r"^(?:['’]s?)?\s*\(?\s*(?:formerly|previously|now\
 _RENAMED_BEFORE = re.compile(r"(?:formerly|previously|now)(?:\s+(?:known\s+as|called|named))?\s*$|\b(?:renamed|f/k/a|fka)\s*$", re.I)
 
 
-def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words: frozenset[str],
-                printed: Callable[[str], bool] | None = None) -> tuple[str, ...]:
-    """The names of the parts of the company asked about, as the question writes them; ``printed``
-    says whether the company's filings print a phrase as a row's label (then a run of ordinary words
-    capitalised inside a sentence, "earnings from operations for Global Services", is a part's name)."""
+def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words: frozenset[str]) -> tuple[str, ...]:
+    """The names of the parts of the company asked about, as the question writes them."""
     measured = [m.span for m in measures] + [m.span() for m in _NOT_A_PART_SPAN.finditer(question)]
     out: list[str] = []
     for run in _RUN.finditer(question):
         start, text = run.start(), run.group(0)
         first = re.match(r"\S+\s*", text)
         after_label = question[:start].rstrip().endswith(":")
-        lead = _POSSESSIVE.sub("", first.group(0).strip()).strip(",:")
         if _at_sentence_start(question[:start]) and not (
-                (after_label or (len(lead) >= 2 and lead.isalpha() and lead.isupper())) and not common_word(lead)):
-            # "What", "Based", "Define": grammar, not a name (an uncommon word is one after a label's colon,
-            # or printed in capitals: "Lockheed Martin 2022: Missiles and Fire Control ...", "STELARA
-            # international sales")
+                after_label and not common_word(_POSSESSIVE.sub("", first.group(0).strip()).strip(",:"))):
+            # "What", "Based", "Define": grammar, not a name (after a label's colon an uncommon word is
+            # one: "Lockheed Martin 2022: Missiles and Fire Control ...")
             start, text = start + first.end(), text[first.end():]
         if not text or _inside_parentheses(question, start):
             continue
@@ -82,9 +76,6 @@ def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words:
         # capitalised words after "in" inside a sentence name a place, however common the words)
         part = (_PART_NOUN.match(question[run.end():]) is not None
                 or (_PLACE_BEFORE.search(question[:start]) is not None and len(text.split()) >= 2))
-        if (not part and printed is not None and len(kept) >= 2 and None not in kept
-                and all(common_word(w) for w in kept if not _joining(w))):
-            part = printed(" ".join(kept))  # "Global Services": ordinary words, printed as a row of the filer's
         while kept and (kept[0] is None or _joining(kept[0]) or (common_word(kept[0]) and not part)):
             kept.pop(0)
         abbreviation = _ABBREVIATION.match(question[run.end():])

@@ -44,7 +44,7 @@ class _Lookups:
     documents: tuple[str, ...] = ()
     words: dict[str, bool] = field(default_factory=dict)
     owners: dict[str, str | None] = field(default_factory=dict)
-    labels: dict[tuple[tuple[str, ...], str], bool] = field(default_factory=dict)
+    labels: dict[str, bool] = field(default_factory=dict)
     # The documents (the same objects until the store is written) and each one's company, canonical.
     canonical: tuple[tuple[Document, ...], dict[str, str]] | None = None
 
@@ -138,22 +138,20 @@ class HybridSearcher:
             cached = words[word] = bool(self.store.lexical_search([word], [], SearchFilters(), 1))
         return cached
 
-    def prints_label(self, phrase: str, companies: tuple[str, ...] = ()) -> bool:
+    def prints_label(self, phrase: str) -> bool:
         """Does a stored table print this phrase as a row's whole label ("Accrued vacation, salaries and
-        wages")? Read from the tables of the pages that print the phrase at all (of ``companies``'
-        filings, when named: a common phrase's pages elsewhere would crowd theirs out of the sample)."""
+        wages")? Read from the tables of the pages that print the phrase at all."""
         key = _label_key(phrase)
         labels = self._cache.labels
-        cached = (companies, key)
-        if cached not in labels:
+        if key not in labels:
             if len(labels) > 50_000:
                 labels.clear()
-            ranked = self.store.lexical_search([], [phrase], SearchFilters(companies=companies), LABEL_SAMPLE)
+            ranked = self.store.lexical_search([], [phrase], SearchFilters(), LABEL_SAMPLE)
             pages = dict.fromkeys((c.document_id, c.page) for c in self.store.chunks([cid for cid, _ in ranked]))
-            labels[cached] = any(_label_key(row.label) == key
-                                 for document_id, number in pages if (page := self.store.page(document_id, number))
-                                 for table in page.tables for row in table.rows)
-        return labels[cached]
+            labels[key] = any(_label_key(row.label) == key
+                              for document_id, number in pages if (page := self.store.page(document_id, number))
+                              for table in page.tables for row in table.rows)
+        return labels[key]
 
     def _owner(self, documents: list[Document]):
         """The company whose filings (nearly) alone print a word: "Lockheed" is Lockheed Martin's."""

@@ -57,12 +57,6 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
         asked.measures = [RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of)]
     if asked.measures:
         asked.measures = _placed_by_asides(plan, company_words, subject, named) + asked.measures
-    if plan.reading.printed_line and not named and plan.composition is None:
-        # the question's whole phrase, printed so as a row's label, is that row ("net deferred tax
-        # assets/(liabilities)"); the readings above where the company's filing prints no such row
-        line = plan.reading.printed_line
-        asked.measures = [RowMeasure(line, asked=line, kinds=plan.kinds, gross_of=plan.gross_of, exact=True),
-                          *asked.measures]
 
 
 def _placed_by_asides(plan: QuestionPlan, company_words: frozenset[str], subject: str,
@@ -72,15 +66,11 @@ def _placed_by_asides(plan: QuestionPlan, company_words: frozenset[str], subject
     if not subject or named or plan.composition is not None:
         return []
     rows: list[Measure] = []
-    for aside, headed in [(a, False) for a in plan.asides] + [(h, True) for h in plan.headed_by]:
+    for aside in plan.asides:
         words = set(stems(aside))
-        # the item's own words, less a heading the question prints among them ("the derivative
-        # instruments of Corning's current liabilities"): the heading's words are the heading's
-        rest = re.sub(rf"\b{re.escape(aside)}\b", " ", subject, count=1, flags=re.I) if headed else subject
-        if not words or words <= (company_words | SOFT_WORDS | set(stems(rest))):
+        if not words or words <= (company_words | SOFT_WORDS | set(stems(subject))):
             continue  # "EPI (Holdings)", "(GAAP)", a restatement in the item's own words
-        rows.append(RowMeasure(" ".join(rest.split()), asked=subject, kinds=plan.kinds, gross_of=plan.gross_of,
-                               placed=aside))
+        rows.append(RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of, placed=aside))
     return rows
 
 

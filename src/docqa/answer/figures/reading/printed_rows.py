@@ -91,7 +91,7 @@ class RowMeasure(Measure):
                 found = self._read(source, table, row, period, phrase)
                 if found is not None:
                     if (table.statement is None and not (source.section is not None and source.section(table))
-                            and _printed_for_each_part(match, all_tables(source), phrase)):
+                            and _printed_for_each_part(match, all_tables(source))):
                         return None  # the row is one part's of several, and which part is not asked
                     return found
         return None
@@ -120,10 +120,7 @@ class RowMeasure(Measure):
             # for "total net sales" where Costco prints both)
             matches = [m for m in matches if _printed_as(phrase, m.row.label)]
         if self.placed:
-            # a row under a heading that prints the aside before one whose table's title only does (a
-            # title "deferred tax assets and liabilities" holds both headings' rows)
-            matches = sorted((m for m in matches if _prints_the_aside(self.placed, m.row, m.table)),
-                             key=lambda m: not _prints_the_aside(self.placed, m.row, m.table.model_copy(update={"title": ""})))
+            matches = [m for m in matches if _prints_the_aside(self.placed, m.row, m.table)]
         if self.prefer_statements:
             matches = sorted(matches, key=lambda m: m.table.statement is None)
         if "amount" in self.kinds:
@@ -170,10 +167,8 @@ class RowMeasure(Measure):
         beyond = " ".join(filter(None, (words_beyond_label(phrase, row),
                                          *(g.text if _says(g.text, row) else f"before {g.deducted}"
                                            for g in self.gross_of))))
-        if self.placed and not set(stems(self.placed)) <= set(stems(f"{metric.label} {beyond}")):
+        if self.placed and not set(stems(self.placed)) <= set(stems(metric.label)):
             beyond = " ".join(filter(None, (beyond, self.placed)))  # "Property, plant and equipment (deferred tax liabilities)"
-        if self.placed and row.section and beyond and set(stems(beyond)) <= set(stems(row.section)):
-            beyond = clean_label(row.section).rstrip(":")  # the heading as printed: "Income/(loss) before income taxes"
         if beyond and beyond.lower() not in metric.label.lower():
             metric = metric.model_copy(update={"label": f"{metric.label} ({beyond})"})
         outflow = table.statement in (StatementKind.CASH_FLOW, StatementKind.BALANCE) and row.kind == "currency"
@@ -215,14 +210,7 @@ def _own_title(table: StatementTable) -> str:
     return lines[-1] if lines else ""
 
 
-def _told_apart_by_heading(phrase: str, chosen: Row, other: Row) -> bool:
-    """Does the question name the heading the chosen row sits under, which the other row's does not
-    print ("Wound Care/Other" asked: not the "U.S." row under "Other")?"""
-    asked, mine, theirs = set(stems(phrase)), set(stems(chosen.section or "")), set(stems(other.section or ""))
-    return bool(mine) and mine <= asked and not mine <= theirs
-
-
-def _printed_for_each_part(chosen, tables, phrase: str = "") -> bool:
+def _printed_for_each_part(chosen, tables) -> bool:
     """Is the row printed the same way, under the same title, in another table of the filing with
     another figure: Verizon's "Fios video connections" in the Consumer and the Business segment's
     "Operating Revenues and Selected Operating Statistics"? Then each is one part's, and neither is
@@ -235,8 +223,8 @@ def _printed_for_each_part(chosen, tables, phrase: str = "") -> bool:
             continue
         theirs_by = {c.index: c.header for c in table.columns}
         for row in table.rows:
-            if clean_label(row.label).lower() != label or _told_apart_by_heading(phrase, chosen.row, row):
-                continue  # ("International" under "STELARA" asked is not the row under "TREMFYA")
+            if clean_label(row.label).lower() != label:
+                continue
             theirs = {theirs_by.get(c.column): c.raw for c in row.cells if c.value is not None}
             # the same period's column printing another figure (compared as printed: the other may not
             # read in the kind asked, and is still a part's); another year's table is no other part

@@ -14,7 +14,6 @@ from functools import cached_property
 
 from docqa.finance.periods import FiscalCalendar, Period
 from docqa.finance.periods import header_quarter
-from docqa.finance.table_continued import with_headers_continued
 from docqa.finance.tables import (Chooser, Column, StatementTable, with_centred_years, with_own_year_filled, with_spanning_year,
                                   without_parent_only)
 from docqa.plan import QuestionPlan
@@ -173,8 +172,7 @@ def all_tables(source: Source) -> list[StatementTable]:
     """Every table of the filing (statements and evidence pages first, then notes, MD&A, segments)."""
     cached = _TABLE_CACHE.get(source.document_id)
     if cached is None:
-        cached = [with_centred_years(with_spanning_year(t))
-                  for t in with_headers_continued([t for n, p in sorted(source.pages.items()) for t in p.tables])]
+        cached = [with_centred_years(with_spanning_year(t)) for n, p in sorted(source.pages.items()) for t in p.tables]
         if not source.quarterly:
             cached = [with_own_year_filled(t, source.fiscal_year) for t in cached]
         if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
