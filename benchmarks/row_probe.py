@@ -13,7 +13,12 @@ probe measures finding the row and its column, not reading the page.
 
     .venv/bin/python benchmarks/row_probe.py --index IDX --per-filing 3 --out probe.jsonl \
         [--files A.pdf B.pdf ...] [--seed 7]
+    .venv/bin/python benchmarks/row_probe.py --parts --index IDX --per-filing 2 --out parts.jsonl
+    .venv/bin/python benchmarks/row_probe.py --qualified --index IDX --per-filing 2 --out qualified.jsonl
     .venv/bin/python benchmarks/row_probe.py --compare BEFORE.jsonl AFTER.jsonl   # moves between two runs
+
+``--parts`` asks two or three rows of one table in one question (each also alone); ``--qualified`` asks
+rows a qualifier picks: the comparative year's column, or a label its section heading tells apart.
 """
 
 from __future__ import annotations
