@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from docqa.answer.contract import Answerer, Evidence
+from docqa.answer.scheduled import quotes_the_year
 from docqa.finance.currency import printed_in
 from docqa.plan import Intent, QuestionPlan
 from docqa.plan.choice import choose_documents
@@ -63,6 +64,10 @@ ROUTES: dict[Intent, tuple[Step, ...]] = {
     # "Which segment had the highest operating income?": the group's table, its members ranked (answer/ranking.py);
     # the figures answerer would answer the company's total.
     Intent.RANK: (Step("facts"), Step("ranking", timing="figures_ms"), Step("text", fallback=True, timing="answer_ms")),
+    # "How much debt matures in 2025?" of a 2022 10-K: the year's cell of the filing's schedules (answer/scheduled.py),
+    # then the figures answerer (a sentence that states what is expected for the year).
+    Intent.SCHEDULED: (Step("scheduled", timing="figures_ms"), Step("figures", timing="figures_ms"),
+                       Step("text", fallback=True, timing="answer_ms")),
 }
 
 
@@ -198,6 +203,10 @@ class Asker:
         reason = None
         if candidate.found and plan.amount and (missing := amount_missing(plan, candidate.citations)):
             reason = missing
+        elif candidate.found and plan.scheduled and (candidate.verification == "passages"
+                                                     or not quotes_the_year(plan.scheduled, candidate.citations)):
+            # "debt maturing in 2025": lines of the filing's own years state no figure for the year asked
+            reason = f"no line of the filing states a figure for {plan.scheduled.year} of what is asked"
         elif candidate.found and candidate.verification == "passages" and plan.amount and not plan.verdict:
             # A figure asked and lines that only mention its topic: no figure was found.
             reason = "the question asks for a figure; the closest lines in the filing only mention its topic"

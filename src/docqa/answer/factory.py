@@ -50,12 +50,13 @@ def text_answerer(settings: Settings, needs: Needs) -> Answerer:
 
 
 def route_answerers(settings: Settings, needs: Needs) -> dict[str, tuple[Answerer, ...]]:
-    """Each step's answerers, tried in this order: "facts", "figures", "disclosure", "section", "ranking", "text"."""
+    """Each step's answerers, tried in this order: "facts", "figures", "disclosure", "section", "ranking", "scheduled", "text"."""
     from docqa.answer.disclosure import DisclosureAnswerer
     from docqa.answer.figures import FiguresAnswerer
     from docqa.answer.filing_facts import FilingFactsAnswerer
     from docqa.answer.lists import ListAnswerer
     from docqa.answer.ranking import RankingAnswerer
+    from docqa.answer.scheduled import ScheduledAnswerer
     from docqa.answer.section import SectionAnswerer
     from docqa.answer.sentence_figures import SentenceFigureAnswerer
     from docqa.answer.sentence_moves import SentenceMoveAnswerer
@@ -64,4 +65,5 @@ def route_answerers(settings: Settings, needs: Needs) -> dict[str, tuple[Answere
     return {"facts": (FilingFactsAnswerer(), ListAnswerer()), "figures": (FiguresAnswerer(), SentenceFigureAnswerer(), SentenceMoveAnswerer(),
                                                                           SentenceThresholdAnswerer()),
             "disclosure": (DisclosureAnswerer(),), "section": (SectionAnswerer(),), "ranking": (RankingAnswerer(),),
+            "scheduled": (ScheduledAnswerer(),),
             "text": (text_answerer(settings, needs),)}

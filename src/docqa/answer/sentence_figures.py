@@ -37,6 +37,9 @@ MAX_CHAIN = 2          # sentences a sentence may speak of through "these action
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _PER_SHARE_AFTER = re.compile(r"^\s*(?:per|a)\s+(?:diluted\s+|basic\s+|common\s+)?(?:share|cdi|ads|unit)\b", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’&-]*")
+# a sentence of what is to come: "we project capital expenditures will be approximately $17 billion"
+_FORWARD_SAID = re.compile(r"\b(?:expect\w*|anticipat\w*|project(?:s|ed)?|plan(?:s|ned)?|estimat\w*|will|"
+                           r"guidance|outlook|forecast\w*|intend\w*)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -59,18 +62,26 @@ class SentenceFigureAnswerer:
         if not _asks_one_stated_figure(plan):
             return None
         subject, hard = asked_words(plan, plan.main_clause)
-        if not hard:
-            return None
-        found = stated_for(plan, evidence, hard, _kind_asked(plan), plan.counted or "")
-        if not found:
-            return None
-        found.sort(key=lambda s: (s.gap, s.rank))
-        best = found[0]
-        rival = next((s for s in found[1:] if s.sentence != best.sentence
-                      and abs(s.number.magnitude - best.number.magnitude) > best.number.tolerance), None)
-        if rival is not None and rival.gap <= best.gap * 1.25 + 10:
-            return None  # two sentences state different amounts about as well
-        return _draft(best, subject, max(plan.years) if plan.years else best.page.year, plan)
+        return stated_answer(plan, evidence, subject, hard)
+
+
+def stated_answer(plan: QuestionPlan, evidence: Evidence, subject: str, hard: list[str], ahead: bool = False,
+                  kind: str | None = None) -> Draft | None:
+    """The amount sentences state for the ``hard`` words, when one sentence states it best; ``ahead``:
+    the year asked is the one after the filing's, which a forward sentence may leave unnamed; ``kind``:
+    the kind of amount, when the caller knows it better than the plan's words."""
+    if not hard:
+        return None
+    found = stated_for(plan, evidence, hard, kind or _kind_asked(plan), plan.counted or "", ahead)
+    if not found:
+        return None
+    found.sort(key=lambda s: (s.gap, s.rank))
+    best = found[0]
+    rival = next((s for s in found[1:] if s.sentence != best.sentence
+                  and abs(s.number.magnitude - best.number.magnitude) > best.number.tolerance), None)
+    if rival is not None and rival.gap <= best.gap * 1.25 + 10:
+        return None  # two sentences state different amounts about as well
+    return _draft(best, subject, max(plan.years) if plan.years else best.page.year, plan)
 
 
 def asked_words(plan: QuestionPlan, text: str) -> tuple[str, list[str]]:
@@ -81,7 +92,8 @@ def asked_words(plan: QuestionPlan, text: str) -> tuple[str, list[str]]:
     return subject, [w for w in phrase_words(subject)[0] if w not in company]
 
 
-def stated_for(plan: QuestionPlan, evidence: Evidence, hard: list[str], kind: str, counted: str) -> list[Stated]:
+def stated_for(plan: QuestionPlan, evidence: Evidence, hard: list[str], kind: str, counted: str,
+               ahead: bool = False) -> list[Stated]:
     """The amounts of ``kind`` sentences state for the asked words: the retrieved pages first, then,
     when they state none, every page of the filing asked (search ranks pages by the question's words,
     and a sentence may say it in others: "how many people ... employ" / "we had 6 employees")."""
@@ -93,10 +105,10 @@ def stated_for(plan: QuestionPlan, evidence: Evidence, hard: list[str], kind: st
     said = plan.as_the_filer_names(year)   # how the filing's sentences name the year asked
     asked = frozenset(w for term in plan.terms for w in normalized(stems(term)))
     found = [s for rank, page in enumerate(evidence.pages)
-             for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds, change, said, asked)]
+             for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds, change, said, asked, ahead)]
     if not found and evidence.filings is not None:
         found = [s for rank, page in enumerate(filing_pages(plan, evidence, evidence.filings), len(evidence.pages))
-                 for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds, change, said, asked)]
+                 for s in stated_in(page, rank, hard, kind, year, nouns, plan.quarter, kinds, change, said, asked, ahead)]
     return found
 
 
@@ -173,7 +185,7 @@ def _shared(a: str, b: str) -> int:
 
 def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: int | None,
             counted: list[str], quarter: int | None = None, kinds: list[str] = (), change: bool = False,
-            said: int | None = None, asked: frozenset[str] = frozenset()) -> list[Stated]:
+            said: int | None = None, asked: frozenset[str] = frozenset(), ahead: bool = False) -> list[Stated]:
     """The amounts of ``kind`` the page's sentences state for the asked words; ``change``: a change
     is what is asked, so "increased by $52.5 million" answers; ``said``: the year asked as the
     filing's sentences name it (``year``: as the index dates the filing); ``asked``: every word of the
@@ -214,8 +226,9 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
         if said is not None and years and said not in {y for _, y in years} \
                 and not _counted_at_filing(sentence, page, year, kind):
             continue  # about another year
-        if year is not None and not years and page.year != year:
-            continue  # no year named: the filing's own year only
+        if year is not None and not years and page.year != year \
+                and not (ahead and page.year == year - 1 and _FORWARD_SAID.search(sentence)):
+            continue  # no year named: the filing's own year only (or, ahead, the next that its outlook speaks of)
         # "the book value ... after the impairment was $1,952,597": the amount is what the asked
         # words qualify, not theirs
         holding = [any(holds_word(set(st), w) for w in hard) for _, _, st in words]
@@ -240,7 +253,7 @@ def stated_in(page: EvidencePage, rank: int, hard: list[str], kind: str, year: i
                 qualifies = kind == "count" and follows and _QUALIFIERS.fullmatch(between) is not None
                 if change and kind == "percent" and not _MOVED.search(between):
                     continue  # growth asked: the percentage a verb of moving states ("grew by $653.9 million, or 74%")
-                if gap <= MAX_GAP and (_links(between, longer=bool(respective), heads=headless) or qualifies):
+                if gap <= MAX_GAP and (_links(between, longer=bool(respective), heads=headless, ahead=ahead) or qualifies):
                     upto = _RANGE_END.match(sentence[end:])
                     candidates.append((_reach(words, [w for w in hard if w not in missing], start, end, folded),
                                        Stated(number, kind, sentence, page, gap, rank, upto.group(1) if upto else "")))
@@ -370,7 +383,13 @@ _QUALIFYING = re.compile(r"\b(?:after|before|net\s+of|following|excluding|less)\
 _QUALIFIERS = re.compile(r"\s*(?:[A-Za-z][\w-]*\s+){0,3}")
 
 
-def _links(between: str, longer: bool = False, heads: bool = False) -> bool:
+# what links a later year's amount to its words: "capital expenditures for 2024 are expected to be approximately"
+_FORWARD_LINKING = frozenset(
+    "will expected expect expects anticipated anticipate anticipates projected project projects estimated estimate "
+    "estimates planned plan plans budgeted forecast forecasted range ranging between be".split())
+
+
+def _links(between: str, longer: bool = False, heads: bool = False, ahead: bool = False) -> bool:
     """``longer``: the words may hold a list of years ("for the years ended December 31, 2020, 2019,
     and 2018 were"). The same change as an amount may stand first ("grew by $653.9 million, or 74%").
     ``heads``: an amount's head noun may stand there ("advertising costs ... were")."""
@@ -379,7 +398,7 @@ def _links(between: str, longer: bool = False, heads: bool = False) -> bool:
         between = _AN_AMOUNT.sub(" ", between)  # the list's amounts before this one ("were $224.7 million, ")
     words = re.findall(r"[a-z]+", between)
     return len(words) <= (10 if longer else 6) and all(w in _LINKING or w in _MONTH_WORDS or (heads and w in _HEADS)
-                                                       for w in words)
+                                                       or (ahead and w in _FORWARD_LINKING) for w in words)
 
 
 # "approximately $650 million to $700 million", "between 4% and 6%": an estimate given as a range

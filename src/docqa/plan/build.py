@@ -47,6 +47,9 @@ from docqa.plan.periods import (
     detect_years,
     fiscal_year_of,
     is_forward_looking,
+    filing_years,
+    scheduled_reading,
+    scheduled_years,
     read_periods,
 )
 from docqa.plan.intent import asks_verdict, asks_why
@@ -233,7 +236,9 @@ def _noun(found: tuple[str, list[str]] | None) -> tuple[str, tuple[str, ...]] | 
 
 def _with_subject(plan: QuestionPlan, documents: list[Document], explicit: SearchFilters,
                   is_word: WordCheck | None, owner: OwnerCheck | None) -> QuestionPlan:
-    question = plan.question
+    # "in Swiss francs": the currency asked names no company ("Swiss Water Decaffeinated Coffee")
+    currency = asked_currency(plan.question)
+    question = currency.asked.sub(lambda m: " " * len(m.group(0)), plan.question) if currency else plan.question
     pool = _pool(documents, explicit, years=False)
     held = _held(documents)  # worked out once per set of documents, and kept while they stay the same
     named_as: tuple[str, ...] = ()
@@ -260,7 +265,7 @@ def _with_subject(plan: QuestionPlan, documents: list[Document], explicit: Searc
         years = tuple(sorted({dict(renamed).get(y, y) for y in years}))
     return replace(plan, companies=tuple(companies), named_as=named_as, unheld=tuple(unheld), closest=tuple(closest), years=years,
                    renamed=renamed,
-                   rewritten=owner_as_the_company(_respelt(question_first(asked_directly(question)), held if pool is documents
+                   rewritten=owner_as_the_company(_respelt(question_first(asked_directly(plan.question)), held if pool is documents
                                                            else _held(pool), is_word), companies))
 
 
@@ -309,9 +314,13 @@ def _with_filings(plan: QuestionPlan, documents: list[Document], explicit: Searc
     years = [] if explicit.years else list(plan.years)
     groups: list[SearchFilters] = []
     notes: list[str] = []
+    ahead: list[int] = []
     for company in plan.companies or (None,):
         candidates = [d for d in pool if company is None or canonical.get(d.id) == company]
-        named = [d for d in candidates if d.meta.fiscal_year in plan.periods.filings
+        scheduled = _scheduled_in(plan, candidates) if company is not None and not explicit.years else None
+        if scheduled is not None:
+            ahead.append(scheduled)
+        named = [d for d in candidates if d.meta.fiscal_year in (*plan.periods.filings, *ahead[-1:])
                  and (not plan.doc_types or d.meta.doc_type in {k for t in plan.doc_types for k in t.family})]
         if named:
             # "per the 2020 10-K": the filing the question names, for whatever period it asks of it
@@ -330,4 +339,37 @@ def _with_filings(plan: QuestionPlan, documents: list[Document], explicit: Searc
             groups.append(SearchFilters())  # nothing named: search everything, unfiltered
         elif chosen:
             groups.append(SearchFilters(document_ids=tuple(d.id for d in chosen)))
-    return replace(plan, groups=tuple(groups), notes=tuple(notes))
+    plan = replace(plan, groups=tuple(groups), notes=tuple(notes))
+    if ahead:
+        # the year asked is the one the filing looks forward to; the filing is where it is read
+        target = max(scheduled_years(plan.asked))
+        names = frozenset(w.lower() for n in (*plan.companies, *plan.named_as) for w in re.findall(r"[A-Za-z][A-Za-z'-]*", n))
+        plan = replace(plan, years=(target,), forward_looking=True,
+                       scheduled=scheduled_reading(plan.asked, target, ahead[0], names),
+                       periods=replace(plan.periods, years=(target,), quarters=(),
+                                       filings=tuple(dict.fromkeys((*plan.periods.filings, *ahead)))))
+        if plan.intent in (Intent.VALUE, Intent.TEXT):
+            plan = replace(plan, intent=Intent.SCHEDULED)
+    return plan
+
+
+# A 10-K schedules five years ahead and "thereafter"; pension payments run ten years out.
+_SCHEDULE_REACH = 10
+
+
+def _scheduled_in(plan: QuestionPlan, candidates: list[Document]) -> int | None:
+    """The fiscal year of the filing that schedules or expects the year asked, when that year lies
+    after every filing the company has held ("debt maturing in 2025" of a 2022 10-K): the latest
+    filing before it, or the one the question names ("As of FY2021, ... to pay in 2024")."""
+    years = scheduled_years(plan.asked)
+    held = sorted({d.meta.fiscal_year for d in candidates if d.meta.fiscal_year})
+    if not years or not held:
+        return None
+    before = [y for y in held if max(years) - _SCHEDULE_REACH <= y < max(years)]
+    named = [y for y in (*years, *plan.periods.filings, *filing_years(plan.asked)) if y in before]
+    if max(years) <= held[-1] and not named:
+        return None  # a year held is asked as it was, unless the question names the earlier filing that expected it
+    # the schedules are an annual report's: a later quarter's 10-Q or release prints few of them
+    annual = [d.meta.fiscal_year for d in candidates if d.meta.fiscal_year in before
+              and d.meta.doc_type is not None and d.meta.doc_type.is_annual]
+    return max(named or annual or before) if before else None

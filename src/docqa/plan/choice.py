@@ -79,6 +79,13 @@ def choose_documents(
             # A year's figure is the annual filing's: a quarter's release or a 10-Q of that year
             # reports other periods, unless the question asks for one.
             return annual, None
+        if annual_first and chosen and all(d.meta.doc_type in (DocType.CURRENT, DocType.OTHER, None) for d in chosen):
+            # a current report of the year (an 8-K) prints no year's statements: the next annual
+            # report prints them as its comparatives
+            later = [d for d in docs if d.meta.doc_type is not None and d.meta.doc_type.is_annual
+                     and d.meta.fiscal_year in (target + 1, target + 2)]
+            if later:
+                return later + chosen, None
         if chosen:
             return chosen, None
     return docs, f"no filing for {target} found; searched every period"

@@ -11,7 +11,9 @@ from docqa.plan.wording import without_provisos
 if TYPE_CHECKING:
     from docqa.plan.model import Intent, QuestionPlan
 
-WHY = re.compile(r"\b(?:why|drove|drive[sn]?|drivers?|reasons?|caus\w*|explain\w*|due\s+to)\b", re.I)
+# "due to" a cause, not "due to pay" / "due to be repaid" (an amount falling due)
+WHY = re.compile(r"\b(?:why|drove|drive[sn]?|drivers?|reasons?|caus\w*|explain\w*|due\s+to(?!\s+(?:be\s+)?"
+                 r"(?:pay|paid|repa\w*|settle\w*|mature|matures|expire|fund\w*|be\s+paid)\b))\b", re.I)
 
 
 def asks_why(question: str) -> bool:

@@ -19,7 +19,7 @@ from docqa.plan.judgement import STABLE_BAND, Compared, Threshold
 from docqa.plan.lines import LineAsked
 from docqa.plan.topic import Topic_
 from docqa.plan.measures import GrossOf, MeasureReading
-from docqa.plan.periods import AskedPeriods
+from docqa.plan.periods import AskedPeriods, Scheduled
 from docqa.plan.ranking import Ranked
 from docqa.types import DocType, SearchFilters, StatementKind
 
@@ -36,6 +36,7 @@ class Intent(str, Enum):
     WHY = "why"                  # "what drove ...": the filing's explanation
     SECTION = "section"          # "what are the main risks?": the Item that discusses it, quoted
     RANK = "rank"                # "which segment had the highest operating income?": the group's table, ranked
+    SCHEDULED = "scheduled"      # "debt maturing in 2025": a later year's figure the filing schedules or expects
     VALUE = "value"              # a figure, a ratio, a change: read and computed from the statements
     TEXT = "text"                # anything else: the lines that answer it
 
@@ -71,6 +72,7 @@ class QuestionPlan:
     latest: bool = False                           # "the most recent 10-Q"
     forward_looking: bool = False                  # "guidance", "expects": published the year before
     periods: AskedPeriods = field(default_factory=AskedPeriods)
+    scheduled: Scheduled | None = None             # a year after the filing's own, read off that filing
     # filings
     doc_types: tuple[DocType, ...] = ()
     groups: tuple[SearchFilters, ...] = ()         # the filings each company's question reads, in turn

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from docqa.finance.periods import Period
+from docqa.text import STOPWORDS
 
 # A year, not an amount: "2,018" and "$2018" are not years; "FY2023, FY2022" and "FY23" are.
 _YEAR_MENTION = re.compile(r"(?<![\d.,$])(?:fy\s?'?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})(?!\d|,\d|\.\d)|\bfy\s?'?(\d{2})\b", re.I)
@@ -47,6 +48,80 @@ _FORWARD = re.compile(r"\b(expect\w*|guidance|outlook|forecast\w*|project(?:ed|i
 
 def is_forward_looking(question: str) -> bool:
     return bool(_FORWARD.search(question))
+
+
+# Words that put a year in the filing's future: what it expects, plans or schedules for that year
+# ("debt maturing in 2025", "lease payments due in 2024", "expected benefit payments for 2026").
+_SCHEDULED = re.compile(
+    r"\b(?:expect\w*|guidance|outlook|forecast\w*|project(?:ed|ions?)|anticipat\w*|plan(?:s|ned)?|budget\w*"
+    r"|due|matur\w*|payable|schedul\w*|owe[sd]?|owing|will|expir\w*|future|upcoming|estimat\w*|remaining"
+    r"|to\s+be\s+(?:paid|recogni[sz]ed|amortized|incurred|settled|funded))\b", re.I)
+
+
+# "payable after 2027", "beyond 2026", "thereafter": the bucket past the years a schedule prints one by one
+_PAST_THE_YEARS = re.compile(r"\b(?:after|beyond|later\s+than|past)\s+(?:fiscal\s+|fy\s?)?(?:19|20)\d\d\b|\bthereafter\b", re.I)
+# words that say when, not what: the schedule's subject is the question's other words
+_WHEN_WORDS = frozenset(
+    "expect expects expected expecting guidance outlook forecast forecasts forecasted forecasting project projected "
+    "projection projections anticipate anticipates anticipated plan plans planned budget budgeted due mature matures "
+    "maturing matured maturity maturities payable scheduled schedule owe owes owed owing will expire expires expiring "
+    "expiration future upcoming estimated remaining paid pay payments payment recognized recognised amortized incurred "
+    "settled funded repay repays repaid repayment repayments after beyond later past thereafter year years fiscal fy how much what which is are was were be "
+    "been to in for of the a an as does do did according per its their by each on at from that this if now make "
+    "made bucket through during within over next period month months quarter amount amounts company "
+    "percentage percent share range give gave report reported say said spend spent spending under with into upon "
+    "filing filings reports form "
+    "january february march april may june july august september october november december".split())
+# "excluding minimum finance lease obligations", "(not its retirement plans)", "(non-pension)": words the row read must not hold
+_LEFT_OUT = re.compile(r"\b(?:(?:excluding|except|other\s+than|not|without)\s+((?:(?:its|the|their|any)\s+)?[A-Za-z][A-Za-z -]*)"
+                       r"|non-([A-Za-z]+))", re.I)
+
+
+@dataclass(frozen=True)
+class Scheduled:
+    """A figure a filing schedules or expects for a year after its own ("debt maturing in 2025" of a
+    2022 10-K): the year asked, the filing that prints it, and the words of what is scheduled."""
+
+    year: int
+    filing_year: int
+    after: bool = False              # "after 2027", "thereafter": the bucket past the years printed one by one
+    words: tuple[str, ...] = ()      # what is scheduled, in the question's words ("operating lease")
+    without: tuple[str, ...] = ()    # what the question leaves out ("excluding finance leases"): no row of it
+
+
+def scheduled_reading(question: str, year: int, filing_year: int, names: frozenset[str]) -> Scheduled:
+    """What a question asks the filing of ``filing_year`` to schedule for ``year``; ``names`` are the
+    company's own words (no part of what is scheduled)."""
+    left_out = [m.group(1) or m.group(2) for m in _LEFT_OUT.finditer(question)]
+    kept = re.sub(r"\bannual\s+report\b|\b10-?[kq]\b", " ", _LEFT_OUT.sub(" ", question), flags=re.I)  # the filing, not what it schedules
+    words = tuple(w for w in (_unowned(m.group(0).lower()) for m in re.finditer(r"[A-Za-z][A-Za-z'’-]*", kept))
+                  if w not in _WHEN_WORDS and w not in STOPWORDS and w not in names and len(w) > 1)
+    without = tuple(w for part in left_out for w in (_unowned(x.lower()) for x in re.findall(r"[A-Za-z]+", part))
+                    if w not in _WHEN_WORDS and w not in names and len(w) > 1)
+    return Scheduled(year, filing_year, _PAST_THE_YEARS.search(question) is not None, tuple(dict.fromkeys(words)),
+                     tuple(dict.fromkeys(without)))
+
+
+def _unowned(word: str) -> str:
+    """"Mills'" and "MGM's" as the name they are; quotes around a word dropped ("'thereafter'")."""
+    word = word.strip("'’")
+    return word[:-2] if word.endswith(("'s", "’s")) else word
+
+
+def filing_years(question: str) -> tuple[int, ...]:
+    """The years that name a filing ("its 2018 10-K", "the 2022 annual report")."""
+    return tuple(y for m in _YEAR_MENTION.finditer(question) if _YEAR_NAMES_A_FILING.match(question[m.end():])
+                 and (y := _year_of(m.group(1) or m.group(2))) is not None)
+
+
+def scheduled_years(question: str) -> tuple[int, ...]:
+    """The years a question's forward or schedule words may put after the filing, a debt's
+    maturity among them; which of them lie after every filing held is the index's to say."""
+    if not _SCHEDULED.search(question):
+        return ()
+    years = {_year_of(m.group(1) or m.group(2)) for m in _YEAR_MENTION.finditer(question)
+             if not _YEAR_NAMES_A_FILING.match(question[m.end():])}
+    return tuple(sorted(y for y in years if y is not None and 1990 <= y <= 2039))
 
 
 # "last quarter" alone is the latest quarter; after "than" / "to" / "from" / "with" it is the

@@ -22,6 +22,13 @@ _GENERIC_MEASURE_WORDS = frozenset(
     "balance balances end ending beginning opening closing at".split())
 
 
+# What a schedule calls the amounts it lays out by year: a row "Operating lease liabilities" of a
+# commitments table is the operating lease payments due that year.
+_SCHEDULE_WORDS = frozenset(
+    "liabilities liability obligations obligation payments payment commitments commitment maturities maturity "
+    "due expected estimated future scheduled minimum undiscounted cash flows".split())
+
+
 _SHORT_NAME = re.compile(r"\(\s*([A-Z][A-Za-z&]{1,9})\s*\)")
 
 
@@ -58,7 +65,8 @@ def measure_asked(asked: QuestionPlan | str, measure: str | None) -> bool:
     words = re.findall(r"[\w&'’.-]+", said)
     plain = " ".join(w for i, w in enumerate(words) if not w.endswith(("'s", "’s"))
                      and (i == 0 or not w[:1].isupper() or w.isupper() and len(w) <= 5))
-    wanted = [w for w in normalized(stems(plain)) if w not in _GENERIC_MEASURE_WORDS and not w.isdigit()]
+    generic = _GENERIC_MEASURE_WORDS | (_SCHEDULE_WORDS if plan.scheduled else frozenset())
+    wanted = [w for w in normalized(stems(plain)) if w not in generic and not w.isdigit()]
     roots = {_root(w) for w in words_asked}
     # "claims processed" asked as "how many claims did X process": a verb's forms are one word
     return all(has_word(words_asked, w) or _root(w) in roots for w in wanted)
