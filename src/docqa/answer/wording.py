@@ -17,6 +17,7 @@ HOW = {
     "lists": "listed from the filing",
     "section": "quoted from the section that discusses it",
     "ranking": "ranked from the table the filing prints",
+    "scheduled": "read from the schedule the filing prints for that year",
     "sentences": "read from the sentence that states it",
     "sentence moves": "read from the sentences that state it",
     "sentence level": "read from the sentence that states it",
