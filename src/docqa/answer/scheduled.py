@@ -20,16 +20,17 @@ from docqa.answer.sentence_figures import stated_answer
 from docqa.answer.statement_lines import printed_line
 from docqa.finance.tables import Cell, Column, Row, StatementTable
 from docqa.finance.lexicon import load_lexicon
-from docqa.finance.rowlookup import has_word, normalized, phrase_words
+from docqa.finance.rowlookup import phrase_words
 from docqa.finance.text import stems
 from docqa.plan import Intent, QuestionPlan
 from docqa.plan.periods import Scheduled
+from docqa.store.base import StoredLine, StoredPage
 from docqa.types import Citation, Draft, Figure
 
 ANSWERER = "scheduled"
 LABEL_WEIGHT = 1.0        # the words of the row (or the year-row's column) that prints the figure
 CONTEXT_WEIGHT = 0.5      # the table's title and the heading the row sits under
-MIN_COVERAGE = 0.34       # of the asked words, the share the label and its context must hold (analysts' own words are many)
+MIN_COVERAGE = 0.66       # of the asked words, the share the label and its context must hold
 EVIDENCE_BONUS = 0.05     # the table is on a page retrieval found
 LEAD_IN_POINTS = 40       # how far above a table its lead-in sentence sits
 LABEL_WORDS = 8           # longer, a label is a sentence over the table, not a line's name
@@ -37,9 +38,6 @@ OWN_HEADER = 0.1          # a year-row's column named by its own header, not by 
 # a row that only says it is a schedule's line ("Scheduled principal payments", "Total")
 _GENERIC_ROW = frozenset(stems("scheduled principal payments payment minimum obligations maturities total amount "
                                "amounts due estimated expected future"))
-# a header's date ("December 31,", "Year Ending May 31,"): when, not what the column holds
-_DATE_WORDS = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b\.?|\d+|\b(?:year|years|"
-                         r"fiscal|ended|ending|as|of|at|on|the|for)\b", re.I)
 _YEAR = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _PAST = re.compile(r"\b(?:thereafter|after|beyond|later)\b", re.I)
 _RANGE = re.compile(r"(?:19|20)\d\d\s*[-–—]\s*(?:(?:19|20)?\d\d)|\bthrough\b|\bto\b", re.I)
@@ -64,19 +62,18 @@ class ScheduledAnswerer:
         if plan.intent is not Intent.SCHEDULED or asked is None or evidence.filings is None or not evidence.pages:
             return None
         words = _as_the_lexicon_prints(plan, asked.words)
-        wanted = frozenset(_words(" ".join(words)))
+        wanted = frozenset(stems(" ".join(words)))
         if not wanted:
             return None
-        left_out = frozenset(_words(" ".join(asked.without))) - wanted
-        also = frozenset(_words(" ".join(asked.also))) - wanted
+        left_out = frozenset(stems(" ".join(asked.without))) - wanted
         sources = [s for s in filing_sources(list(evidence.pages), evidence.filings)
                    if s.fiscal_year is None or s.fiscal_year == asked.filing_year]
         if not sources:
             return None
         source = sources[0]
         found = {p.page for p in evidence.pages if p.document_id == source.document_id}
-        reads = [r for t in all_tables(source) for r in _cells(t, asked, wanted, t.page in found, _lead_in(source, t), also)
-                 if not left_out & _words(r.label)]
+        reads = [r for t in all_tables(source) for r in _cells(t, asked, wanted, t.page in found, _lead_in(source, t))
+                 if not left_out & set(stems(r.label))]
         if not reads:
             # no schedule prints it: a sentence of the outlook may ("we expect capital expenditures of $5.7 billion")
             hard = [w for w in phrase_words(" ".join(words))[0] if w not in plan.company_stems]
@@ -121,16 +118,16 @@ def _lead_in(source: Source, table: StatementTable) -> str:
 
 
 def _cells(table: StatementTable, asked: Scheduled, wanted: frozenset[str], retrieved: bool,
-           lead_in: str = "", also: frozenset[str] = frozenset()) -> list[_Read]:
-    context = _words(table.title) | _words(lead_in)
+           lead_in: str = "") -> list[_Read]:
+    context = set(stems(table.title)) | set(stems(lead_in))
     bonus = EVIDENCE_BONUS if retrieved else 0.0
     # "after 2027" is the bucket past 2027 only where 2027 is the last year printed one by one
     if asked.after and (not _prints_year(table, asked.year) or _prints_year(table, asked.year + 1)):
         return []
     columns = [c for c in table.columns if _names_the_year(c.header, asked)]
     if columns:
-        return _across(table, columns, context, wanted, bonus, also)
-    return _down(table, asked, context, wanted, bonus, also)
+        return _across(table, columns, context, wanted, bonus)
+    return _down(table, asked, context, wanted, bonus)
 
 
 def _prints_year(table: StatementTable, year: int) -> bool:
@@ -140,27 +137,24 @@ def _prints_year(table: StatementTable, year: int) -> bool:
             or any(_names_the_year(r.label, alone, across=False) or _year_cell(r, alone) for r in table.rows))
 
 
-def _across(table: StatementTable, columns: list[Column], context: set[str], wanted: frozenset[str], bonus: float,
-            also: frozenset[str] = frozenset()) -> list[_Read]:
+def _across(table: StatementTable, columns: list[Column], context: set[str], wanted: frozenset[str], bonus: float) -> list[_Read]:
     """The years across the columns: each row is a thing scheduled."""
     out: list[_Read] = []
     for column in columns:
         for row in table.rows:
             cell = next((c for c in row.cells if c.column == column.index and c.value is not None), None)
-            if cell is None:
+            if cell is None or not row.label.strip():
                 continue
-            around = context | _words(row.section or "")
-            # "Scheduled principal payments", or no label at all, under a title that says of what: the title names the row
-            label = _words(row.label) | (set() if _words(row.label) - _GENERIC_ROW else around)
-            score = _score(label, around, wanted, also)
+            around = context | set(stems(row.section or ""))
+            # "Scheduled principal payments" under a title that says of what: the title names the row
+            label = set(stems(row.label)) | (set() if set(stems(row.label)) - _GENERIC_ROW else around)
+            score = _score(label, around, wanted)
             if score is not None:
-                name = row.label.strip() or (row.section or "").strip() or table.title.strip()
-                out.append(_Read(table, row, cell, name, score + bonus))
+                out.append(_Read(table, row, cell, row.label.strip(), score + bonus))
     return out
 
 
-def _down(table: StatementTable, asked: Scheduled, context: set[str], wanted: frozenset[str], bonus: float,
-          also: frozenset[str] = frozenset()) -> list[_Read]:
+def _down(table: StatementTable, asked: Scheduled, context: set[str], wanted: frozenset[str], bonus: float) -> list[_Read]:
     """The years down the rows: each column is a thing scheduled."""
     out: list[_Read] = []
     for row in table.rows:
@@ -172,11 +166,9 @@ def _down(table: StatementTable, asked: Scheduled, context: set[str], wanted: fr
             if cell is None or cell is year_cell or column.derived:
                 continue
             header = " ".join(w for w in column.header.split() if not _YEAR.search(w))
-            if _words(_DATE_WORDS.sub(" ", header)) - _GENERIC_ROW and not _words(header) & wanted:
-                continue  # a column its own header names as another thing ("Sublease income", "As stated")
             # a column headed by a year or nothing prints what the heading over the rows (or the title) names
-            label = next((t.strip() for t in (header, row.section or "", table.title) if _words(t) & wanted), "")
-            score = _score(_words(label), context | _words(row.section or ""), wanted, also)
+            label = next((t.strip() for t in (header, row.section or "", table.title) if set(stems(t)) & wanted), "")
+            score = _score(set(stems(label)), context | set(stems(row.section or "")), wanted)
             if score is not None:
                 own = OWN_HEADER if label and label == header.strip() else 0.0  # the column's own words name it
                 out.append(_Read(table, row, cell, label or table.title.strip(), score + bonus + own))
@@ -209,25 +201,17 @@ def _names_the_year(text: str, asked: Scheduled, across: bool = True) -> bool:
     return years == [asked.year] and last.endswith(str(asked.year)) and (across or short)
 
 
-def _words(text: str) -> set[str]:
-    """A label's or a question's words as stems, multi-word synonyms folded ("short term" -> "current")."""
-    return set(normalized(stems(text)))
-
-
-def _score(label: set[str], context: set[str], wanted: frozenset[str], also: frozenset[str] = frozenset()) -> float | None:
-    """How well a label (and its table's words) names what is asked; None when the label names none of it.
-    ``also``: what the total asked includes, a label's words that confirm it (never the row by themselves)."""
-    in_label = {w for w in wanted if has_word(label, w)}  # itself, or a word the synonym table makes one with it
+def _score(label: set[str], context: set[str], wanted: frozenset[str]) -> float | None:
+    """How well a label (and its table's words) names what is asked; None when the label names none of it."""
+    in_label = wanted & label
     if not in_label:
         return None
-    held = in_label | {w for w in wanted if has_word(context, w)}
-    confirmed = {w for w in also if has_word(label | context, w)}
-    if len(held) + len(confirmed) < MIN_COVERAGE * (len(wanted) + len(also)):
+    held = in_label | (wanted & context)
+    if len(held) < MIN_COVERAGE * len(wanted):
         return None
     # words the label prints that were not asked tell another thing ("Minimum finance lease obligations" for debt)
-    extra = len({w for w in label - context - also if not any(has_word({w}, x) for x in wanted)})
-    return ((LABEL_WEIGHT * len(in_label) + CONTEXT_WEIGHT * (len(held - in_label) + len(confirmed))) / len(wanted)
-            - 0.05 * extra)
+    extra = len(label - wanted - context)
+    return (LABEL_WEIGHT * len(in_label) + CONTEXT_WEIGHT * len(held - in_label)) / len(wanted) - 0.05 * extra
 
 
 _UNIT_WORD = {"millions": " million", "thousands": " thousand", "billions": " billion"}
@@ -257,7 +241,7 @@ def _draft(read: _Read, asked: Scheduled, source: Source) -> Draft:
                  measure=_measure(read, asked))
 
 
-def _years_line(page, table: StatementTable, row: Row, when: str):
+def _years_line(page: StoredPage, table: StatementTable, row: Row, when: str) -> StoredLine | None:
     """The printed line of the table, above the row, that names the year asked (its column header)."""
     year = when.split()[-1]
     above = [line for line in page.lines if table.bbox[1] - 2 <= line.bbox[1] < row.bbox[1]
@@ -271,8 +255,8 @@ def _measure(read: _Read, asked: Scheduled) -> str:
     words it holds."""
     if len(read.label.split()) <= LABEL_WORDS:
         return read.label
-    held = _words(read.label)
-    return " ".join(w for w in asked.words if _words(w) & held) or read.label
+    held = set(stems(read.label))
+    return " ".join(w for w in asked.words if set(stems(w)) & held) or read.label
 
 
 def _heading(table: StatementTable) -> str | None:

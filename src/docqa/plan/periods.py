@@ -70,14 +70,11 @@ _WHEN_WORDS = frozenset(
     "been to in for of the a an as does do did according per its their by each on at from that this if now make "
     "made bucket through during within over next period month months quarter amount amounts company "
     "percentage percent share range give gave report reported say said spend spent spending under with into upon "
-    "filing filings reports form come comes coming any "
+    "filing filings reports form "
     "january february march april may june july august september october november december".split())
 # "excluding minimum finance lease obligations", "(not its retirement plans)", "(non-pension)": words the row read must not hold
-_LEFT_OUT = re.compile(r"\b(?:(?:excluding|except|other\s+than|not|without|before\s+(?:netting|deducting|subtracting))\s+((?:(?:its|the|their|any)\s+)?[A-Za-z][A-Za-z -]*)"
+_LEFT_OUT = re.compile(r"\b(?:(?:excluding|except|other\s+than|not|without)\s+((?:(?:its|the|their|any)\s+)?[A-Za-z][A-Za-z -]*)"
                        r"|non-([A-Za-z]+))", re.I)
-
-
-_ALSO = re.compile(r"\b(?:including|inclusive\s+of|together\s+with|counting)\s+([A-Za-z][A-Za-z -]*)", re.I)
 
 
 @dataclass(frozen=True)
@@ -90,25 +87,19 @@ class Scheduled:
     after: bool = False              # "after 2027", "thereafter": the bucket past the years printed one by one
     words: tuple[str, ...] = ()      # what is scheduled, in the question's words ("operating lease")
     without: tuple[str, ...] = ()    # what the question leaves out ("excluding finance leases"): no row of it
-    also: tuple[str, ...] = ()       # what the total asked includes ("including interest"): its label may say so
 
 
 def scheduled_reading(question: str, year: int, filing_year: int, names: frozenset[str]) -> Scheduled:
     """What a question asks the filing of ``filing_year`` to schedule for ``year``; ``names`` are the
     company's own words (no part of what is scheduled)."""
     left_out = [m.group(1) or m.group(2) for m in _LEFT_OUT.finditer(question)]
-    # "(including interest)", "counting sinking fund payments": a part of the total asked, which its label may
-    # print, never the row by itself
-    also = [w for m in _ALSO.finditer(question) for w in (_unowned(x.lower()) for x in re.findall(r"[A-Za-z]+", m.group(1)))
-            if w not in _WHEN_WORDS and w not in STOPWORDS and w not in names and len(w) > 1]
-    question = _ALSO.sub(" ", question)
     kept = re.sub(r"\bannual\s+report\b|\b10-?[kq]\b", " ", _LEFT_OUT.sub(" ", question), flags=re.I)  # the filing, not what it schedules
     words = tuple(w for w in (_unowned(m.group(0).lower()) for m in re.finditer(r"[A-Za-z][A-Za-z'’-]*", kept))
                   if w not in _WHEN_WORDS and w not in STOPWORDS and w not in names and len(w) > 1)
     without = tuple(w for part in left_out for w in (_unowned(x.lower()) for x in re.findall(r"[A-Za-z]+", part))
-                    if w not in _WHEN_WORDS and w not in STOPWORDS and w not in names and len(w) > 1)
+                    if w not in _WHEN_WORDS and w not in names and len(w) > 1)
     return Scheduled(year, filing_year, _PAST_THE_YEARS.search(question) is not None, tuple(dict.fromkeys(words)),
-                     tuple(dict.fromkeys(without)), tuple(dict.fromkeys(also)))
+                     tuple(dict.fromkeys(without)))
 
 
 def _unowned(word: str) -> str:

@@ -68,11 +68,6 @@ def measure_asked(asked: QuestionPlan | str, measure: str | None) -> bool:
     generic = _GENERIC_MEASURE_WORDS | (_SCHEDULE_WORDS if plan.scheduled else frozenset())
     wanted = [w for w in normalized(stems(plain)) if w not in generic and not w.isdigit()]
     roots = {_root(w) for w in words_asked}
-    if plan.scheduled is not None:
-        # a later year's cell sits in one of few schedules: its label names what was asked when half its
-        # words are the question's ("Endorsement contracts" for "what it owes under endorsement deals")
-        asked = [w for w in wanted if has_word(words_asked, w) or _root(w) in roots]
-        return not wanted or (bool(asked) and 2 * len(asked) >= len(wanted))
     # "claims processed" asked as "how many claims did X process": a verb's forms are one word
     return all(has_word(words_asked, w) or _root(w) in roots for w in wanted)
 
