@@ -68,6 +68,13 @@ def choose_documents(
         # by the latest 10-K's comparatives, "what industry" by the latest description).
         latest = max((d.meta.fiscal_year for d in docs if d.meta.fiscal_year), default=None)
         return ([d for d in docs if d.meta.fiscal_year == latest] if latest else docs), None
+    return _of_the_year(docs, years, forward_looking, annual_first)
+
+
+def _of_the_year(docs: list[Document], years: list[int], forward_looking: bool,
+                 annual_first: bool) -> tuple[list[Document], str | None]:
+    """The filings of the latest year named, else of the years named, else of the two years after
+    (which print it as their comparatives)."""
     target = max(years)
     # Expectations for a year are published in the filings of the year before it.
     ahead = [target, target - 1] if forward_looking else [target]
