@@ -33,7 +33,7 @@ def test_every_step_has_its_answerers():
     from docqa.answer.ask import DEFAULT_ROUTE, ROUTES
 
     routes = route_answerers(Settings(), NEEDS)
-    assert set(routes) == {"facts", "figures", "disclosure", "section", "ranking", "text"}
+    assert set(routes) == {"facts", "figures", "disclosure", "section", "ranking", "scheduled", "text"}
     # every step a route names has its answerers, and every answerer a route
     named = {step.answerer for route in (DEFAULT_ROUTE, *ROUTES.values()) for step in route}
     assert named == set(routes)
