@@ -72,7 +72,7 @@ class ScheduledAnswerer:
             return None
         source = sources[0]
         found = {p.page for p in evidence.pages if p.document_id == source.document_id}
-        reads = [r for t in all_tables(source) for r in _cells(t, asked, wanted, t.page in found, _lead_in(source, t))
+        reads = [r for t in all_tables(source) for r in _cells(t, asked, wanted, t.page in found, source)
                  if not left_out & set(stems(r.label))]
         if not reads:
             # no schedule prints it: a sentence of the outlook may ("we expect capital expenditures of $5.7 billion")
@@ -117,14 +117,15 @@ def _lead_in(source: Source, table: StatementTable) -> str:
     return " ".join(line.text for line in page.lines if top - LEAD_IN_POINTS <= line.bbox[3] <= top + 2)
 
 
-def _cells(table: StatementTable, asked: Scheduled, wanted: frozenset[str], retrieved: bool,
-           lead_in: str = "") -> list[_Read]:
-    context = set(stems(table.title)) | set(stems(lead_in))
-    bonus = EVIDENCE_BONUS if retrieved else 0.0
+def _cells(table: StatementTable, asked: Scheduled, wanted: frozenset[str], retrieved: bool, source: Source) -> list[_Read]:
     # "after 2027" is the bucket past 2027 only where 2027 is the last year printed one by one
     if asked.after and (not _prints_year(table, asked.year) or _prints_year(table, asked.year + 1)):
         return []
     columns = [c for c in table.columns if _names_the_year(c.header, asked)]
+    if not columns and not any(_year_cell(r, asked) or _names_the_year(r.label, asked, across=False) for r in table.rows):
+        return []  # most tables of a filing print no later year: their words are not read
+    context = set(stems(table.title)) | set(stems(_lead_in(source, table)))
+    bonus = EVIDENCE_BONUS if retrieved else 0.0
     if columns:
         return _across(table, columns, context, wanted, bonus)
     return _down(table, asked, context, wanted, bonus)

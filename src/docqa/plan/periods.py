@@ -52,10 +52,10 @@ def is_forward_looking(question: str) -> bool:
 
 # Words that put a year in the filing's future: what it expects, plans or schedules for that year
 # ("debt maturing in 2025", "lease payments due in 2024", "expected benefit payments for 2026").
+# (the forward words of ``_FORWARD``, and those of a schedule)
 _SCHEDULED = re.compile(
-    r"\b(?:expect\w*|guidance|outlook|forecast\w*|project(?:ed|ions?)|anticipat\w*|plan(?:s|ned)?|budget\w*"
-    r"|due|matur\w*|payable|schedul\w*|owe[sd]?|owing|will|expir\w*|future|upcoming|estimat\w*|remaining"
-    r"|to\s+be\s+(?:paid|recogni[sz]ed|amortized|incurred|settled|funded))\b", re.I)
+    _FORWARD.pattern + r"|\b(?:plan(?:s|ned)?|budget\w*|due|matur\w*|payable|schedul\w*|owe[sd]?|owing|will|expir\w*"
+    r"|future|upcoming|estimat\w*|remaining|to\s+be\s+(?:paid|recogni[sz]ed|amortized|incurred|settled|funded))\b", re.I)
 
 
 # "payable after 2027", "beyond 2026", "thereafter": the bucket past the years a schedule prints one by one
