@@ -188,6 +188,25 @@ def test_non_us_annual_report():
     assert meta.company == "Unilever PLC" and "unilever" in _names(meta)
 
 
+def test_a_report_without_a_title_block_takes_the_year_its_statements_report():
+    """A shareholder letter, then the 10-K's items without the SEC cover: the year is the one its
+    statements keep naming; a year named twice, or a half year's periods, is no annual report."""
+    letter = make_page(1, "Dear shareholders, colleagues, customers, and partners:",
+                       "The world in 2022 looks nothing like the world in 2019.")
+
+    def statements(*periods: str) -> list[Page]:
+        return [make_page(i + 2, "Microsoft Corporation", f"Revenue for the {when}  198,270  168,088")
+                for i, when in enumerate(periods)]
+
+    meta = detect_document([letter, *statements(*["year ended June 30, 2022"] * 3, "year ended June 30, 2021")])
+    assert meta.doc_type is DocType.ANNUAL_REPORT
+    assert (meta.fiscal_year, meta.period_end) == (2022, "2022-06-30")
+    twice = detect_document([letter, *statements("year ended June 30, 2022", "year ended June 30, 2022")])
+    assert (twice.doc_type, twice.fiscal_year) == (DocType.OTHER, None)
+    interim = detect_document([letter, *statements(*["six months ended June 30, 2022"] * 4)])
+    assert (interim.doc_type, interim.fiscal_year) == (DocType.OTHER, None)
+
+
 def _statement_page(*title: str) -> Page:
     rows = [f"Line item {i}  {i},{i:03d}  ({i + 1},{i:03d})" for i in range(1, 12)]
     return make_page(1, *title, "(In millions)  2023  2022", *rows)

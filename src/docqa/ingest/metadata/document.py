@@ -49,6 +49,10 @@ def detect_document(pages: Sequence[Page]) -> DocumentMeta:
     if doc_type is DocType.OTHER and cover_at is None:
         doc_type = filing_type([line.text.strip() for p in first for line in p.lines], headline)
     fiscal_year, quarter, end = period(doc_type, head, headline, body)
+    if doc_type is DocType.OTHER and end is not None:
+        # no title block, yet its statements report one year: an annual report whose cover is a
+        # picture or a letter (the 10-K's items follow without the SEC cover)
+        doc_type = DocType.ANNUAL_REPORT
 
     # who filed it: every source that names the filer, weighed together
     cover_page = head_pages[0].number if cover_at is not None and head_pages else None

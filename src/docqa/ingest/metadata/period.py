@@ -65,15 +65,32 @@ def _likeliest_year(text: str) -> int | None:
     return int(years.most_common(1)[0][0]) if years else None
 
 
-def _voted_period_end(text: str) -> date | None:
+def _voted_period_end(text: str, least: int = 1, annual_only: bool = False) -> date | None:
     votes: Counter[date] = Counter()
     for m in _PERIOD_PHRASE.finditer(text):
+        if annual_only and not _ANNUAL_PHRASE.match(m.group(0)):
+            continue
         found = parse_date(next(g for g in m.groups() if g))
         if found:
             votes[found] += 1
     if not votes:
         return None
-    return max(votes, key=lambda d: (votes[d], d))
+    best = max(votes, key=lambda d: (votes[d], d))
+    return best if votes[best] >= least else None
+
+
+# A year's phrase, not an interim one's ("periods ended" heads a half-year's statements too)
+_ANNUAL_PHRASE = re.compile(r"(?:(?:financial|fiscal)\s+)?(?:years?\b|\d{2}\s+weeks|fifty-\w+\s+weeks|twelve\s+months|12\s+months)",
+                            re.I)
+# How often the statements must name one year's end before a document with no title block is read
+# as that year's annual report: each statement and most notes head their tables with it.
+STATEMENT_VOTES = 3
+
+
+def statements_year_end(text: str) -> date | None:
+    """The year end a document's statements keep naming ("for the year ended June 30, 2022"), for a
+    document whose first pages name no form or title (a shareholder letter before the 10-K's items)."""
+    return _voted_period_end(text, least=STATEMENT_VOTES, annual_only=True)
 
 
 def _quarter_from_year_to_date(text: str) -> int:
@@ -127,4 +144,6 @@ def period(doc_type: DocType, head: str, headline: str, body: str):
         y = _QUARTER_YEAR.search(headline)
         year = next((int(g) for g in (y.groups() if y else ()) if g and g.isdigit()), None)
         return year, quarter, None
+    if doc_type is DocType.OTHER and (end := statements_year_end(body)):  # body holds the head pages too
+        return fiscal_year_ending(end), None, end
     return None, None, None
