@@ -275,10 +275,10 @@ class ExprMeasure(Measure):
     def _within(self, node, table, sources, period) -> Evaluated | None:
         if not isinstance(node, C.Leaf):
             return None
-        rows = _rows_of(leaf_measure(node, self.company_words))
-        if not rows:
+        measure = leaf_measure(node, self.company_words)
+        if not isinstance(measure, RowMeasure):
             return None
-        value = next((v for r in rows if (v := replace(r, within=table).evaluate(sources, period)) is not None), None)
+        value = replace(measure, within=table).evaluate(sources, period)
         if value is not None and not value.computed:
             value = Evaluated(value.label, value.value, value.kind, value.used, value.label.lower(),
                               value.expression, False, period, value.unit)
@@ -344,15 +344,6 @@ class ExprMeasure(Measure):
         return joined(self.label, a, node.op, b, value, kind, period)
 
 
-def _rows_of(measure: Measure | None) -> list[RowMeasure]:
-    """The printed rows a leaf may be read as, in the order tried."""
-    if isinstance(measure, RowMeasure):
-        return [measure]
-    if isinstance(measure, Either):
-        return _rows_of(measure.first) + _rows_of(measure.then)
-    return []
-
-
 def _table_of(value: Evaluated) -> tuple | None:
     tables = {(u.document_id, u.table.page, u.table.bbox) for u in value.used}
     return next(iter(tables)) if len(tables) == 1 else None
@@ -381,6 +372,4 @@ def leaf_measure(node, company_words: frozenset[str] = frozenset()) -> Measure |
         return Either(MetricMeasure(metric), RowMeasure(text, asked=text, stands_for=metric))
     # "SG&A excluding impairment losses": a row of the item's printed name with the words that run on
     spelt = [s for m in matches if m.kind == "metric" and (s := spelt_out(text, m, lexicon.metric(m.key)))]
-    found = Either(row, RowMeasure(spelt[0], asked=text, kinds=row.kinds)) if spelt else row
-    # a line the filing prints exactly as the words are ("Reportable segment net revenues") is that line
-    return Either(replace(row, exact=True), found)
+    return Either(row, RowMeasure(spelt[0], asked=text, kinds=row.kinds)) if spelt else row
