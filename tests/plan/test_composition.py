@@ -63,7 +63,6 @@ def test_ratios_in_analysts_words(question, shown, kind):
     "How did Amazon's 2019 net sales change relative to 2018?",            # a period, not a line item
     "How much of Nike's fiscal 2019 revenue came from Greater China?",     # an amount: no percent asked
     "What share of MGM's 2022 rooms revenue was earned in the fourth quarter?",  # a period is no part
-    "What percent of MGM's 2022 rooms revenue was earned in Q4 2022?",
     "What was Adobe's revenue in fiscal 2022 (in millions)?",             # brackets without arithmetic
     "Did Boeing's revenue and/or backlog grow in 2018?",
 ])
@@ -74,14 +73,6 @@ def test_other_words_state_no_ratio(question):
 @pytest.mark.parametrize("question", [
     "CVS Health 2018 Retail/LTC segment revenues by line?",
     "How much did 3M sell to customers in China/Hong Kong in 2018?",
-    "PepsiCo Q1 2023: Europe division operating profit/(loss) in the prior-year quarter?",
 ])
 def test_a_slash_inside_a_name_is_no_ratio(question):
     assert build_plan(question, []).composition is None
-
-
-def test_a_line_variant_named_after_using_replaces_that_side_only():
-    composition = build_plan("Kraft Heinz 2019: cost of products sold as % of net sales, using the cost of products "
-                             "sold line that excludes depreciation?", []).composition
-    assert composition is not None and composition.only
-    assert show(composition.expr) == "cost of products sold excluding depreciation / net sales"

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from docqa.finance.lexicon import MetricMatch
 
 from docqa.finance.compose import Avg, BinOp, Leaf, Node, has_operator, parse_words  # noqa: F401  (Avg, Leaf: the tree a composition is built of)
-from docqa.plan.ratio_words import (UNIT_ASIDE, bracketed_definition, coverage, how_much_of, intensity, member_of,
-                                    relative, with_variant)
+from docqa.plan.ratio_words import UNIT_ASIDE, bracketed_definition, coverage, how_much_of, intensity, member_of, relative
 
 @dataclass(frozen=True)
 class Composition:
@@ -21,7 +20,6 @@ class Composition:
     defined: bool = False            # the question defined the arithmetic itself
     label: str = ""                  # the question's words for the whole
     binds: str | None = None         # "taking free cash flow as ...": the name defined
-    only: bool = False               # no other reading of the measures answers (a line variant is asked)
 
 
 _DEFINES = re.compile(
@@ -50,8 +48,7 @@ _SHARE_OF = (
                r"(?:from|by|in)\s+(?P<part>.+?)(?=\s+(?:in|during|for)\s+(?:fiscal\s+|fy\s*|the\s+|q[1-4]\s+)?(?:19|20)\d\d|\?|$)", re.I),
     re.compile(r"\bwhat\s+(?:share|percent(?:age)?|portion|proportion|fraction|part)\s+of\s+(?P<whole>.+?)\s+"
                r"(?:was|were|is|are)\s+(?P<part>.+?)(?=\s+(?:in|during|for)\s+(?:fiscal\s+|fy\s*|the\s+)?(?:19|20)\d\d|\?|$)", re.I),
-    re.compile(r"^(?!(?:what|which|how)\s+(?:share|percent(?:age)?|portion|proportion|fraction|part|%)\b)"
-               r"(?:what\s+(?:was|were|is|are)\s+)?(?P<part>.+?)(?:\s+as\s+(?:an?\s+)?(?:%|percent(?:age)?|share|proportion|fraction)|"
+    re.compile(r"^(?:what\s+(?:was|were|is|are)\s+)?(?P<part>.+?)(?:\s+as\s+(?:an?\s+)?(?:%|percent(?:age)?|share|proportion|fraction)|"
                r"\s*%|\s+percent)\s+of\s+"
                r"(?P<whole>.+?)(?=\s+(?:in|during|for|at)\s+(?:fiscal\s+|fy\s*|the\s+)?(?:19|20)\d\d|\?|,|$)", re.I),
     re.compile(r"\b(?P<part>[\w&'-]+(?:\s+[\w&'-]+){0,5})\s+(?:accounted\s+for|represented|made\s+up)\s+what\s+"
@@ -119,19 +116,7 @@ def ratio_named(question: str, measures: Sequence[MetricMatch]) -> Composition |
 
 
 def compose(question: str, measures: Sequence[MetricMatch] = ()) -> Composition | None:
-    """The question's arithmetic, when it states one (a definition, a share, a ratio of A to B), with
-    the line variant a "using ..." clause names ("using the SG&A line that excludes impairment losses")."""
-    composed = _composed(question, measures)
-    found = definition(question)
-    if composed is not None and not composed.defined and found is not None:
-        expr, variant = with_variant(composed.expr, found[0])
-        if variant is not None:
-            # the variant is what is asked: the item's other readings would drop it
-            return replace(composed, expr=expr, label=f"{composed.label} ({variant})", only=True)
-    return composed
-
-
-def _composed(question: str, measures: Sequence[MetricMatch]) -> Composition | None:
+    """The question's arithmetic, when it states one (a definition, a share, a ratio of A to B)."""
     found = definition(question)
     if found is not None:
         clause, name = found

@@ -65,8 +65,8 @@ def relative(main: str, measures: Sequence[MetricMatch] = ()) -> tuple[Node, str
     (a slash between two measures: "Retail/LTC", "China/Hong Kong" name one thing)."""
     spans = [x.span for x in measures]
     for m in _RELATIVE.finditer(main):
-        if "/" in m.group(0) and not (any(b == m.start() for _, b in spans) and any(a == m.end() for a, _ in spans)):
-            continue  # a measure ends at the slash and another begins after it ("operating profit/(loss)" is one)
+        if "/" in m.group(0) and not (any(a < m.start() <= b for a, b in spans) and any(a <= m.end() < b for a, b in spans)):
+            continue
         left, right = _left_side(main[:m.start()]), _right_side(main[m.end():])
         if _is_side(left) and _is_side(right) and not _NOT_A_SIDE.match(right):
             return BinOp("/", parse_words(left), parse_words(right)), f"{left} relative to {right}"
@@ -113,34 +113,6 @@ def intensity(question: str, measures: Sequence[MetricMatch]) -> tuple[Node, str
 
 # the words before "intensity": a line item of at most five words ("research and development intensity")
 _INTENSITY = re.compile(r"(?P<line>(?:[\w&/'\u2019-]+\s+){0,4}?[\w&/-]+)\s+(?P<word>intensity)\b", re.I)
-
-
-# "the SG&A line that excludes impairment losses", "the operating income figure before special items"
-_VARIANT = re.compile(r"^(?:the\s+|its\s+)?(?P<line>.+?)\s+(?:line|figure|number|amount|measure|row|total)\s+(?:that\s+|which\s+)?"
-                      r"(?P<how>exclud\w*|includ\w*|before|after|net\s+of|less)\s+(?P<what>.+)$", re.I)
-_HOW = {"exclud": "excluding", "includ": "including"}
-
-
-def with_variant(expr: Node, clause: str) -> tuple[Node, str | None]:
-    """The side a "using the X line that excludes Y" clause names, read as that variant of X ("SG&A
-    excluding impairment losses"), and the variant's words; the other side as it was."""
-    m = _VARIANT.match(clause.strip())
-    if m is None:
-        return expr, None
-    words = set(re.findall(r"[a-z&]+", m.group("line").lower()))
-    how = m.group("how").lower()
-    how = next((v for k, v in _HOW.items() if how.startswith(k)), how)
-    variant = f"{m.group('line').strip()} {how} {m.group('what').strip()}"
-
-    def swap(node: Node) -> Node:
-        if isinstance(node, BinOp):
-            return BinOp(node.op, swap(node.left), swap(node.right))
-        if isinstance(node, Leaf) and words and words <= set(re.findall(r"[a-z&]+", node.text.lower())):
-            return Leaf(variant)
-        return node
-
-    swapped = swap(expr)
-    return swapped, (variant if swapped != expr else None)
 
 
 def member_of(part: str, part_span: tuple[int, int], whole_span: tuple[int, int], whole: str,

@@ -12,8 +12,8 @@ from dataclasses import replace
 
 from docqa.answer.figures.reading.asked import Asked
 from docqa.answer.figures.reading.evaluated import Measure
-from docqa.answer.figures.reading.line_item_words import a_printed_form, qualifiers, spelt_out
-from docqa.answer.figures.reading.measures import Combined, Either, ExprMeasure, FormulaMeasure, MetricMeasure
+from docqa.answer.figures.reading.line_item_words import qualifiers
+from docqa.answer.figures.reading.measures import Either, ExprMeasure, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.reading.printed_rows import PrintedAsAsked, RowMeasure
 from docqa.finance import compose as C
 from docqa.plan import QuestionPlan
@@ -51,10 +51,6 @@ def compose_measures(plan: QuestionPlan, asked: Asked, company_words: frozenset[
     if plan.statement_named:
         # "AES 2021 income statement: non-regulated revenue": the statement's row before a note's
         kept = [replace(k, prefer_statements=True) if isinstance(k, RowMeasure) else k for k in kept]
-    if plan.composition is not None and first and (plan.composition.only or _divides(plan.composition.expr)):
-        # A ratio is asked in the question's own words: a line of it is no answer to it, and a line
-        # variant it names ("the SG&A line that excludes impairment losses") no other reading keeps
-        kept = [] if plan.composition.only else [k for k in kept if isinstance(k, (FormulaMeasure, ExprMeasure, Combined))]
     asked.measures = first + kept
     if not asked.measures and subject and (plan.asks_figure or plan.judged) and names_no_line_item(matches):
         # (a verdict on a figure asks the figure: "did table games drop increase")
@@ -127,13 +123,13 @@ def _as_worded(plan: QuestionPlan, measure: Measure, matches: list[MetricMatch],
         # The words around the line item qualify it ("sales return reserves", "dividends payable"):
         # the item itself is a neighbour, not the answer; only a row that prints them is.
         rows = [RowMeasure(subject, asked=subject, kinds=kinds, gross_of=plan.gross_of)]
-        if spelt := spelt_out(subject, m, measure.metric):
+        if spelt := _spelt_out(subject, m, measure.metric):
             # "Domestic capex": the row is printed under the item's name ("Capital expenditures")
             rows.append(RowMeasure(spelt, asked=subject, kinds=kinds, gross_of=plan.gross_of))
         return rows
     chosen: Measure = (Either(measure, RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of,
                                                   stands_for=measure.metric)) if subject else measure)
-    if m is not None and not a_printed_form(measure.metric, m.text):
+    if m is not None and not _a_printed_form(measure.metric, m.text):
         # "Boeing's cost of services": words the lexicon takes for the item (its COGS) may
         # name a row of their own, printed beside the item's other parts ("Cost of
         # products"); a row printed as the words are is what was asked.
@@ -159,7 +155,7 @@ def _qualified_rows(plan: QuestionPlan, matches: list[MetricMatch], company_word
             rows.append(RowMeasure(phrase, asked=phrase, kinds=kinds, gross_of=plan.gross_of))
     rows.append(RowMeasure(subject, asked=subject, kinds=kinds, gross_of=plan.gross_of))
     for m in (by_span[span] for span in plan.reading.qualified if span in by_span and by_span[span].kind == "metric"):
-        if spelt := spelt_out(subject, m, lexicon.metric(m.key)):
+        if spelt := _spelt_out(subject, m, lexicon.metric(m.key)):
             rows.append(RowMeasure(spelt, asked=subject, kinds=kinds, gross_of=plan.gross_of))
     if plan.reading.labelled and (item := leaf_text(plan.reading.labelled, company_words)) and item != subject:
         # "Amcor inventories: work in process and finished goods": the line, in the labelled table
@@ -175,8 +171,18 @@ def _a_noun_of(plan: QuestionPlan, matches: list[MetricMatch], measure: FormulaM
                and not set(stems(nouns[m.span])) & OF_FILLERS for m in matches)
 
 
-def _divides(expr: C.Node) -> bool:
-    return isinstance(expr, C.BinOp) and expr.op == "/"
+def _spelt_out(subject: str, m: MetricMatch, metric: Metric) -> str | None:
+    """The subject with the item's short name ("capex", "R&D") in the words the filings print it
+    under, or None when the question already uses a printed name."""
+    if _a_printed_form(metric, m.text) or m.text.lower() not in subject.lower():
+        return None
+    at = subject.lower().index(m.text.lower())
+    return f"{subject[:at]}{metric.label.lower()}{subject[at + len(m.text):]}"
+
+
+def _a_printed_form(metric: Metric, words: str) -> bool:
+    asked = stems(words)
+    return any(stems(p) in (asked, ("total", *asked)) for p in metric.prints)
 
 
 def _metric_key(measure: Measure) -> str | None:

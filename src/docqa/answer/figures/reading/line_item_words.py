@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from docqa.answer.figures.reading.sources import Source, all_tables
-from docqa.finance.lexicon import Metric, MetricMatch, load_lexicon
+from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.finance.text import stems
 from docqa.plan import QuestionPlan
 from docqa.plan.line_text import OF_FILLERS, SCAFFOLD, SOFT_WORDS, leaf_text
@@ -53,20 +53,6 @@ def leftover(text: str, match: MetricMatch, company_words: frozenset[str]) -> li
             and s not in SOFT_WORDS]
 
 
-
-
-def spelt_out(subject: str, m: MetricMatch, metric: Metric) -> str | None:
-    """The subject with the item's short name ("capex", "R&D") in the words the filings print it
-    under, or None when the question already uses a printed name."""
-    if a_printed_form(metric, m.text) or m.text.lower() not in subject.lower():
-        return None
-    at = subject.lower().index(m.text.lower())
-    return f"{subject[:at]}{metric.label.lower()}{subject[at + len(m.text):]}"
-
-
-def a_printed_form(metric: Metric, words: str) -> bool:
-    asked = stems(words)
-    return any(stems(p) in (asked, ("total", *asked)) for p in metric.prints)
 
 
 def company_name_words(store: Store, sources: list[Source], plan: QuestionPlan) -> frozenset[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from docqa.answer.figures.reading.evaluated import Evaluated, Measure, joined, read_kind, units_clash, wrap
-from docqa.answer.figures.reading.line_item_words import leftover, spelt_out
+from docqa.answer.figures.reading.line_item_words import leftover
 from docqa.answer.figures.reading.located import Located, locate
 from docqa.answer.figures.reading.printed_rows import RowMeasure
 from docqa.answer.figures.reading.summed_parts import summed_parts
@@ -370,6 +370,4 @@ def leaf_measure(node, company_words: frozenset[str] = frozenset()) -> Measure |
             return FormulaMeasure(lexicon.formula(m.key))
         metric = lexicon.metric(m.key)
         return Either(MetricMeasure(metric), RowMeasure(text, asked=text, stands_for=metric))
-    # "SG&A excluding impairment losses": a row of the item's printed name with the words that run on
-    spelt = [s for m in matches if m.kind == "metric" and (s := spelt_out(text, m, lexicon.metric(m.key)))]
-    return Either(row, RowMeasure(spelt[0], asked=text, kinds=row.kinds)) if spelt else row
+    return row
