@@ -50,9 +50,7 @@ def test_a_comparison_whose_sides_cannot_be_read_is_not_answered_by_passages(lex
     # A side named with the period and a qualifier is still read as its row, of the part it names.
     from docqa.answer.figures.intents.yes_no import side_measures
 
-    # (first the row printed as the words are, then any row read under the part's name)
-    printed, right = side_measures("its Digital Experience segment revenue in FY2022", frozenset({"adob"}))
-    assert printed.exact and printed.phrase == "Digital Experience segment revenue"
+    (right,) = side_measures("its Digital Experience segment revenue in FY2022", frozenset({"adob"}))
     assert "FY2022" not in right.inner.phrase and "Digital Experience" in right.inner.phrase
     assert right.names == ("Digital Experience",)
 

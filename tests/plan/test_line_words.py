@@ -123,17 +123,3 @@ def test_a_participle_placing_a_line_the_lexicon_does_not_name_is_a_linking_word
 ])
 def test_words_around_a_composed_amount_name_a_line_of_their_own(question, runs_on):
     assert bool(build_plan(question, []).reading.runs_on) is runs_on
-
-
-def test_a_word_of_the_company_name_that_goes_on_a_part_name_is_kept():
-    from docqa.finance.text import stems
-    from docqa.plan.line_text import leaf_text
-    from docqa.plan.scope import scope_asked
-
-    company = frozenset(stems("MGM Resorts International"))
-    # the company's name before the part's is dropped; "Resorts" after "Las Vegas Strip" is the part's
-    assert leaf_text("MGM Resorts' Las Vegas Strip Resorts net revenues", company) == "Las Vegas Strip Resorts net revenues"
-    assert leaf_text("MGM Resorts' net revenues", company) == "net revenues"
-    # (the scope reads the name's words as the plan gives them: lower case, run together)
-    assert scope_asked("What were MGM Resorts' Las Vegas Strip Resorts net revenues in 2022?", (),
-                       frozenset({"mgm", "resorts", "international", "mgmresortsinternational"})) == ("Las Vegas Strip Resorts",)

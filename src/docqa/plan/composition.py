@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from docqa.finance.lexicon import MetricMatch
 
 from docqa.finance.compose import Avg, BinOp, Leaf, Node, has_operator, parse_words  # noqa: F401  (Avg, Leaf: the tree a composition is built of)
-from docqa.plan.ratio_words import UNIT_ASIDE, bracketed_definition, coverage, how_much_of, intensity, member_of, relative
 
 @dataclass(frozen=True)
 class Composition:
@@ -48,8 +47,7 @@ _SHARE_OF = (
                r"(?:from|by|in)\s+(?P<part>.+?)(?=\s+(?:in|during|for)\s+(?:fiscal\s+|fy\s*|the\s+|q[1-4]\s+)?(?:19|20)\d\d|\?|$)", re.I),
     re.compile(r"\bwhat\s+(?:share|percent(?:age)?|portion|proportion|fraction|part)\s+of\s+(?P<whole>.+?)\s+"
                r"(?:was|were|is|are)\s+(?P<part>.+?)(?=\s+(?:in|during|for)\s+(?:fiscal\s+|fy\s*|the\s+)?(?:19|20)\d\d|\?|$)", re.I),
-    re.compile(r"^(?:what\s+(?:was|were|is|are)\s+)?(?P<part>.+?)(?:\s+as\s+(?:an?\s+)?(?:%|percent(?:age)?|share|proportion|fraction)|"
-               r"\s*%|\s+percent)\s+of\s+"
+    re.compile(r"^(?:what\s+(?:was|were|is|are)\s+)?(?P<part>.+?)\s+as\s+an?\s+(?:%|percent(?:age)?|share|proportion|fraction)\s+of\s+"
                r"(?P<whole>.+?)(?=\s+(?:in|during|for|at)\s+(?:fiscal\s+|fy\s*|the\s+)?(?:19|20)\d\d|\?|,|$)", re.I),
     re.compile(r"\b(?P<part>[\w&'-]+(?:\s+[\w&'-]+){0,5})\s+(?:accounted\s+for|represented|made\s+up)\s+what\s+"
                r"(?:share|percent(?:age)?|portion|proportion|fraction)\s+of\s+(?P<whole>.+?)(?=\s+(?:in|during|for)\s+|\?|$)", re.I),
@@ -123,24 +121,14 @@ def compose(question: str, measures: Sequence[MetricMatch] = ()) -> Composition 
         expr = parse_words(clause)
         if isinstance(expr, BinOp):
             return Composition(expr, defined=True, label=clause, binds=name)
-    if bracketed := bracketed_definition(question):
-        return Composition(bracketed[0], defined=True, label=bracketed[1])
     for pattern in _SHARE_OF:
         m = pattern.search(question)
         if m:
             part, whole = _noun_phrase(m.group("part")), _CHANGE_TAIL.split(m.group("whole"))[0]
             # "MongoDB's FY2022 revenue": the period is the question's, not a word of the line item.
             part, whole = without_period(part), without_period(whole)
-            part = _HEADING.sub("", UNIT_ASIDE.sub("", part))
-            if not part.strip() or _A_PERIOD.match(part):
-                continue  # "what share of the year's revenue was earned in the fourth quarter": no line item
-            part = member_of(part, m.span("part"), m.span("whole"), whole, measures)
             return Composition(BinOp("/", parse_words(part), parse_words(whole)), kind="percent",
                                label=f"{part.strip()} as a share of {whole.strip()}")
-    if share := how_much_of(question, measures) or intensity(question, measures):
-        return Composition(share[0], kind="percent", label=share[1])
-    if covered := coverage(question):
-        return Composition(covered[0], kind="times", label=covered[1])
     named = ratio_named(question, measures)  # both sides line items: their own words, nothing after
     if named is not None:
         return named
@@ -149,16 +137,7 @@ def compose(question: str, measures: Sequence[MetricMatch] = ()) -> Composition 
         if m:
             return Composition(BinOp("/", parse_words(m.group("a")), parse_words(m.group("b"))), kind="ratio",
                                label=f"ratio of {m.group('a').strip()} to {m.group('b').strip()}")
-    if related := relative(question.split("?")[0], measures):
-        return Composition(related[0], kind="ratio", label=related[1])
     return None
-
-
-# "Kraft Heinz 2019: SG&A as % of net sales": the heading names whose and when, not the line
-_HEADING = re.compile(r"^[^:]{0,60}:\s+")
-_A_PERIOD = re.compile(r"^(?:(?:\w+ed\s+)?(?:in|during|for)\s+)?(?:the\s+)?(?:(?:first|second|third|fourth|last|final)\s+(?:fiscal\s+)?(?:quarter|half|month)|"
-                       r"q[1-4]\b|h[12]\b|(?:fiscal\s+)?(?:19|20)\d\d\b|january|february|march|april|may|june|july|august|"
-                       r"september|october|november|december)", re.I)
 
 
 def defined_inputs(question: str) -> list[str]:

@@ -60,28 +60,16 @@ def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
     words = [t for t in re.findall(r"[A-Za-z0-9&'\u2019-]+|\([^)]*\)", text)]
     out = []
     named = False   # the word before was the company's name: "EPI Holdings", "Odyssey Gold Ltd"
-    proper = False  # the word before was kept and capitalised: a part's name may go on
     for w in words:
         if w.startswith("("):
-            proper = False
             continue  # "(at cost)", "(GAAP)": a qualifier, not the line item
         s = stems(w)
-        if proper and w[:1].isupper() and set(s) <= company_words:
-            # "Las Vegas Strip Resorts": a word of the company's name that goes on a part's own name is that name's
-            out.append(w.strip("'\u2019"))
-            proper = not _POSSESSIVE_END.search(w)
-            continue
         if not s or set(s) <= SCAFFOLD or set(s) <= company_words or (named and set(s) <= _LEGAL_FORM):
             named = bool(s) and (set(s) <= company_words or (named and set(s) <= _LEGAL_FORM))
-            proper = False
             continue
         named = False
         out.append(w.strip("'\u2019"))
-        proper = w[:1].isupper() and not _POSSESSIVE_END.search(w)
     return " ".join(out)
-
-
-_POSSESSIVE_END = re.compile(r"['\u2019]s?$")
 
 
 _LEGAL_FORM = frozenset(stems("inc incorporated corporation corp company co ltd limited plc group holdings holding llc sa ag nv"))

@@ -186,19 +186,13 @@ def year_to_date(question: str) -> int | None:
 
 
 # "the three months ended December 31, 2021", "13 weeks ended", "the quarter ended July 1, 2023".
-# "the June 2023 quarter", "the quarter ending in June 2023": a quarter named by the month it closes
-_MONTH_QUARTER = re.compile(
-    r"\b(?P<month>jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+(?P<year>(?:19|20)\d\d)\s+(?:fiscal\s+)?quarter\b"
-    r"|\bquarter\s+(?:ended|ending)\s+in\s+(?P<month2>jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+"
-    r"(?P<year2>(?:19|20)\d\d)\b", re.I)
 _QUARTER_SPAN = re.compile(r"\b(?:three|3)[\s-]+months?\s+(?:ended|ending)\b|\b(?:twelve|thirteen|sixteen|12|13|16)[\s-]+weeks?\s+"
                            r"(?:ended|ending)\b|\bquarter\s+(?:ended|ending)\b", re.I)
 
 
 def quarter_span(question: str) -> bool:
     """A quarter's three months asked by their end date, not a year's twelve."""
-    asked = _NOT_ASKED.sub(" ", question)
-    return bool(_QUARTER_SPAN.search(asked) or _MONTH_QUARTER.search(asked))
+    return bool(_QUARTER_SPAN.search(_NOT_ASKED.sub(" ", question)))
 
 
 def balance_date(question: str) -> str | None:
@@ -230,19 +224,7 @@ def asked_period_end(question: str) -> str | None:
 
     m = _ASKED_END.search(question)
     day = parse_date(m.group(1)) if m else None
-    if day is None and (q := _MONTH_QUARTER.search(question)):
-        return _month_end(q.group("month") or q.group("month2"), int(q.group("year") or q.group("year2")))
     return day.isoformat() if day else None
-
-
-def _month_end(month: str, year: int) -> str:
-    """The last day of the month named ("June", 2023 -> 2023-06-30): a filer whose quarter closes
-    on a Saturday near it is matched within the week's slack the filing choice allows."""
-    import calendar
-    from datetime import date
-
-    number = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"].index(month.lower()[:3]) + 1
-    return date(year, number, calendar.monthrange(year, number)[1]).isoformat()
 
 
 def fiscal_year_of(period_end: str) -> int:

@@ -67,26 +67,11 @@ def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words:
             if _joining(bare):
                 kept.append(bare)  # "Consumer & Community Banking": the "&" of the company's name joins this one too
                 continue
-            if (any(a <= offset < b for a, b in measured) or _lower(bare) in _NOT_A_PART
-                    or any(ch.isdigit() for ch in bare)):
-                kept.append(None)  # the measure's words, a period: not the scope
-                continue
-            if _lower(bare) in company_words:
-                # the company's name before the part's ("MGM Resorts' Las Vegas Strip"), unless the part's
-                # own name goes on with it ("Las Vegas Strip Resorts")
-                kept.append(_Company(bare))
+            if (any(a <= offset < b for a, b in measured) or _lower(bare) in company_words
+                    or _lower(bare) in _NOT_A_PART or any(ch.isdigit() for ch in bare)):
+                kept.append(None)  # the measure's words, the company's name, a period: not the scope
                 continue
             kept.append(bare)
-        # the company's words that follow the part's own, to the end of the run, are its name's
-        own = [k for k in kept if isinstance(k, str) and not isinstance(k, _Company)]
-        if own:
-            last_own = max(i for i, k in enumerate(kept) if isinstance(k, str) and not isinstance(k, _Company))
-            ends_in_name = all(isinstance(k, _Company) for k in kept[last_own + 1:])
-            kept = [None if isinstance(k, _Company) and not (i > last_own and ends_in_name and i == last_own + 1
-                                                             and not word_possessive(k)) else k
-                    for i, k in enumerate(kept)]
-        else:
-            kept = [None if isinstance(k, _Company) else k for k in kept]
         # "a segment", or a place: "customers in the United States", "sales in North America" (two
         # capitalised words after "in" inside a sentence name a place, however common the words)
         part = (_PART_NOUN.match(question[run.end():]) is not None
@@ -113,14 +98,6 @@ def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words:
 
 
 _PLACE_BEFORE = re.compile(r"\b(?:in|from|outside(?:\s+of)?|within|across)\s+(?:the\s+)?$", re.I)
-
-
-class _Company(str):
-    """A word of the company's own name, met in a run of capitalised words."""
-
-
-def word_possessive(word: str) -> bool:
-    return bool(_POSSESSIVE.search(word))
 
 
 def _joining(word: str) -> bool:

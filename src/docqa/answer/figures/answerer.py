@@ -152,9 +152,8 @@ class FiguresAnswerer:
         company_words = company_name_words(store, sources, plan)
         subject = line_words(plan, sources, company_words)
         compose_measures(plan, asked, company_words, subject)
-        if plan.scope and (plan.composition is None or plan.composition.defined) and "share_of" not in plan.kinds:
-            # (A share of the company's total names the part in its own words: "AWS as a share of net sales";
-            # a definition the question gives is of the part it names: "Frito-Lay's margin (profit over revenue)".)
+        if plan.scope and plan.composition is None and "share_of" not in plan.kinds:
+            # (A share of the company's total names the part in its own words: "AWS as a share of net sales".)
             # "Operating margin of the Domestic segment": the segment's lines, never the company's total.
             asked.measures = scoped_measures(asked.measures, plan.scope, subject, scoped_kinds(plan), company_words,
                                              plan.gross_of)

@@ -84,7 +84,7 @@ def _own_arithmetic(plan: QuestionPlan, named: list[FormulaMeasure], company_wor
             label = named[0].label
             kind = kind or (named[0].formula.kind if named[0].formula.kind != "same" else None)
         first.append(ExprMeasure(label[:1].upper() + label[1:], composition.expr, kind, company_words,
-                                 year_end=convention == "year_end", whole_table=composition.kind == "percent"))
+                                 year_end=convention == "year_end"))
         expr = composition.expr
         if "share_of" in plan.kinds and isinstance(expr, C.BinOp) and expr.op == "/" and isinstance(expr.left, C.Leaf):
             # "what share of net clinical revenue came from commercial insurance payers": a table that

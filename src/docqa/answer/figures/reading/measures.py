@@ -237,7 +237,6 @@ class ExprMeasure(Measure):
     amounts: bool = False            # leaves are amounts: a cost printed in parentheses is its magnitude
     one_table: bool = False          # a segment's ratio: both lines from the one table that prints the segment
     part_of_whole: bool = False      # a margin: a part of revenue over revenue, never more than all of it
-    whole_table: bool = False        # a share: the part read in the table that prints the whole, when it does
 
     def evaluate(self, sources, period):
         value = self._eval(self.expr, sources, period)
@@ -328,10 +327,6 @@ class ExprMeasure(Measure):
             # a printed percentage (a growth rate, a share: "17 %") and an amount are no ratio, sum or
             # difference of amounts
             return None
-        if node.op == "/" and self.whole_table and (tb := _table_of(b)) is not None and _table_of(a) != tb:
-            # "how much of segment revenues came from Las Vegas": the member's row beside the total
-            # it is a share of, before a row of the same words in another breakdown
-            a = self._within(node.left, tb, sources, period) or a
         if node.op == "/":
             if b.value == 0 or (a.used and [u.cell for u in a.used] == [u.cell for u in b.used]):
                 return None  # a figure over itself is no ratio anyone asks

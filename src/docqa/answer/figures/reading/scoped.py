@@ -228,10 +228,6 @@ def scoped_measures(measures: list[Measure], scope: tuple[str, ...], subject: st
     label = " / ".join(name.split("|")[0] for name in scope)
     first = scope[0].split("|")[0]
     out: list[Measure] = []
-    if subject and (printed := _part_and_line(first, subject)):
-        # "Las Vegas Strip Resorts net revenues" printed as a row's label is that line, before a row
-        # of the part's name alone in a table whose measure the page leaves unnamed
-        out.append(RowMeasure(printed, asked=printed, kinds=kinds, gross_of=gross_of, exact=True))
     for measure in measures:
         if isinstance(measure, FormulaMeasure) and _a_ratio_of_two_lines(measure):
             out.append(Scoped(BySpelling(measure.label, lambda name, m=measure: _from_scoped_inputs(m, name, company_words),
@@ -244,16 +240,6 @@ def scoped_measures(measures: list[Measure], scope: tuple[str, ...], subject: st
         out.append(Scoped(BySpelling(subject, lambda name: RowMeasure(phrase.replace(first, name), asked=phrase,
                                                                       kinds=kinds, gross_of=gross_of), scope), scope, label))
     return out
-
-
-def _part_and_line(part: str, subject: str) -> str:
-    """The part's full name before the line's words ("Las Vegas Strip Resorts" + "net revenues"): the
-    subject may have lost a word the part shares with the company's name."""
-    rest = subject
-    for word in part.split():
-        rest = re.sub(rf"(?<![\w-]){re.escape(word)}(?![\w-])", " ", rest, count=1, flags=re.I)
-    rest = " ".join(rest.split())
-    return f"{part} {rest}" if rest else ""
 
 
 def _a_ratio_of_two_lines(measure: FormulaMeasure) -> bool:
