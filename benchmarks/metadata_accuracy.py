@@ -1,6 +1,6 @@
 """How often metadata detection reads company, filing type and period right, from the pages alone.
 
-    .venv/bin/python benchmarks/metadata_accuracy.py [--data ../shared/data] [--cache DIR]
+    .venv/bin/python benchmarks/metadata_accuracy.py [--data ../shared/data] [--cache DIR] [--no-ocr]
 
 Runs over every corpus with truth: ``DATA/corpus.json`` (PDFs in ``DATA/pdfs``) and
 ``DATA/practice/corpus.json`` (PDFs in ``DATA/practice/pdfs``); ``--corpus`` picks one of them.
@@ -62,12 +62,12 @@ def is_generic(name: str | None) -> bool:
     return bool(name) and not (set(company_key(name).split()) | {"the"}) - GENERIC_WORDS
 
 
-def load_pages(pdf: Path, cache: Path | None) -> list[Page]:
+def load_pages(pdf: Path, cache: Path | None, ocr: bool = True) -> list[Page]:
     if cache:
         stored = cache / (pdf.name + ".pkl")
         if stored.exists():
             return pickle.loads(stored.read_bytes())
-    pages = parse_pdf(pdf, ocr=True).pages
+    pages = parse_pdf(pdf, ocr=ocr).pages
     if cache:
         cache.mkdir(parents=True, exist_ok=True)
         stored.write_bytes(pickle.dumps(pages))
@@ -79,6 +79,8 @@ def main() -> int:
     ap.add_argument("--data", type=Path, default=Path(__file__).resolve().parents[1] / "../shared/data")
     ap.add_argument("--cache", type=Path, default=None)
     ap.add_argument("--corpus", choices=("all", "dev", "practice"), default="all")
+    ap.add_argument("--no-ocr", action="store_true",
+                    help="parse without OCR, as a machine without tesseract does (use its own --cache)")
     args = ap.parse_args()
     corpora = [("dev", args.data), ("practice", args.data / "practice")]
     rows = [
@@ -109,7 +111,7 @@ def main() -> int:
     n_pages = 0
     for corpus_name, folder, row in rows:
         pdf = folder / "pdfs" / row["file"]
-        pages = load_pages(pdf, args.cache)
+        pages = load_pages(pdf, args.cache, ocr=not args.no_ocr)
         t0 = time.perf_counter()
         meta = detect_document(pages)
         infos = detect_pages(pages)
