@@ -13,12 +13,14 @@ import re
 from dataclasses import dataclass, replace
 from collections.abc import Callable
 
+from docqa.answer.figures.reading.abbreviated import other_spellings
 from docqa.answer.figures.reading.evaluated import Evaluated, Measure
 from docqa.answer.figures.reading.located import Located
 from docqa.answer.figures.reading.measures import ExprMeasure, FormulaMeasure
 from docqa.answer.figures.reading.printed_rows import RowMeasure
 from docqa.finance import compose as C
 from docqa.finance.lexicon import load_lexicon
+from docqa.finance.abbreviations import abbreviates
 from docqa.finance.rowlookup import STOP, closing_total, has_word, normalized, sum_row
 from docqa.finance.text import stems
 from docqa.plan import QuestionPlan
@@ -113,39 +115,20 @@ def names_all(context: str, names: list[list[list[str]]]) -> bool:
                        for w in words) for words in spellings) for spellings in names)
 
 
-_DEFINED = "{name}\\s*\\(\\s*[“\"']?([A-Z][A-Za-z&]{{1,9}})[”\"']?\\s*\\)"
-
-
-_ABBREVIATIONS: dict[tuple[str, str], str | None] = {}   # (document id, name) -> the filing's abbreviation
-_ABBREVIATIONS_KEPT = 1024
-
-
-def _defined_abbreviation(source, name: str) -> str | None:
-    """The abbreviation ``source``'s text defines for ``name``, read once per filing and name (every
-    measure of a question, every period, asks again)."""
-    key = (source.document_id, name)
-    if key not in _ABBREVIATIONS:
-        if len(_ABBREVIATIONS) >= _ABBREVIATIONS_KEPT:
-            _ABBREVIATIONS.pop(next(iter(_ABBREVIATIONS)))
-        pattern = re.compile(_DEFINED.format(name=r"\s+".join(map(re.escape, name.split()))))
-        found = None
-        for page in source.pages.values():
-            if name.split()[0] in page.text:
-                found = pattern.search(" ".join(page.text.split()))
-                if found:
-                    break
-        _ABBREVIATIONS[key] = found.group(1) if found else None
-    return _ABBREVIATIONS[key]
-
-
 def spelled_by_the_filing(scope: tuple[str, ...], sources) -> tuple[str, ...]:
-    """Each name with the abbreviation the filing defines for it ("Frito-Lay North America
-    (“FLNA”)"): its tables often print only the abbreviation."""
+    """Each name with the other spelling the filing gives it: the short form its text defines
+    ("Frito-Lay North America (“FLNA”)"; its tables often print only that), or the words a short
+    form asked stands for ("EMEA": "Europe, Middle East and Africa")."""
+    if len(scope) > 1:
+        # "Europe, Middle East and Africa": one part the filing abbreviates ("EMEA"), not three
+        joined = ", ".join(name.split("|")[0] for name in scope)
+        if shorts := [x for source in sources for x in other_spellings(joined, source)]:
+            return ("|".join(dict.fromkeys([joined, *shorts])),)
     out = []
     for name in scope:
-        first = name.split("|")[0]
-        extra = next((a for source in sources if (a := _defined_abbreviation(source, first))), None)
-        out.append(f"{name}|{extra}" if extra and extra not in name.split("|") else name)
+        spelt = name.split("|")
+        spelt += [x for source in sources for x in other_spellings(spelt[0], source) if x not in spelt]
+        out.append("|".join(dict.fromkeys(spelt)))
     return tuple(out)
 
 
@@ -162,7 +145,8 @@ class Scoped(Measure):
         return self.inner.label
 
     def evaluate(self, sources, period) -> Evaluated | None:
-        names = scope_words(spelled_by_the_filing(self.names, sources))
+        spelt = spelled_by_the_filing(self.names, sources)
+        names = scope_words(spelt)
         # Of columns split by part ("Pharmacy Services | Retail/LTC | ... | Consolidated"), the part asked.
         scoped = [replace(s, part=lambda c, n=names: names_all(c.header, n)) for s in sources]
         value = _honoured_value(self.inner, scoped, period, names)
@@ -173,6 +157,9 @@ class Scoped(Measure):
                                                  for s in scoped], period, names)
         if value is None:
             return None
+        for first, *others in (name.split("|") for name in spelt):
+            for other in others:  # "EMEA (capex)" said as asked: "Europe, Middle East and Africa (capex)"
+                value.label = re.sub(rf"(?<![\w&]){re.escape(other)}(?![\w&])", first, value.label)
         if not all(any(set(w) <= set(normalized(stems(value.label))) for w in spellings)
                    for spellings in scope_words((self.scope,))):
             value.label = f"{value.label} ({self.scope})"
@@ -237,9 +224,19 @@ def scoped_measures(measures: list[Measure], scope: tuple[str, ...], subject: st
     spelled = "|" in scope[0] or not any(isinstance(m, Scoped) and isinstance(m.inner, RowMeasure) for m in out)
     if subject and spelled:
         phrase = subject
-        out.append(Scoped(BySpelling(subject, lambda name: RowMeasure(phrase.replace(first, name), asked=phrase,
+        names = [n.split("|")[0] for n in scope]
+        out.append(Scoped(BySpelling(subject, lambda name: RowMeasure(_put_part(phrase, names, name), asked=phrase,
                                                                       kinds=kinds, gross_of=gross_of), scope), scope, label))
     return out
+
+
+def _put_part(phrase: str, names: list[str], spelling: str) -> str:
+    """The phrase with the part's name as spelt (a name asked as a list, "Europe, Middle East and
+    Africa", replaced whole when the spelling is the list's)."""
+    if len(names) == 1 or spelling in names or not abbreviates(spelling, " ".join(names)):
+        return phrase.replace(names[0], spelling)
+    words = r"[\s,]+".join(re.escape(w) for name in names for w in name.replace(",", " ").split())
+    return re.sub(words, spelling, phrase, count=1)
 
 
 def _a_ratio_of_two_lines(measure: FormulaMeasure) -> bool:
