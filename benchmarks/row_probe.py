@@ -18,7 +18,12 @@ probe measures finding the row and its column, not reading the page.
     .venv/bin/python benchmarks/row_probe.py --compare BEFORE.jsonl AFTER.jsonl   # moves between two runs
 
 ``--parts`` asks two or three rows of one table in one question (each also alone); ``--qualified`` asks
-rows a qualifier picks: the comparative year's column, or a label its section heading tells apart.
+rows a qualifier picks: the comparative year's column, or a label its section heading tells apart;
+``--short-forms`` asks rows whose label holds a short form the filing's text defines ("EMEA", "PBNA")
+by the words it stands for, and rows whose label spells out a defined short form by the short form,
+each also in its printed words:
+
+    .venv/bin/python benchmarks/row_probe.py --short-forms --index IDX --per-filing 3 --out short.jsonl [--seed 11]
 """
 
 from __future__ import annotations
@@ -250,6 +255,51 @@ def qualified_probe(index: Path, per_filing: int, seed: int, files: list[str] | 
     return out
 
 
+def _respelt(label: str, defined: dict[str, str]) -> str | None:
+    """The label with a defined short form it prints put as the words it stands for, or with the words
+    of a defined short form put as that short form; None when it holds neither."""
+    for short, long in sorted(defined.items(), key=lambda kv: -len(kv[1])):
+        if re.search(rf"(?<![\w&]){re.escape(short)}(?![\w&])", label):
+            return re.sub(rf"(?<![\w&]){re.escape(short)}(?![\w&])", long, label, count=1)
+        spelt = r"[\s,]+".join(re.escape(w) for w in long.split())
+        if len(long.split()) >= 2 and re.search(spelt, label, re.I):
+            return re.sub(spelt, short, label, count=1, flags=re.I)
+    return None
+
+
+def short_forms_probe(index: Path, per_filing: int, seed: int, files: list[str] | None) -> list[dict]:
+    """Rows whose label holds a short form the filing defines, or the words of one, asked the other way."""
+    from docqa.eval.answers import numbers_match
+    from docqa.finance.abbreviations import definitions
+
+    engine, out = _opened(index), []
+    for doc, meta in _annual(engine, files):
+        pages = engine.store.pages(doc.id)
+        defined = definitions(page.text for page in pages)
+        candidates = [dict(r, respelt=x) for r in _candidates(pages, meta.fiscal_year)
+                      if (x := _respelt(r["label"], defined)) is not None]
+        rng = random.Random(f"short:{seed}:{doc.file_name}")
+        for row in rng.sample(candidates, min(per_filing, len(candidates))):
+            reference = f"{row['raw']} {row['unit']}".strip()
+            asked = {}
+            for how, label in (("printed", row["label"]), ("respelt", row["respelt"])):
+                question = f"What was {meta.company}'s {_lower(label)} in fiscal {meta.fiscal_year}?"
+                try:
+                    answer = engine.ask(question)
+                except Exception as error:  # noqa: BLE001 - a crash is a finding, counted; the probe goes on
+                    asked[how] = {"question": question, "error": repr(error)[:300]}
+                    continue
+                asked[how] = {"question": question, "found": answer.found,
+                              "right": bool(answer.found and numbers_match(reference, answer.text)),
+                              "answer": answer.text[:300], "answerer": answer.answerer}
+            respelt = asked["respelt"]
+            out.append({"document": doc.file_name, "question": respelt["question"], "reference": reference, **row,
+                        "found": respelt.get("found", False), "right": respelt.get("right", False),
+                        "printed_right": asked["printed"].get("right", False), **({"error": respelt["error"]} if "error" in respelt else {}),
+                        "answer": respelt.get("answer", ""), "printed_answer": asked["printed"].get("answer", "")})
+    return out
+
+
 def compare(before: Path, after: Path) -> None:
     """Each row's (or question's, with --parts) move between two runs (right R, wrong W, not found N, crashed E)."""
     def state(r: dict) -> str:
@@ -276,13 +326,16 @@ def main() -> None:
                         help="two or three rows of one table in one question (each also asked alone)")
     parser.add_argument("--qualified", action="store_true",
                         help="rows a qualifier picks: the comparative year's column, a section heading")
+    parser.add_argument("--short-forms", action="store_true",
+                        help="rows whose label holds a defined short form (or its words), asked the other way")
     args = parser.parse_args()
     if args.compare:
         compare(*args.compare)
         return
     if not (args.index and args.out):
         parser.error("give --index IDX and --out FILE, or --compare BEFORE AFTER")
-    run = parts_probe if args.parts else qualified_probe if args.qualified else probe
+    run = (parts_probe if args.parts else qualified_probe if args.qualified
+           else short_forms_probe if args.short_forms else probe)
     rows = run(args.index, args.per_filing, args.seed, args.files)
     args.out.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     n = len(rows)
@@ -306,6 +359,15 @@ def main() -> None:
                   f"({right / max(len(some), 1):.2f}), wrong {found - right}, not found {len(some) - found}; "
                   f"another filing cited {sum(r['cites_other_filing'] for r in some)}")
         print(f"crashed {sum('error' in r for r in rows)}")
+        return
+    if args.short_forms:
+        ok = [r for r in rows if "error" not in r]
+        right, found = sum(r["right"] for r in ok), sum(r["found"] for r in ok)
+        printed = [r for r in ok if r["printed_right"]]
+        print(f"{len(ok)} rows of {len({r['document'] for r in ok})} filings asked the other way: right {right} "
+              f"({right / max(len(ok), 1):.2f}), wrong {found - right}, not found {len(ok) - found}; right in the "
+              f"printed words {len(printed)}, of those right the other way {sum(r['right'] for r in printed)}; "
+              f"crashed {len(rows) - len(ok)}")
         return
     right = sum(r["right"] for r in rows)
     found = sum(r["found"] for r in rows)

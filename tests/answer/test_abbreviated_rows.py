@@ -3,7 +3,7 @@ prints the short form (labels and sentences as Kraft Heinz's, PepsiCo's and Adob
 
 from __future__ import annotations
 
-from docqa.answer.figures.reading.abbreviated import other_spellings, spelt_variants
+from docqa.answer.figures.reading.abbreviated import names_the_row, other_spellings, spelt_variants
 from docqa.answer.figures.reading.sources import Source
 from docqa.finance.tables import Cell, Column, Row, StatementTable
 from docqa.store.base import StoredLine, StoredPage
@@ -29,14 +29,15 @@ def _source(document_id: str, sentences: list[str], tables: list[StatementTable]
 def test_a_short_form_asked_is_spelt_as_the_filing_prints_the_row():
     table = _table(42, [("Americas", "Revenue"), ("Europe, Middle East and Africa", "Revenue"), ("Asia Pacific", "Revenue")])
     source = _source("abbr-1", ["Our revenue by geography follows."], [table])
-    assert spelt_variants("EMEA revenue", [table], source) == ["Europe, Middle East and Africa revenue"]
-    assert spelt_variants("APAC revenue", [table], source) == ["Asia Pacific revenue"]
+    assert spelt_variants("EMEA revenue", [table], source) == [("Europe, Middle East and Africa revenue",
+                                                                  "Europe, Middle East and Africa")]
+    assert spelt_variants("APAC revenue", [table], source) == [("Asia Pacific revenue", "Asia Pacific")]
 
 
 def test_words_asked_are_put_as_the_short_form_the_filing_prints():
     table = _table(108, [("United States", "Capital expenditures:"), ("EMEA", "Capital expenditures:")])
     source = _source("abbr-2", ["segments: United States, Canada, Europe, Middle East and Africa (EMEA)"], [table])
-    assert "capex EMEA segment" in spelt_variants("capex Europe Middle East and Africa segment", [table], source)
+    assert ("capex EMEA segment", "EMEA") in spelt_variants("capex Europe Middle East and Africa segment", [table], source)
 
 
 def test_a_part_is_spelt_as_the_filing_defines_it_the_owners_name_aside():
@@ -52,3 +53,9 @@ def test_a_short_form_two_labels_could_spell_is_left_alone():
     source = _source("abbr-4", ["No definitions here."], [table], names=("Adobe Inc.",))
     assert other_spellings("AP", source) == []
     assert spelt_variants("AP balance", [table], source) == []
+
+
+def test_a_spelling_names_the_row_only_in_its_label_or_heading():
+    assert names_the_row("EMEA", "EMEA", "Capital expenditures:")
+    assert names_the_row("Europe, Middle East and Africa", "Europe, Middle East and Africa", None)
+    assert not names_the_row("last-in, first-out", "Balance at end of year", None)

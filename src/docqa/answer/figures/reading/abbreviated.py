@@ -59,32 +59,34 @@ def _printed_in(source: Source) -> set[str]:
     return found
 
 
-def spelt_variants(phrase: str, tables: list[StatementTable], source: Source) -> list[str]:
+def spelt_variants(phrase: str, tables: list[StatementTable], source: Source) -> list[tuple[str, str]]:
     """The phrase with a short form it uses spelt as the filing spells it, or with words the filing
-    prints as a short form put as that short form; only readings that name one thing."""
+    prints as a short form put as that short form, and that spelling; only readings that name one
+    thing."""
     defined = defined_in(source)
     owner = {s for name in source.names for s in stems(name)}
     printed = _printed_texts(tables)
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     tokens = _TOKEN.findall(phrase)
     for token in dict.fromkeys(t for t in tokens if is_short_form(t)):
         if token in printed:
             continue  # printed as asked: nothing to spell
         longs = {defined[token]} if token in defined else {t for t in printed if abbreviates(token, t)}
         if len(longs) == 1:
-            out.append(_replace_token(phrase, token, longs.pop()))
+            long = longs.pop()
+            out.append((_replace_token(phrase, token, long), long))
     words = phrase.split()
     for short in sorted(t for t in printed if is_short_form(t) and t not in tokens):
         if short in defined:
             long_words = [s for s in stems(defined[short]) if s not in owner]
             if len(long_words) >= 2 and _holds_in_order(stems(phrase), long_words):
-                out.append(_put_short(phrase, long_words, short))
+                out.append((_put_short(phrase, long_words, short), short))
                 continue
         spans = windows_spelling(short, [w.strip(",;:()") for w in words])
         if spans:
             i, j = max(spans, key=lambda s: s[1] - s[0])
-            out.append(" ".join(words[:i] + [short] + words[j:]))
-    return [v for v in dict.fromkeys(out) if v != phrase]
+            out.append((" ".join(words[:i] + [short] + words[j:]), short))
+    return [v for v in dict.fromkeys(out) if v[0] != phrase]
 
 
 def _printed_texts(tables: list[StatementTable]) -> set[str]:
@@ -125,3 +127,10 @@ def _put_short(phrase: str, long_words: list[str], short: str) -> str:
             continue
         kept.append(word)
     return " ".join(kept)
+
+
+def names_the_row(spelling: str, label: str, section: str | None) -> bool:
+    """Does the row itself (its label or the heading it sits under) print the spelling? A short form
+    stands for a row's name: a table whose title alone spells it out is not read by it."""
+    printed = set(stems(f"{label} {section or ''}"))
+    return set(stems(spelling)) <= printed

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from docqa.answer.figures.reading.abbreviated import spelt_variants
+from docqa.answer.figures.reading.abbreviated import names_the_row, spelt_variants
 from docqa.answer.figures.reading.asked_kind import kind_answers
 from docqa.answer.figures.reading.evaluated import Evaluated, Measure, read_kind
 from docqa.answer.figures.reading.located import (COUNTED_IN_THOUSANDS, Located, another_kind_of_figure, is_stock,
@@ -112,8 +112,10 @@ class RowMeasure(Measure):
         matches = find_rows(tables, phrase, min_score=min_score)
         if not matches and not self.exact:
             # "EMEA capex" where the filing prints "Europe, Middle East and Africa", and back
-            for variant in spelt_variants(phrase, tables, source):
-                if matches := find_rows(tables, variant, min_score=min_score):
+            for variant, spelling in spelt_variants(phrase, tables, source):
+                matches = [m for m in find_rows(tables, variant, min_score=min_score)
+                           if names_the_row(spelling, m.row.label, m.row.section)]
+                if matches:
                     break
         if self.gross_of:
             # a row printed under the question's own words ("Excluding Fuel" over Sam's Club's
