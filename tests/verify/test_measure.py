@@ -66,3 +66,12 @@ def test_a_verb_asked_and_its_participle_printed_are_one_word():
     # "Pharmacy claims processed" asked as "how many pharmacy claims did it process"
     assert measure_asked("How many pharmacy claims did CVS process in 2018?", "Pharmacy claims processed › Total")
     assert not measure_asked("How many pharmacy claims did CVS process in 2018?", "Prescriptions filled")
+
+
+def test_a_short_form_in_the_label_the_question_spells_out_is_the_measure_asked():
+    question = "What were Celldex's net deferred tax liabilities related to in-process research and development in 2022?"
+    assert measure_asked(question, "Net deferred tax liabilities related to IPR&D")
+    assert measure_asked("What was Kraft Heinz's capital expenditure in Europe, Middle East and Africa in 2019?",
+                         "EMEA capital expenditure")
+    # a short form the question does not spell stays another measure
+    assert not measure_asked(question, "Net deferred tax liabilities related to NOL")

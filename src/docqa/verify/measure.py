@@ -40,6 +40,7 @@ def measure_asked(asked: QuestionPlan | str, measure: str | None) -> bool:
     if not measure:
         return True
     plan = asked if isinstance(asked, QuestionPlan) else build_plan(asked, [])
+    from docqa.finance.abbreviations import is_short_form, windows_spelling
     from docqa.finance.lexicon import load_lexicon
     from docqa.finance.rowlookup import has_word, normalized
     from docqa.finance.text import stems
@@ -66,6 +67,10 @@ def measure_asked(asked: QuestionPlan | str, measure: str | None) -> bool:
     plain = " ".join(w for i, w in enumerate(words) if not w.endswith(("'s", "’s"))
                      and (i == 0 or not w[:1].isupper() or w.isupper() and len(w) <= 5))
     generic = _GENERIC_MEASURE_WORDS | (_SCHEDULE_WORDS if plan.scheduled else frozenset())
+    # a short form the question spells out ("IPR&D" asked as "in-process research and development")
+    question_words = re.findall(r"[A-Za-z][\w'’-]*", plan.question)
+    spelt = [w for w in words if is_short_form(w) and windows_spelling(w, question_words)]
+    plain = " ".join(w for w in plain.split() if w not in spelt)
     wanted = [w for w in normalized(stems(plain)) if w not in generic and not w.isdigit()]
     roots = {_root(w) for w in words_asked}
     # "claims processed" asked as "how many claims did X process": a verb's forms are one word

@@ -69,9 +69,12 @@ def spelt_variants(phrase: str, tables: list[StatementTable], source: Source) ->
     out: list[tuple[str, str]] = []
     tokens = _TOKEN.findall(phrase)
     for token in dict.fromkeys(t for t in tokens if is_short_form(t)):
-        if token in printed:
-            continue  # printed as asked: nothing to spell
-        longs = {defined[token]} if token in defined else {t for t in printed if abbreviates(token, t)}
+        if token in defined:
+            longs = {defined[token]}
+        elif token not in printed:  # (printed as asked and defined nowhere: nothing to spell)
+            longs = {t for t in printed if abbreviates(token, t)}
+        else:
+            continue
         if len(longs) == 1:
             long = longs.pop()
             out.append((_replace_token(phrase, token, long), long))
@@ -112,21 +115,22 @@ def _holds_in_order(words: list[str], wanted: list[str]) -> bool:
 
 
 def _put_short(phrase: str, long_words: list[str], short: str) -> str:
-    """Drop the words spelt by the short form (by stem) and put the short form where they began."""
-    words = phrase.split()
+    """Drop the words spelt by the short form (by stem; "in-process" is two) and put the short form
+    where they began."""
     wanted = list(long_words)
     kept: list[str] = []
     placed = False
-    for word in words:
-        s = stems(word)
-        if wanted and s and s[0] == wanted[0]:
-            wanted.pop(0)
+    for word in phrase.split():
+        s = list(stems(word))
+        if wanted and s and wanted[:len(s)] == s:
+            del wanted[:len(s)]
             if not placed:
                 kept.append(short)
                 placed = True
             continue
         kept.append(word)
     return " ".join(kept)
+
 
 
 def names_the_row(spelling: str, label: str, section: str | None) -> bool:
