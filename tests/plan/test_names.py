@@ -90,3 +90,10 @@ def test_a_possessive_name_the_company_asked_about_prints_is_its_part_not_anothe
     # a name no held filer prints as its own is another company, which the index does not hold
     plan = build_plan("Was Adobe's revenue larger than Oracle Systems's in fiscal 2022?", DOCS, owner=lambda words: None)
     assert plan.unheld == ("Oracle Systems",)
+
+
+def test_a_plural_possessive_keeps_the_offsets_of_the_names_after_it():
+    # "stores'" is one apostrophe: the words after it are where the question prints them
+    question = "What were Best Buy's stores' square feet, and Square's revenue?"
+    found = fuzzy_mentions(question, [("Square, Inc.", "square")], None)
+    assert [question[m.start:m.end] for m in found] == ["square", "Square"]

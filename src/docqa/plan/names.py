@@ -72,7 +72,8 @@ class NameTable:
 
 def _question_words(question: str) -> list[tuple[str, int, int]]:
     text = fold(question).lower().replace("’", "'")
-    text = _POSSESSIVE.sub("  ", text)  # possessives keep their offsets
+    # possessives keep their offsets: "'s" is two blanks, a plural's bare "'" ("Boston Properties'") one
+    text = _POSSESSIVE.sub(lambda m: " " * len(m.group(0)), text)
     return [(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
 
 
