@@ -26,7 +26,10 @@ _SMALL = frozenset("and of the for in on to a an & by at".split())
 _WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019-]*|&")
 # A short form: 2-8 characters, two capitals at least ("EMEA", "PP&E", "BDS", "RevPAR")
 _SHORT = r"[A-Z][A-Za-z&./-]{1,7}"
-_DEFINED = re.compile(r"((?:[A-Za-z][\w'\u2019&.,-]*\s+){1,10})\(\s*(?:the\s+|\u201c|\")?(" + _SHORT + r")(?:\u201d|\")?\s*\)")
+# "(EMEA)", "(“FLNA”)", "(the SEC)": a short form in brackets; the words before it are read back from it
+_BRACKETED = re.compile(r" \(\s*(?:the\s+|\u201c|\")?(" + _SHORT + r")(?:\u201d|\")?\s*\)")
+_WORD_BEFORE = re.compile(r"[A-Za-z][\w'\u2019&.,-]*\Z")
+_WORDS_BACK = 10
 
 
 def is_short_form(token: str) -> bool:
@@ -78,17 +81,18 @@ def abbreviates(short: str, long: str, strict: bool = True) -> bool:
 
 
 def definitions(texts: Iterable[str]) -> dict[str, str]:
-    """Short form -> the words it stands for, as the text defines them ("Defense, Space & Security
-    (BDS)"): the fewest words before the bracket that spell it, the first at the short form's
+    """Short form -> the words it stands for, as the text defines them ("Europe, Middle East and Africa
+    (EMEA)"): the fewest words before the bracket that spell it, the first at the short form's
     first letter. A short form defined two ways means the way printed most, or nothing on a tie."""
     seen: dict[str, Counter[str]] = {}
     printed: dict[tuple[str, str], str] = {}
     for text in texts:
-        for m in _DEFINED.finditer(" ".join(text.split())):
-            short = m.group(2).rstrip(".")
+        text = " ".join(text.split())
+        for m in _BRACKETED.finditer(text):
+            short = m.group(1).rstrip(".")
             if not is_short_form(short):
                 continue
-            long = _shortest_spelling(short, m.group(1).split())
+            long = _shortest_spelling(short, _words_before(text, m.start()))
             if long is None:
                 continue
             key = long.lower()
@@ -100,6 +104,20 @@ def definitions(texts: Iterable[str]) -> dict[str, str]:
         if not rest or rest[0][1] < n:
             out[short] = printed[(short, first)]
     return out
+
+
+def _words_before(text: str, end: int) -> list[str]:
+    """The run of words (at most ten) that ends where a bracket opens; a word's leading marks ("“Frito-Lay")
+    are not part of it, and a token with no word in it ends the run."""
+    out: list[str] = []
+    for token in reversed(text[max(0, end - 400):end].split()[-_WORDS_BACK:]):
+        word = _WORD_BEFORE.search(token)
+        if word is None:
+            break
+        out.append(word.group(0))
+        if word.start() > 0:
+            break
+    return out[::-1]
 
 
 def _shortest_spelling(short: str, words: list[str]) -> str | None:

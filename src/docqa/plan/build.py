@@ -83,7 +83,8 @@ def build_plan(question: str, documents: list[Document], explicit: SearchFilters
         if topic.section_answer and topic.sections:
             answered_by_section.append(topic)
     plan = QuestionPlan(
-        question=question, content=content, terms=tuple(query_tokens(content)), phrases=tuple(phrases),
+        question=question, content=content, terms=tuple(query_tokens(content)), words=tuple(_WORD.findall(question)),
+        phrases=tuple(phrases),
         years=tuple(detect_years(question)), quarter=detect_quarter(question),
         doc_types=tuple(explicit.doc_types) or tuple(detect_doc_types(question)),
         statements=frozenset(lexicon.statements_for(question, named)), sections=frozenset(sections),
@@ -124,6 +125,7 @@ def _with_scope(plan: QuestionPlan, documents: list[Document]) -> QuestionPlan:
     return replace(plan, scope=scope_asked(plan.asked, plan.measures, words), named_as=named_as)
 
 
+_WORD = re.compile(r"[A-Za-z][\w'\u2019-]*")
 _ANY_OUTSTANDING = re.compile(r"\bany\b[^?]{0,80}\boutstanding\b|\boutstanding\b[^?]{0,40}\bany\b", re.I)
 
 

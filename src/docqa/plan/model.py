@@ -81,6 +81,7 @@ class QuestionPlan:
     measures: tuple[MetricMatch, ...] = ()         # lexicon matches: metrics and formulas named
     reading: MeasureReading = field(default_factory=MeasureReading)  # which are asked, joined, qualified, over time
     terms: tuple[str, ...] = ()                    # the content's words, for lexical search
+    words: tuple[str, ...] = ()                    # the question's words in order, as written: what a short form spells
     phrases: tuple[str, ...] = ()                  # printed forms of what is asked (lexicon, topics)
     statements: frozenset[StatementKind] = frozenset()
     statement_named: bool = False                   # the question names where the line is printed ("on the 2021 income statement")

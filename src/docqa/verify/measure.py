@@ -68,8 +68,7 @@ def measure_asked(asked: QuestionPlan | str, measure: str | None) -> bool:
                      and (i == 0 or not w[:1].isupper() or w.isupper() and len(w) <= 5))
     generic = _GENERIC_MEASURE_WORDS | (_SCHEDULE_WORDS if plan.scheduled else frozenset())
     # a short form the question spells out ("IPR&D" asked as "in-process research and development")
-    question_words = re.findall(r"[A-Za-z][\w'’-]*", plan.question)
-    spelt = [w for w in words if is_short_form(w) and windows_spelling(w, question_words)]
+    spelt = [w for w in words if is_short_form(w) and windows_spelling(w, list(plan.words))]
     plain = " ".join(w for w in plain.split() if w not in spelt)
     wanted = [w for w in normalized(stems(plain)) if w not in generic and not w.isdigit()]
     roots = {_root(w) for w in words_asked}

@@ -106,7 +106,7 @@ def _printed_texts(tables: list[StatementTable]) -> set[str]:
 
 
 def _replace_token(phrase: str, token: str, long: str) -> str:
-    return re.sub(rf"(?<![\w&]){re.escape(token)}(?![\w&])", long.replace("\\", ""), phrase, count=1)
+    return re.sub(rf"(?<![\w&]){re.escape(token)}(?![\w&])", lambda _: long, phrase, count=1)
 
 
 def _holds_in_order(words: list[str], wanted: list[str]) -> bool:
@@ -130,7 +130,6 @@ def _put_short(phrase: str, long_words: list[str], short: str) -> str:
             continue
         kept.append(word)
     return " ".join(kept)
-
 
 
 def names_the_row(spelling: str, label: str, section: str | None) -> bool:

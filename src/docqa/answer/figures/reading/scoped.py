@@ -19,8 +19,8 @@ from docqa.answer.figures.reading.located import Located
 from docqa.answer.figures.reading.measures import ExprMeasure, FormulaMeasure
 from docqa.answer.figures.reading.printed_rows import RowMeasure
 from docqa.finance import compose as C
-from docqa.finance.lexicon import load_lexicon
 from docqa.finance.abbreviations import abbreviates
+from docqa.finance.lexicon import load_lexicon
 from docqa.finance.rowlookup import STOP, closing_total, has_word, normalized, sum_row
 from docqa.finance.text import stems
 from docqa.plan import QuestionPlan
