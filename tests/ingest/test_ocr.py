@@ -219,3 +219,46 @@ def test_rapidocr_reads_a_page_with_no_network(tmp_path, monkeypatch):
         words, _, _ = ocr.ocr_page(doc[0], OcrOptions(engine="rapidocr"))
     text = " ".join(w[4] for w in words)
     assert "1,111" in text and "revenue" in text.lower()
+
+
+@pytest.mark.parametrize("workers", [None, 2], ids=["serial", "parallel"])
+def test_a_scan_indexed_while_ocr_was_off_is_read_once_ocr_is_on(tmp_path, monkeypatch, workers):
+    """The flagged page says "turn it on and ingest the file again": doing so
+    reads it (under the name it has), instead of skipping it as unchanged."""
+    require(tesseract_available(), "tesseract-ocr")
+    text = tmp_path / "text.pdf"
+    with fitz.open() as doc:
+        doc.new_page().insert_text((72, 72), "Total revenue 5,555 million in fiscal 2021", fontsize=12)
+        doc.save(text)
+    scan = tmp_path / "scan.pdf"  # a cover with a text layer, then two scanned pages
+    with fitz.open(text) as doc, fitz.open(make_scan(tmp_path / "pages.pdf", pages=2)) as pages:
+        doc.insert_pdf(pages)
+        doc.save(scan)
+
+    def ingest(paths):
+        engine = Engine.open(tmp_path / "index", dense=False)
+        return engine, (engine.ingest_parallel(paths, workers=workers) if workers else engine.ingest(paths))
+
+    monkeypatch.setenv("DOCQA_OCR", "false")
+    engine, first = ingest([scan, text])
+    assert [f.status for f in first.files] == ["indexed", "indexed"]
+    assert any("turn it on and ingest the file again" in w for w in first.files[0].warnings)
+    stored = {d.file_name: d for d in engine.documents()}
+    assert stored["scan.pdf"].no_text_pages == 2 and stored["scan.pdf"].ocr_pages == 0
+
+    engine, off_again = ingest([scan])  # OCR still off: nothing new to read
+    assert off_again.files[0].status == "skipped"
+
+    monkeypatch.setenv("DOCQA_OCR", "true")
+    engine, again = ingest([scan, text])
+    outcome, unchanged = again.files
+    assert outcome.status == "indexed", outcome
+    assert outcome.warnings[0] == "indexed again: 2 page(s) stored without text are read by OCR now"
+    assert unchanged.status == "skipped"  # a file with a text layer is not read again
+    stored = {d.file_name: d for d in engine.documents()}
+    assert sorted(stored) == ["scan.pdf", "text.pdf"]  # the same name, one document each
+    assert stored["scan.pdf"].ocr_pages == 2 and stored["scan.pdf"].no_text_pages == 0
+    assert "2,222" in engine.store.page(stored["scan.pdf"].id, 3).text
+
+    engine, last = ingest([scan])  # read by OCR now: unchanged from here on
+    assert last.files[0].status == "skipped"

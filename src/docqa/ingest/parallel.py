@@ -39,7 +39,7 @@ from urllib.parse import urlsplit
 from docqa.ingest.html import is_html
 from docqa.ingest.parse import ParseError, open_pdf
 from docqa.ingest.pipeline import (IngestOptions, Ingestor, Progress, expand_paths, file_sha256, failure_reason,
-                                   unique_name)
+                                   read_again_note, unique_name)
 from docqa.store.base import StoredPage
 from docqa.types import Chunk, Document, FileOutcome, IngestReport
 
@@ -180,6 +180,7 @@ def run_parallel(
     files, failed = expand_paths(paths)
     outcomes: dict[Path, FileOutcome] = {}
     todo: dict[str, list[Path]] = {}  # sha -> files with those bytes (the first one is built)
+    again: dict[str, tuple[str, int]] = {}  # sha -> (stored name, pages to read by OCR) of a document read again
     for path in files:
         try:
             sha = file_sha256(path)
@@ -187,7 +188,9 @@ def run_parallel(
             outcomes[path] = FileOutcome(path=str(path), status="failed", reason=f"cannot read file: {exc}")
             continue
         existing = ingestor.store.document_by_sha(sha)
-        if existing is not None:  # unchanged: skipped before any work is shipped
+        if existing is not None and (unread := ingestor.unread_pages(existing, path)):
+            again[sha] = (existing.file_name, unread)  # read again (OCR can read it now), under its name
+        elif existing is not None:  # unchanged: skipped before any work is shipped
             outcomes[path] = FileOutcome(
                 path=str(path), status="skipped", reason=f"unchanged: already indexed as {existing.file_name}",
                 document_id=existing.id, pages=existing.pages, chunks=existing.chunks,
@@ -196,14 +199,14 @@ def run_parallel(
         todo.setdefault(sha, []).append(path)
     if todo and client is None and not cluster:
         _build_local(ingestor, max(1, int(workers or os.cpu_count() or 1)), todo, outcomes, embedder, progress,
-                     retries)
+                     retries, again)
     elif todo:
         own = client is None
         local = None
         if own:
             client, local = connect(workers, cluster, connect_timeout)
         try:
-            _build_all(ingestor, client, todo, outcomes, embedder, progress, retries)
+            _build_all(ingestor, client, todo, outcomes, embedder, progress, retries, again)
         finally:
             if own:
                 client.close()
@@ -229,14 +232,15 @@ class _Collector:
     workers."""
 
     def __init__(self, ingestor: Ingestor, todo: dict[str, list[Path]], outcomes: dict[Path, FileOutcome],
-                 progress: Progress | None):
+                 progress: Progress | None, again: dict[str, tuple[str, int]] | None = None):
         self.ingestor, self.todo, self.outcomes, self.progress = ingestor, todo, outcomes, progress
+        self.again = again or {}
         self.totals = {sha: _page_count(paths[0]) for sha, paths in todo.items()}
         self.pages_total, self.pages_done = sum(self.totals.values()), 0
         taken = [d.file_name for d in ingestor.store.documents()]  # display names stay unique (unique_name)
         self.names: dict[str, str] = {}
         for sha, paths in todo.items():
-            self.names[sha] = unique_name(paths[0].name, taken)
+            self.names[sha] = self.again[sha][0] if sha in self.again else unique_name(paths[0].name, taken)
             taken.append(self.names[sha])
         if progress:
             progress(TOTAL, 0, self.pages_total)
@@ -249,6 +253,8 @@ class _Collector:
         for stage, seconds in built.stage_seconds.items():
             ingestor.stage_seconds[stage] += seconds
         first, rest = paths[0], paths[1:]
+        if sha in self.again and built.error is None:
+            built.warnings = [read_again_note(self.again[sha][1]), *built.warnings]
         self.outcomes[first] = _store(ingestor, first, sha, built)
         for other in rest:  # same bytes: as the serial run sees them, once the first is stored
             done = self.outcomes[first]
@@ -262,8 +268,8 @@ class _Collector:
 
 
 def _build_local(ingestor: Ingestor, workers: int, todo: dict[str, list[Path]], outcomes: dict[Path, FileOutcome],
-                 embedder, progress: Progress | None, retries: int) -> None:
-    collect = _Collector(ingestor, todo, outcomes, progress)
+                 embedder, progress: Progress | None, retries: int, again: dict[str, tuple[str, int]]) -> None:
+    collect = _Collector(ingestor, todo, outcomes, progress, again)
     pending = collect.largest_first()
     for attempt in range(retries + 1):
         broken: list[str] = []
@@ -292,11 +298,11 @@ def _build_local(ingestor: Ingestor, workers: int, todo: dict[str, list[Path]], 
 
 
 def _build_all(ingestor: Ingestor, client, todo: dict[str, list[Path]], outcomes: dict[Path, FileOutcome],
-               embedder, progress: Progress | None, retries: int) -> None:
+               embedder, progress: Progress | None, retries: int, again: dict[str, tuple[str, int]]) -> None:
     from distributed import as_completed as completed
 
     ship_paths = _is_local(client)
-    collect = _Collector(ingestor, todo, outcomes, progress)
+    collect = _Collector(ingestor, todo, outcomes, progress, again)
     futures = {}
     for sha in collect.largest_first():
         path = todo[sha][0]

@@ -179,8 +179,8 @@ def _flag_warnings(pages: list[Page], garbled: list[int], failures: dict[int, st
         warnings.append(
             f"{len(garbled)} page(s) with a garbled text layer (broken font encoding), "
             + ("read by OCR" if ocr and ocr_available(engine)
-               else "not indexed; OCR is off (DOCQA_OCR=false): turn it on to read them" if not ocr
-               else f"not indexed; {hint} to read them")
+               else "not indexed; OCR is off (DOCQA_OCR=false): turn it on and ingest the file again to read them"
+               if not ocr else f"not indexed; {hint} and ingest the file again to read them")
             + f": {_ranges(garbled)}")
     if failures:  # the engine is installed and ran: say what went wrong, not "install tesseract-ocr"
         first = next(iter(failures.values()))
@@ -188,7 +188,8 @@ def _flag_warnings(pages: list[Page], garbled: list[int], failures: dict[int, st
     flagged = [p.number for p in pages if p.no_text and p.number not in garbled and p.number not in failures]
     if flagged:
         how = ("OCR found no text" if ocr_available(engine) and ocr
-               else "OCR is off (DOCQA_OCR=false)" if not ocr else f"{hint} to read them")
+               else "OCR is off (DOCQA_OCR=false): turn it on and ingest the file again" if not ocr
+               else f"{hint} and ingest the file again to read them")
         warnings.append(f"{len(flagged)} page(s) without a text layer ({how}): {_ranges(flagged)}")
     return warnings
 

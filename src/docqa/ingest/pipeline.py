@@ -26,7 +26,8 @@ from docqa.ingest.html import HTML_SUFFIXES, ParsedHtml, cover_over, is_html, pa
 from docqa.ingest.ixbrl import trusted
 from docqa.limits import HtmlLimits
 from docqa.ingest.pdfcheck import BROKEN_PAGE_TREE, WHAT_IT_IS, broken_page_tree
-from docqa.ingest.parse import ParseError, open_pdf, parse_pdf, why_no_text
+from docqa.ingest.ocr import OcrOptions
+from docqa.ingest.parse import ParseError, ocr_available, open_pdf, parse_pdf, why_no_text
 from docqa.store.base import Store, StoredLine, StoredPage, disk_full, indexed_body
 from docqa.types import Chunk, Document, DocumentMeta, FileOutcome, IngestReport, Page, PageInfo
 
@@ -45,6 +46,10 @@ class IngestOptions:
     ocr: bool = True
     max_pages: int = 2000
     overrides: DocumentMeta | None = None  # explicit values win over detection
+
+
+def read_again_note(unread: int) -> str:
+    return f"indexed again: {unread} page(s) stored without text are read by OCR now"
 
 
 def expand_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[FileOutcome]]:
@@ -193,12 +198,16 @@ class Ingestor:
         except OSError as exc:
             return FileOutcome(path=str(path), status="failed", reason=f"cannot read file: {exc}")
         existing = self.store.document_by_sha(sha)
-        if existing is not None:
+        unread = self.unread_pages(existing, path) if existing is not None else 0
+        if existing is not None and not unread:
             return FileOutcome(
                 path=str(path), status="skipped", reason=f"unchanged: already indexed as {existing.file_name}",
                 document_id=existing.id, pages=existing.pages, chunks=existing.chunks,
             )
-        given, name = name, unique_name(name, (d.file_name for d in self.store.documents()))
+        if existing is not None:  # read again under the name it has, replacing the stored one
+            given = name = existing.file_name
+        else:
+            given, name = name, unique_name(name, (d.file_name for d in self.store.documents()))
         try:
             document, pages, chunks, vectors, warnings, bodies = self._build(path, sha, name, progress)
         except ParseError as exc:
@@ -210,6 +219,8 @@ class Ingestor:
             warnings = [*warnings, "the file looks truncated (no PDF end-of-file marker): pages may be missing"]
         if name != given:
             warnings = [f"indexed as {name}: a document named {given} is already in the index", *warnings]
+        if unread:
+            warnings = [read_again_note(unread), *warnings]
         refused = self.store_document(path, sha, document, pages, chunks, vectors, bodies)
         if refused is not None:
             return refused
@@ -217,6 +228,17 @@ class Ingestor:
             path=str(path), status="indexed", document_id=document.id, pages=document.pages,
             chunks=len(chunks), seconds=round(time.perf_counter() - started, 2), warnings=tuple(warnings),
         )
+
+    def unread_pages(self, existing: Document, path: Path) -> int:
+        """Pages of a stored document that were indexed without text and never read by OCR (it was
+        off, or not installed, then) and that OCR can read now: the next ingest of the same file
+        reads it again, so that the advice on a flagged page ("turn OCR on") works. Pages OCR read
+        and found empty do not count: reading them again would find nothing more."""
+        if not existing.no_text_pages or not self.options.ocr or is_html(path):
+            return 0
+        if not ocr_available(OcrOptions.from_settings().engine):
+            return 0
+        return sum(p.no_text and not p.ocr for p in self.store.pages(existing.id))
 
     def store_document(self, path: Path, sha: str, document, pages, chunks, vectors,
                        bodies: list[str] | None = None) -> FileOutcome | None:
