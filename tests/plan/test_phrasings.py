@@ -79,6 +79,7 @@ SLOTS: dict[str, Callable[[QuestionPlan], Any]] = {
     "format.decimals": lambda p: p.format.decimals,
     "format.percent": lambda p: p.format.percent,
     "kinds": lambda p: p.kinds,
+    "filers_own": lambda p: p.filers_own,
     "counted": lambda p: p.counted,
     "asks_figure": lambda p: p.asks_figure,
     "measures": lambda p: [m.key for m in p.measures],

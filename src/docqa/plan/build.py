@@ -14,7 +14,7 @@ from docqa.finance.lexicon import load_lexicon
 from docqa.finance.topics import topics_for
 from docqa.plan.choice import choose_documents
 from docqa.plan.companies import _held, company_names, normalize_name
-from docqa.plan.composition import compose, convention, defined_inputs, main_clause
+from docqa.plan.composition import compose, convention, defined_inputs, filers_own_asked, main_clause
 from docqa.plan.direct import asked_directly
 from docqa.plan.discussion import asks_discussion, discussed_words, section_named, what_lines_hold
 from docqa.plan.facts import asked_fact
@@ -212,6 +212,7 @@ def _with_ask(plan: QuestionPlan, labels: LabelCheck | None = None) -> QuestionP
                           over_time=reading.over_time is not None, counts=counted_noun(asked) is not None,
                           names=(*plan.named_as, *plan.companies), printed=labels),
         convention=convention(asked), defined_inputs=tuple(defined_inputs(asked)), main_clause=main_clause(asked),
+        filers_own=filers_own_asked(asked),
         # a verdict's line is what it judges: "higher than", "more than $1 billion" are no row's words
         line_clause=without_asked_verb(judged_of or main_clause(asked), counts=counted_noun(asked) is not None), nouns_of=nouns_of(main_clause(asked), measures),
         narrowed_by=narrowed_by(main_clause(asked), measures),

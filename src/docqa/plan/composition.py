@@ -172,6 +172,22 @@ def convention(question: str) -> str | None:
     return None
 
 
+# "as reported by the company", "as Amcor defines it", "company-defined", "did Boeing report": the
+# filer's own figure of a measure is asked, which a figure computed by the textbook formula is not
+_FILERS_OWN = re.compile(
+    r"\bas\s+(?:reported|defined|calculated|computed|presented|measured)\s+by\b"
+    r"|\bas\s+(?:the\s+)?(?:company|firm|management|group|bank|it|they|[A-Z][\w&.-]*)\s+"
+    r"(?:defines|calculates|computes|reports|presents|measures)\b"
+    r"|\b(?:company|management)[\s-](?:defined|reported|calculated)\b"
+    r"|\b(?:its|their|the\s+company'?s)\s+(?:own\s+)?reported\b"
+    r"|\b(?:did|does|do)\s+[^?]{1,80}?\breport\b", re.I)
+
+
+def filers_own_asked(question: str) -> bool:
+    """Does the question ask a measure as the filer reports or defines it?"""
+    return bool(_FILERS_OWN.search(question))
+
+
 def main_clause(question: str) -> str:
     """The question without its format instructions and the definition it gives."""
     main = question.split("?")[0]

@@ -107,6 +107,9 @@ _SHARE_ASKED = re.compile(
 
 
 _PERCENT_ASKED = re.compile(r"\b(?:percent(?:age)?|rate)\b|%", re.I)
+# a percentage named as such ("gross margin percentage", "(percent)", "%"), not a rate that may be money
+# ("average daily rate") or a table's name ("tax rate reconciliation")
+_PERCENTAGE_NAMED = re.compile(r"\bpercent(?:age)?\b|%", re.I)
 
 
 # "Lockheed Martin headcount as of December 31, 2022": a word that names a count by itself
@@ -117,7 +120,8 @@ _A_COUNT_BY_NAME = re.compile(r"\b(?:head[\s-]?count|number\s+of\s+employees|(?!
 
 def kinds_asked(question: str) -> frozenset[str]:
     """The kind of number asked: "per_share" ("per share", "cents"), "share_of" (a part of a whole),
-    "count" ("how many stores"), "percent" (a percentage or a rate is named)."""
+    "count" ("how many stores"), "percent" (a percentage or a rate is named), "percentage" (a
+    percentage named as such: never answered by an amount)."""
     kinds = set()
     if _PER_SHARE.search(question):
         kinds.add("per_share")
@@ -127,6 +131,8 @@ def kinds_asked(question: str) -> frozenset[str]:
         kinds.add("count")
     if _PERCENT_ASKED.search(question):
         kinds.add("percent")
+    if _PERCENTAGE_NAMED.search(question):
+        kinds.add("percentage")
     return frozenset(kinds)
 
 

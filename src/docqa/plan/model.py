@@ -134,6 +134,7 @@ class QuestionPlan:
     composition: Composition | None = None         # arithmetic the question states ("A as a share of B")
     convention: str | None = None                  # "average" | "year_end": the balances asked
     defined_inputs: tuple[str, ...] = ()           # "ROA using net income and total assets": the inputs named
+    filers_own: bool = False                       # "as reported by the company", "did Amcor report": the filer's own figure
     main_clause: str = ""                          # the question without its format instructions and definition
     line_clause: str = ""                          # ... and without the verb "did X's segment make" asks with
     # words in brackets that may say where the row sits ("property, plant and equipment (deferred tax

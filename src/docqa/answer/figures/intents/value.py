@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from docqa.answer.figures.reading.asked import Asked
-from docqa.answer.figures.reading.asked_kind import kind_answers
+from docqa.answer.figures.reading.asked_kind import kind_answers, rate_answers
 from docqa.answer.figures.reading.drafts import value_draft
 from docqa.answer.figures.reading.evaluated import show
 from docqa.answer.figures.reading.measures import FormulaMeasure
@@ -19,7 +19,7 @@ def figure(kinds: frozenset[str], asked: Asked, sources: list[Source], target: P
     convention is stated beside it when the question names none."""
     for measure in asked.measures:
         value = measure.evaluate(sources, target)
-        if value is not None and not kind_answers(kinds, value):
+        if value is not None and not (kind_answers(kinds, value) and rate_answers(kinds, value)):
             continue  # a total where a per-share amount is asked, a percentage where a count is
         if value is not None:
             alternative = (measure.alternative(target) if isinstance(measure, FormulaMeasure) and convention is None

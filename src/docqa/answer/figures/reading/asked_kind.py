@@ -19,3 +19,9 @@ def kind_answers(kinds: frozenset[str], value: Evaluated) -> bool:
     if "amount" in kinds and value.kind in ("percent", "percent_points", "ratio"):
         return False  # a line item's amount (a formula's input), not a change in it printed as a percentage
     return True
+
+
+def rate_answers(kinds: frozenset[str], value: Evaluated) -> bool:
+    """A percentage asked ("gross margin percentage") is not answered by an amount (the gross
+    margin's dollars). Checked on the answer only: a growth rate is computed from amounts."""
+    return "percentage" not in kinds or value.kind not in ("currency", "shares", "per_share", "count")

@@ -14,7 +14,7 @@ from docqa.answer.figures.reading.asked import Asked
 from docqa.answer.figures.reading.evaluated import Measure
 from docqa.answer.figures.reading.line_item_words import qualifiers
 from docqa.answer.figures.reading.measures import Either, ExprMeasure, FormulaMeasure, MetricMeasure
-from docqa.answer.figures.reading.printed_rows import PrintedAsAsked, RowMeasure
+from docqa.answer.figures.reading.printed_rows import PrintedAsAsked, RowMeasure, bare_name
 from docqa.finance import compose as C
 from docqa.plan import QuestionPlan
 from docqa.plan.line_text import OF_FILLERS, SOFT_WORDS, leaf_text
@@ -111,6 +111,8 @@ def _as_worded(plan: QuestionPlan, measure: Measure, matches: list[MetricMatch],
         # "loss on extinguishment of debt", "debt issuance costs", "foreign currency denominated debt":
         # a row of its own, not the total debt
         return [RowMeasure(subject, asked=subject, kinds=plan.kinds, gross_of=plan.gross_of)]
+    if isinstance(measure, FormulaMeasure):
+        return [_filers_own(plan, measure, matches)]
     if not isinstance(measure, MetricMeasure):
         return [measure]
     main = plan.main_clause
@@ -162,6 +164,24 @@ def _qualified_rows(plan: QuestionPlan, matches: list[MetricMatch], company_word
         # first (above), else wherever the filing prints it without the label's words
         rows.append(RowMeasure(item, asked=item, kinds=kinds, gross_of=plan.gross_of))
     return rows
+
+
+def _filers_own(plan: QuestionPlan, measure: FormulaMeasure, matches: list[MetricMatch]) -> FormulaMeasure:
+    """A named measure the question does not define (free cash flow, net debt, a return on equity),
+    for the filer's own line of it first, under the formula's name or the question's words for it
+    ("FCF"). A question that defines the measure, or asks year-end balances, has it computed; one
+    that asks the filer's own figure ("as reported by the company") has nothing else."""
+    if (plan.composition is not None or plan.defined_inputs or plan.convention == "year_end"
+            or measure.formula.needs_subject):
+        return measure
+    words = [m.text for m in matches if m.kind == "formula" and m.key == measure.formula.key]
+    # a bare word ("debt", "borrowings") names many lines; a name of two words or a short form does not
+    names = tuple(dict.fromkeys(n for n in (measure.formula.label, *words) if len(bare_name(n)) > 1 or n.isupper()))
+    if not names:
+        return measure
+    label = re.sub(r"\s*\([^)]*\)", "", measure.formula.label)  # "Effective tax rate (computed)"
+    row = RowMeasure(label, asked=label, kinds=plan.kinds, gross_of=plan.gross_of, named=names)
+    return replace(measure, printed=row, only_printed=plan.filers_own)
 
 
 def _a_noun_of(plan: QuestionPlan, matches: list[MetricMatch], measure: FormulaMeasure) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from docqa.answer.figures.reading.evaluated import Evaluated, Measure, joined, read_kind, units_clash, wrap
@@ -58,6 +59,13 @@ class FormulaMeasure(Measure):
 
     formula: FormulaDef
     year_end: bool = False         # the question asked for year-end balances, not averages
+    # The filer's own line of the measure ("Free cash flow, non-GAAP measure"), read before the
+    # formula: an analyst who names a measure the filer defines and prints wants the printed figure
+    # (PepsiCo's adds back asset sales). Decided once for the filings, so that a change over two
+    # years never mixes the printed line with the formula.
+    printed: Measure | None = None
+    only_printed: bool = False     # the filer's own figure asked ("as reported by the company"): never computed
+    _own: bool | None = None
 
     @property
     def label(self) -> str:  # type: ignore[override]
@@ -75,7 +83,8 @@ class FormulaMeasure(Measure):
     def alternative(self, period: Period | None = None) -> Alternative | None:
         """The other convention, stated in one clause beside the default (none for a quarter
         stated for a year: it would be the quarter's own)."""
-        if not self.formula.alternative or self.year_end or (period is not None and self.annualizing(period)):
+        if (not self.formula.alternative or self.year_end or self._own
+                or (period is not None and self.annualizing(period))):
             return None
         kind = self.formula.kind if self.formula.kind != "same" else None
         return Alternative(ExprMeasure(f"{self.formula.label} ({self.formula.alternative_label})",
@@ -95,6 +104,21 @@ class FormulaMeasure(Measure):
         return 4.0 if kinds[0] in flows else 0.25  # a flow over balances, or balances over a flow
 
     def evaluate(self, sources, period):
+        if self.printed is not None and self._own is not False:
+            found = self.printed.evaluate(sources, period)
+            if self._own is None:
+                self._own = (found is not None and _of_the_kind(found, self.formula.kind)
+                             and (self.only_printed or not _agrees(found, self._computed(sources, period))))
+            if self._own and found is not None and found.kind == "currency" and self.formula.kind != "currency":
+                # "Leverage Ratio 3.8" in a table "in millions": a ratio, not 3.8 million dollars
+                return replace(found, kind=self.formula.kind, unit=None)
+            if self._own:
+                return found
+        if self.only_printed:
+            return None
+        return self._computed(sources, period)
+
+    def _computed(self, sources, period) -> Evaluated | None:
         factor = self.annualizing(period)
         if factor is None:
             return self._evaluate(sources, period)
@@ -142,6 +166,35 @@ class FormulaMeasure(Measure):
         used += [before[k] for k in self.formula.inputs
                  if k in prior and _uses_prior(result, prior[k], current.get(k))]
         return _from_result(self.formula.label, result, used, period)
+
+
+# a row that names a kind of rate or ratio: its plain figure is one ("Leverage Ratio 3.8")
+_A_RATE_NAMED = re.compile(r"\b(?:ratio|rate|margin\s+percentage|multiple|coverage|times)\b", re.I)
+
+
+def _of_the_kind(found: Evaluated, kind: str) -> bool:
+    """Is a printed figure of the formula's kind? An amount where a rate is named is another
+    measure: a filer's "Gross margin 135,620" is its gross profit, not a gross margin."""
+    if kind == "currency":
+        return found.kind == "currency"
+    if found.kind != "currency":
+        return True
+    raws = [u.cell.raw or "" for u in found.used]
+    return (not any(re.search(r"[$\u20ac\u00a3\u00a5]", r) for r in raws)
+            and (any(re.search(r"\d\s*(?:x|times)\s*$", r, re.I) for r in raws)
+                 or any(_A_RATE_NAMED.search(u.row.label) for u in found.used)))
+
+
+def _agrees(printed: Evaluated, computed: Evaluated | None) -> bool:
+    """Does the formula give the printed figure, to the digits printed? Then the line is the
+    formula's (an effective tax rate printed "(15)%" is 73,608 / 485,321), and the computed figure
+    says it more precisely; a filer's own definition gives another figure."""
+    if computed is None or not printed.used:
+        return False
+    value = computed.value * 100 if printed.kind == "percent_points" and computed.kind != "percent_points" else computed.value
+    raw = printed.used[0].cell.raw or ""
+    decimals = len(m.group(1)) if (m := re.search(r"\.(\d+)", raw)) else 0
+    return abs(value - printed.value) <= 0.5 * 10 ** -decimals + 1e-9
 
 
 def annualized(value: Evaluated, factor: float) -> Evaluated:
@@ -303,7 +356,10 @@ class ExprMeasure(Measure):
             value = measure.evaluate(sources, period)
             if value is None:
                 return None
-            if value.kind == "currency" and value.value < 0 and value.used and value.used[0].metric.outflow:
+            if value.kind == "currency" and not value.computed and value.used and _a_signed_total(value.used[0]):
+                value.value = value.used[0].cell.value  # "net cash used in operating activities (1,785,948)" is negative
+                value.expression = F.fmt_number(value.value)
+            elif value.kind == "currency" and value.value < 0 and value.used and value.used[0].metric.outflow:
                 value.value = abs(value.value)
             elif self.amounts and value.kind == "currency" and value.value < 0 and not value.computed:
                 value.value = abs(value.value)
@@ -342,6 +398,19 @@ class ExprMeasure(Measure):
 def _table_of(value: Evaluated) -> tuple | None:
     tables = {(u.document_id, u.table.page, u.table.bbox) for u in value.used}
     return next(iter(tables)) if len(tables) == 1 else None
+
+
+# a cash-flow statement's total of an activity, or the year's change in cash: its sign is what it says
+_SIGNED_TOTAL = re.compile(r"^\s*(?:net\s+)?cash\b.*\b(?:activities|operations)\b|^\s*net\s+(?:increase|decrease|change)\b",
+                           re.I)
+
+
+def _a_signed_total(found: Located) -> bool:
+    """A line whose figure in arithmetic keeps the sign printed: "Net cash used in operating
+    activities (1,785,948)" less capital spending is more negative, not less. (A cost printed in
+    brackets on the same statement is its magnitude.)"""
+    return (found.table.statement == StatementKind.CASH_FLOW and found.cell.value is not None
+            and bool(_SIGNED_TOTAL.search(found.row.label)))
 
 
 def leaf_measure(node, company_words: frozenset[str] = frozenset()) -> Measure | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Iterator
 
 from docqa.answer.figures.reading.abbreviated import names_the_row, spelt_variants
 from docqa.answer.figures.reading.asked_kind import kind_answers
@@ -61,6 +62,9 @@ class RowMeasure(Measure):
     # words a bracketed aside says the row is printed with, in its label, heading or title ("(deferred tax
     # liabilities)"): only such rows, matched on the phrase alone
     placed: str = ""
+    # a measure's names ("Free cash flow", "FCF"): only a row labelled with one of them and nothing else
+    # but words that say the filer defines it ("Free cash flow, non-GAAP measure")
+    named: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:  # type: ignore[override]
@@ -68,12 +72,30 @@ class RowMeasure(Measure):
         return text[:1].upper() + text[1:]
 
     def evaluate(self, sources, period):
-        vetoes = [v for v in (stems(e) for e in self.stands_for.exclude) if v] if self.stands_for else []
-        gross_asked = frozenset(w for g in self.gross_of for w in stems(g.deducted))
         # what is asked without what it is asked before ("sales of petroleum | before deducting royalties")
         phrase = self.phrase
         for gross in self.gross_of:
             phrase = gross.left_out_of(phrase)
+        if self.named:
+            return self._the_one_printed(sources, period, phrase)
+        for found in self._read_all(sources, period, phrase):
+            return found
+        return None
+
+    def _the_one_printed(self, sources, period, phrase: str) -> Evaluated | None:
+        """A measure's own line where every table that prints it prints one figure for the period;
+        where tables print others ("Return on equity" on each line of business's page), none is
+        the company's."""
+        found = list(self._read_all(sources, period, phrase, every=True))
+        if not found or None in found or len({round(f.value, 6) for f in found}) != 1:
+            return None
+        return found[0]
+
+    def _read_all(self, sources, period, phrase: str, every: bool = False) -> Iterator[Evaluated | None]:
+        """The rows' figures for the period, best match first; ``every``: go on past a row that is
+        one part's of several, as None (a measure's own line is judged over all of them)."""
+        vetoes = [v for v in (stems(e) for e in self.stands_for.exclude) if v] if self.stands_for else []
+        gross_asked = frozenset(w for g in self.gross_of for w in stems(g.deducted))
         for source in sources:
             for match in self._matches(source, phrase):
                 table, row = match.table, match.row
@@ -93,9 +115,11 @@ class RowMeasure(Measure):
                 if found is not None:
                     if (table.statement is None and not (source.section is not None and source.section(table))
                             and _printed_for_each_part(match, all_tables(source))):
-                        return None  # the row is one part's of several, and which part is not asked
-                    return found
-        return None
+                        if every:
+                            yield None  # a part's figure, no company's: the measure's line is not one
+                            continue
+                        return  # the row is one part's of several, and which part is not asked
+                    yield found
 
     def _matches(self, source, phrase: str) -> list:
         """The rows of the filing's tables that print the words, in the order they are tried."""
@@ -110,6 +134,8 @@ class RowMeasure(Measure):
             # Consumer Group" pages before "Operating Revenues and Selected Operating Statistics")
             tables = [_headed(t, source.section(t)) for t in tables]
         matches = find_rows(tables, phrase, min_score=min_score)
+        for name in self.named:  # a measure's every name: "leverage ratio" asked, "Debt-to-equity ratio" its label
+            matches += [m for m in find_rows(tables, name, min_score=min_score) if m not in matches]
         if not matches and not self.exact:
             # "EMEA capex" where the filing prints "Europe, Middle East and Africa", and back
             for variant, spelling in spelt_variants(phrase, tables, source):
@@ -129,6 +155,8 @@ class RowMeasure(Measure):
             matches = [m for m in matches if _printed_as(phrase, m.row.label)]
         if self.placed:
             matches = [m for m in matches if _prints_the_aside(self.placed, m.row, m.table)]
+        if self.named:
+            matches = [m for m in matches if labelled_only_as(m.row.label, self.named)]
         if self.prefer_statements:
             matches = sorted(matches, key=lambda m: m.table.statement is None)
         if "amount" in self.kinds:
@@ -182,6 +210,8 @@ class RowMeasure(Measure):
         outflow = table.statement in (StatementKind.CASH_FLOW, StatementKind.BALANCE) and row.kind == "currency"
         if self.stands_for is not None and self.stands_for.signed_by_label:
             value = expense_amount(row.label, cell.value)
+        elif self.named:
+            value = cell.value  # a measure's own line keeps its sign: free cash flow of (2,019,659) is negative
         elif outflow or (table.statement == StatementKind.INCOME and reads_as_expense(row.label)):
             value = abs(cell.value)  # printed subtractive: quoted as the amount it is
         else:
@@ -293,6 +323,22 @@ def _printed_as(phrase: str, label: str) -> bool:
         except ValueError:
             return False
     return True
+
+
+# Words a label adds to a measure's name to say the filer defines it: "Free cash flow, non-GAAP measure".
+_OWN_DEFINITION = frozenset(stems("non GAAP IFRS measure measures financial total reported"))
+
+
+def bare_name(text: str) -> tuple[str, ...]:
+    """A measure's name without the words that mark a filer's own measure."""
+    return tuple(w for w in stems(clean_label(text)) if w not in _OWN_DEFINITION)
+
+
+def labelled_only_as(label: str, names: tuple[str, ...]) -> bool:
+    """Is the label one of the names, give or take the words that mark a filer's own measure?
+    ("Adjusted free cash flow" is another measure than free cash flow.)"""
+    printed = bare_name(label)
+    return bool(printed) and any(printed == bare_name(name) for name in names)
 
 
 # A row that has taken off what was asked before: "net of royalties" / "after royalties" / "less royalties".
