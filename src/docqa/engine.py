@@ -200,6 +200,11 @@ class Engine:
     ) -> IngestReport:
         return self._ingestor(overrides).run(paths, progress)
 
+    def unread_pages(self, document: Document, path: Path) -> int:
+        """Pages of a stored document indexed without text that OCR can read now: ingesting the file
+        again reads them (Ingestor.unread_pages)."""
+        return self._ingestor(None).unread_pages(document, Path(path))
+
     def ingest_file(self, path: Path, display_name: str | None = None, progress: Progress | None = None,
                     overrides: DocumentMeta | None = None):
         return self._ingestor(overrides).ingest_file(Path(path), progress, display_name)

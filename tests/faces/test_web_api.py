@@ -452,3 +452,31 @@ def test_openapi_document_is_valid(client):
                  "/api/ask", "/api/feedback", "/api/questions"]:
         assert path in paths, path
     assert set(paths["/api/documents"]) == {"get", "post", "delete"}
+
+
+def test_a_file_stored_with_pages_ocr_can_read_now_is_read_again_on_upload(tmp_path):
+    """Indexed while OCR was off, uploaded again once it is on: accepted under its name and read."""
+    from docqa import Engine
+    from docqa.ingest.parse import tesseract_available
+    from tests.conftest import require
+    from tests.ingest.test_ocr import make_scan
+
+    require(tesseract_available(), "tesseract-ocr")
+    mixed = tmp_path / "mixed.pdf"  # a cover with a text layer, then two scanned pages
+    with fitz.open() as doc, fitz.open(make_scan(tmp_path / "pages.pdf", pages=2)) as pages:
+        doc.new_page().insert_text((72, 72), "Orbit Widgets annual report, fiscal 2021", fontsize=12)
+        doc.insert_pdf(pages)
+        doc.save(mixed)
+    index = tmp_path / "index"
+    Engine.open(Settings(index=index, dense=False, ingest={"ocr": False})).ingest([mixed])
+    app = create_app(Settings(index=index, dense=False))
+    with TestClient(app, base_url=LOCAL) as c:
+        r = c.post("/api/documents", files=[pdf_part(mixed, "mixed-again.pdf")])
+        assert r.status_code == 202, r.text
+        [result] = r.json()["files"]
+        assert result["accepted"] and result["file_name"] == "mixed.pdf"
+        assert result["reason"] == "indexed again: 2 page(s) stored without text are read by OCR now"
+        assert wait_for(c, result["id"])["status"] == "ready"
+        assert [d["file_name"] for d in c.get("/api/documents").json()["documents"]] == ["mixed.pdf"]
+        again = c.post("/api/documents", files=[pdf_part(mixed)])  # read now: a duplicate from here on
+        assert assert_error(again, 422, "nothing_accepted")["files"][0]["code"] == "duplicate"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, Iterator
 
 from docqa.ingest.html import HTML_SUFFIXES
-from docqa.ingest.pipeline import unique_name
+from docqa.ingest.pipeline import read_again_note, unique_name
 from docqa.app.ingestjobs import IngestWorker, job_id_for, now
 from docqa.store import AmbiguousDocument, DocumentNotFound
 from docqa.types import Document, Job
@@ -180,15 +180,18 @@ def _queue(engine: "Engine", worker: IngestWorker, uploads: Path, incoming: Path
         return UploadResult(file_name=name, accepted=False, id=doc_id, code="duplicate", size=size,
                             reason=f"the same file is already waiting to be indexed as {shown}", duplicate_of=shown)
     existing = engine.store.document_by_sha(sha)
-    if existing is not None:
+    # a stored file with pages OCR can read now is read again, under the name it has
+    unread = engine.unread_pages(existing, incoming) if existing is not None else 0
+    if existing is not None and not unread:
         return UploadResult(file_name=name, accepted=False, id=existing.id, code="duplicate", size=size,
                             reason=f"already indexed as {existing.file_name}", duplicate_of=existing.file_name)
     stored = uploads / (f"{doc_id}{html_suffix(name)}" if looks_like_html(received.head) else f"{doc_id}.pdf")
     # A display name is unique in the index: a second "report.pdf" becomes "report (2).pdf" (docs/web.md).
     in_use = [d.file_name for d in engine.documents()]
     in_use += [j.file_name for j in engine.store.jobs() if j.status != "ready" and j.id != doc_id] + sorted(names)
-    shown = unique_name(name, in_use)
-    note = None if shown == name else f"renamed to {shown}: a document named {name} is already in the index"
+    shown = existing.file_name if existing is not None else unique_name(name, in_use)
+    note = (read_again_note(unread) if existing is not None
+            else None if shown == name else f"renamed to {shown}: a document named {name} is already in the index")
     os.replace(incoming, stored)
     stamp = now()
     try:
