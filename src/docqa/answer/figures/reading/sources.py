@@ -14,6 +14,7 @@ from functools import cached_property
 
 from docqa.finance.periods import FiscalCalendar, Period
 from docqa.finance.periods import header_quarter
+from docqa.finance.table_scale import INFERRED, scaled_like_statements
 from docqa.finance.tables import (Chooser, Column, StatementTable, with_centred_years, with_own_year_filled, with_spanning_year,
                                   without_parent_only)
 from docqa.plan import QuestionPlan
@@ -175,10 +176,13 @@ def all_tables(source: Source) -> list[StatementTable]:
         cached = [with_centred_years(with_spanning_year(t)) for n, p in sorted(source.pages.items()) for t in p.tables]
         if not source.quarterly:
             cached = [with_own_year_filled(t, source.fiscal_year) for t in cached]
+        cached = scaled_like_statements(cached)
         if len(_TABLE_CACHE) >= _TABLE_CACHE_SIZE:
             _TABLE_CACHE.pop(next(iter(_TABLE_CACHE)))
         _TABLE_CACHE[source.document_id] = cached
     # (the tables this question reads first differ by question: they are left out of the rest here,
     # not in what is kept for the next question)
     seen = {(t.page, t.bbox) for t in source.tables}
-    return without_parent_only(list(source.tables) + [t for t in cached if (t.page, t.bbox) not in seen])
+    scaled = {(t.page, t.bbox): t for t in cached if t.unit_text == INFERRED}
+    first = [scaled.get((t.page, t.bbox), t) if t.unit is None else t for t in source.tables]
+    return without_parent_only(first + [t for t in cached if (t.page, t.bbox) not in seen])
