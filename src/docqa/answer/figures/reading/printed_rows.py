@@ -135,7 +135,8 @@ class RowMeasure(Measure):
             tables = [_headed(t, source.section(t)) for t in tables]
         matches = find_rows(tables, phrase, min_score=min_score)
         for name in self.named:  # a measure's every name: "leverage ratio" asked, "Debt-to-equity ratio" its label
-            matches += [m for m in find_rows(tables, name, min_score=min_score) if m not in matches]
+            if name != phrase:   # (the phrase, its label, was looked up just above)
+                matches += [m for m in find_rows(tables, name, min_score=min_score) if m not in matches]
         if not matches and not self.exact:
             # "EMEA capex" where the filing prints "Europe, Middle East and Africa", and back
             for variant, spelling in spelt_variants(phrase, tables, source):

@@ -183,6 +183,8 @@ def all_tables(source: Source) -> list[StatementTable]:
     # (the tables this question reads first differ by question: they are left out of the rest here,
     # not in what is kept for the next question)
     seen = {(t.page, t.bbox) for t in source.tables}
-    scaled = {(t.page, t.bbox): t for t in cached if t.unit_text == INFERRED}
-    first = [scaled.get((t.page, t.bbox), t) if t.unit is None else t for t in source.tables]
+    first = list(source.tables)
+    if any(t.unit is None for t in first):  # the evidence tables' scale, as the whole filing's reading gave it
+        scaled = {(t.page, t.bbox): t for t in cached if t.unit_text == INFERRED}
+        first = [scaled.get((t.page, t.bbox), t) if t.unit is None else t for t in first]
     return without_parent_only(first + [t for t in cached if (t.page, t.bbox) not in seen])
