@@ -20,7 +20,7 @@ def _scope(engine, question):
 @pytest.mark.parametrize("question, scope", [
     ("What was the operating margin of the Walmart International segment in fiscal 2018?", ("International",)),
     ("What was the operating margin of the Walmart U.S. segment in fiscal 2018?", ("U.S.",)),
-    ("What operating income did Walmart's Sam's Club segment earn in fiscal 2018?", ("Sam Club",)),
+    ("What operating income did Walmart's Sam's Club segment earn in fiscal 2018?", ("Sam's Club",)),
     ("How much revenue did Best Buy's Domestic segment generate in fiscal 2019?", ("Domestic",)),
     ("How much net revenue did Walmart generate in Mexico in fiscal 2018?", ("Mexico",)),
 ])

@@ -373,6 +373,31 @@ def prints_as_share(table: StatementTable, column: int) -> bool:
     return bool(raws) and "%" in raws[0] and not any("$" in raw for raw in raws)
 
 
+def under_a_share(table: StatementTable, row: Row, column: int) -> bool:
+    """A bare figure in a block whose first row alone prints "%" ("Capital expenditures $ 1,675 / Europe
+    4.8% / Asia Pacific 3.0"): a share, like the block's first. A block starts after a row that prints
+    "$", at a new heading, or at the table's top; where other rows of the block print "%" too
+    ("Americas $ 4,216.5 / Percentage of total revenue 58% / EMEA 1,985.1 / ... 27%"), each share is
+    marked and a bare figure is an amount."""
+    blocks: list[list[tuple[Row, str]]] = []
+    previous, heading = None, object()
+    for r in table.rows:
+        cell = r.cell(column)
+        if cell is None or cell.value is None:
+            continue
+        raw = cell.raw or ""
+        if previous is None or "$" in previous or r.section != heading:
+            blocks.append([])
+        blocks[-1].append((r, raw))
+        previous, heading = raw, r.section
+    for block in blocks:
+        if any(r is row for r, _ in block):
+            marked = [raw for _, raw in block if "%" in raw]
+            own = next(raw for r, raw in block if r is row)
+            return len(marked) == 1 and "%" in block[0][1] and "%" not in own and "$" not in own
+    return False
+
+
 _BARE_YEAR = re.compile(r"^\s*(?:19|20)\d{2}\s*$")
 
 

@@ -41,6 +41,8 @@ def stem(word: str) -> str:
         return _IRREGULAR[w]
     if w.endswith("ies") and len(w) > 4:
         return w[:-3] + "y"
+    if len(w) > 4 and w.endswith(("xes", "ches", "shes")):
+        return w[:-2]   # "taxes", "branches": the singular has no "e" to keep
     if len(w) > 3 and w.endswith("s") and not w.endswith("ss") and w not in _KEEP_S and not w.endswith("us"):
         return w[:-1]
     return w

@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from docqa.plan.list_words import ALONG_JOIN as _ALONG, AND_JOIN as _AND, CLOSING_PERIOD, VS_JOIN as _VS, of_one_kind
+from docqa.plan.list_words import (ALONG_JOIN as _ALONG, AND_JOIN as _AND, CLOSING_PERIOD, ONE_NAMED_PART, VS_JOIN as _VS,
+                                   of_one_kind)
 
 MAX_ITEMS = 6
 MAX_ITEM_WORDS = 12
@@ -46,7 +47,8 @@ def by_labels(question: str, protected: Sequence[tuple[int, int]] = ()) -> tuple
     """The parts of a question that lists lines in one frame, or () when it lists none.
     ``protected``: spans no cut may fall in (the measures the lexicon names: "research and
     development" is one item)."""
-    return _asked_next(question) or _handed_out(question, protected)
+    named = [m.span("name") for m in ONE_NAMED_PART.finditer(question)]
+    return _asked_next(question) or _handed_out(question, [*protected, *named])
 
 
 def _frame(text: str) -> int | None:

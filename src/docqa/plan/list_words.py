@@ -17,6 +17,12 @@ CLOSING_PERIOD = re.compile(rf"\b(?:in|for|during|at|as\s+of|on|over|by)\s+(?:th
                      rf"(?:year\s+)?(?:fy\s?\d{{2,4}}\b|q[1-4]\b|(?:19|20)\d\d\b|{MONTH}\s+\d{{1,2}},?\s+(?:19|20)\d\d\b|"
                      rf"\d{{1,2}}\s+{MONTH}\s+(?:19|20)\d\d\b)", re.I)
 
+# "its Europe, Middle East and Africa segment": places listed before a singular noun name one part
+# (a plural one, "the Domestic and International segments", hands out several)
+_CAPITALISED = r"[A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*)*"
+ONE_NAMED_PART = re.compile(rf"(?<![\w'\u2019.&-])(?P<name>{_CAPITALISED}(?:,\s*{_CAPITALISED})+,?\s+(?:and|&)\s+{_CAPITALISED})\s+"
+                            r"(?:segment|region|division|business|unit|market|area|sector|group)\b(?!s)")
+
 
 def of_one_kind(items) -> bool:
     """Phrases of two words or more that all start with the same word: "Fios internet connections and

@@ -14,6 +14,7 @@ import re
 
 from docqa.finance.lexicon import MetricMatch
 from docqa.plan.companies import common_word, normalize_name
+from docqa.plan.list_words import ONE_NAMED_PART
 
 # Capitalised words, joined by "and", "&", "/", "of" or "-" inside one name ("Electronics and Energy").
 _RUN = re.compile(r"(?<![\w'’-])(?:[A-Z][\w.&'’/-]*)(?:\s+(?:(?:and|&|of|the)\s+)?[A-Z][\w.&'’/-]*)*")
@@ -46,8 +47,17 @@ def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words:
     """The names of the parts of the company asked about, as the question writes them."""
     measured = [m.span for m in measures] + [m.span() for m in _NOT_A_PART_SPAN.finditer(question)]
     out: list[str] = []
+    listed = [m for m in ONE_NAMED_PART.finditer(question) if not _inside_parentheses(question, m.start())
+              and not any(a < m.end("name") and m.start() < b for a, b in measured)]
+    for one in listed:  # "Europe, Middle East and Africa segment": one name, commas and all
+        out.append(one.group("name"))
+    beyond = [m for m in _OUTSIDE.finditer(question) if not any(a <= m.start() < b for a, b in measured)]
+    for m in beyond:  # "outside the United States": every other country, as filings print them
+        out.append(outside(m))
     for run in _RUN.finditer(question):
         start, text = run.start(), run.group(0)
+        if any(one.start() <= start < one.end("name") for one in listed) or any(m.start() <= start < m.end() for m in beyond):
+            continue
         first = re.match(r"\S+\s*", text)
         after_label = question[:start].rstrip().endswith(":")
         if _at_sentence_start(question[:start]) and not (
@@ -85,7 +95,7 @@ def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words:
             kept.pop()
         if None in kept:
             kept = kept[:kept.index(None)]  # the name stops where the company's or the measure's words begin
-        names = " ".join(kept).strip()
+        names = _possessives_kept(" ".join(kept).strip(), text)
         if not names or _lower(names) in company_words:
             continue
         if not part and all(common_word(w) for w in kept if not _joining(w)):
@@ -97,7 +107,37 @@ def scope_asked(question: str, measures: tuple[MetricMatch, ...], company_words:
     return tuple(out)
 
 
-_PLACE_BEFORE = re.compile(r"\b(?:in|from|outside(?:\s+of)?|within|across)\s+(?:the\s+)?$", re.I)
+def _possessives_kept(names: str, text: str) -> str:
+    """"Sam's Club" inside the name stays as written (an owner's "Walmart's" before it is no part of it)."""
+    words = names.split()
+    for i in range(len(words) - 1):
+        if re.search(rf"(?<![\w'\u2019]){re.escape(words[i])}['\u2019]s\s+{re.escape(words[i + 1])}(?!\w)", text):
+            words[i] += "'s"
+    return " ".join(words)
+
+
+_PLACE_BEFORE = re.compile(r"\b(?:in|from|within|across)\s+(?:the\s+)?$", re.I)
+
+# "outside the United States", "non-U.S.", "foreign jurisdictions": the rest of the world, which filings
+# print as "Foreign", "International", "Non-U.S." or "Outside the U.S." (never the country named)
+_HOME = r"(?:the\s+)?(?P<home>United\s+States(?:\s+of\s+America)?|U\.\s?S\.(?:\s?A\.)?|USA?\b|(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?))"
+_OUTSIDE = re.compile(rf"\b(?:outside(?:\s+of)?|other\s+than)\s+{_HOME}"
+                      r"|\bnon[\s-]?(?P<non>U\.\s?S\.|US\b|U\.?S\.?(?=\s))"
+                      r"|\b(?P<foreign>foreign|international)\s+(?:jurisdictions?|operations|countries|subsidiaries|markets|locations)\b",
+                      re.I)
+_US = re.compile(r"^(?:the\s+)?(?:united\s+states|u\.?\s?s\.?(?:a\.?)?)(?:\s+of\s+america)?$", re.I)
+
+
+def outside(found: re.Match) -> str:
+    """The spellings of the rest of the world, the question's own first."""
+    home = found.group("home")
+    if home is not None and not _US.match(home):
+        country = re.sub(r"^the\s+", "", home, flags=re.I)
+        spellings = [found.group(0), f"Outside {country}", f"Non-{country}", "Foreign", "International"]
+    else:
+        spellings = [found.group(0), "Foreign", "International", "Non-U.S.", "Outside the U.S.", "Outside the United States",
+                     "Outside U.S."]
+    return "|".join(dict.fromkeys(spellings))
 
 
 def _joining(word: str) -> bool:

@@ -156,7 +156,7 @@ class FiguresAnswerer:
             # (A share of the company's total names the part in its own words: "AWS as a share of net sales".)
             # "Operating margin of the Domestic segment": the segment's lines, never the company's total.
             asked.measures = scoped_measures(asked.measures, plan.scope, subject, scoped_kinds(plan), company_words,
-                                             plan.gross_of)
+                                             plan.gross_of, plan.expansions)
         if not asked.measures and bottom_line and judged in ("positive", "negative"):
             asked.measures = [MetricMeasure(lexicon.metric("net_income"))]  # profitable: the bottom line
         if not asked.measures and not (judged or pick is not None or line is not None):

@@ -14,7 +14,7 @@ from docqa.answer.figures.reading.located import (COUNTED_IN_THOUSANDS, Located,
 from docqa.answer.figures.reading.sources import all_tables, the_filers_column
 from docqa.finance.lexicon import Metric
 from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows, measure_words_missing, words_beyond_label
-from docqa.finance.tables import Column, Row, StatementTable, prints_as_share, whole_of
+from docqa.finance.tables import Column, Row, StatementTable, prints_as_share, under_a_share, whole_of
 from docqa.plan.measures import GrossOf
 from docqa.plan.periods import fiscal_year_of
 from docqa.finance.text import clean_label, expense_amount, holds, narrower_total, reads_as_expense, stems
@@ -188,7 +188,8 @@ class RowMeasure(Measure):
         if counted_in_thousands:
             # "Connections (‘000):" in a table "(dollars in millions)": thousands of connections, no money
             table = table.model_copy(update={"unit": "thousands", "unit_text": COUNTED_IN_THOUSANDS})
-        if "amount" in self.kinds and (_a_change(row, table, column.index) or prints_as_share(table, column.index)):
+        if "amount" in self.kinds and (_a_change(row, table, column.index) or prints_as_share(table, column.index)
+                                       or under_a_share(table, row, column.index)):
             return None  # "sales change: Electronics and Energy (4.2)": a percentage, not the sales
         if measure_words_missing(phrase, row, table, column.index):
             return None  # "Safety and Graphics" in the net sales column: not its operating income

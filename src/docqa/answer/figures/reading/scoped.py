@@ -16,13 +16,13 @@ from collections.abc import Callable
 from docqa.answer.figures.reading.abbreviated import other_spellings
 from docqa.answer.figures.reading.evaluated import Evaluated, Measure
 from docqa.answer.figures.reading.located import Located
-from docqa.answer.figures.reading.measures import ExprMeasure, FormulaMeasure
+from docqa.answer.figures.reading.measures import ExprMeasure, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.reading.printed_rows import RowMeasure
 from docqa.finance import compose as C
 from docqa.finance.abbreviations import abbreviates
 from docqa.finance.lexicon import load_lexicon
-from docqa.finance.rowlookup import STOP, closing_total, has_word, normalized, sum_row
-from docqa.finance.text import stems
+from docqa.finance.rowlookup import LABEL_NEUTRAL, STOP, closing_total, has_word, normalized, sum_row
+from docqa.finance.text import clean_label, stems
 from docqa.plan import QuestionPlan
 from docqa.plan.measures import GrossOf
 
@@ -139,6 +139,11 @@ class Scoped(Measure):
     inner: Measure
     names: tuple[str, ...]       # the names asked ("Beverages North America|PBNA": either spelling)
     scope: str
+    kinds: frozenset[str] = frozenset()  # the kind of number asked, for a row read by the company's label
+    forms: tuple[str, ...] = ()          # the lexicon's printed forms of the line asked ("capital expenditures")
+    # read only by the label the filing gives the company's line (tried after every other reading)
+    by_company_label: bool = False
+    rate_asked: bool = False             # the line asked is a rate, a margin or a share ("gross profit rate")
 
     @property
     def label(self) -> str:  # type: ignore[override]
@@ -149,8 +154,11 @@ class Scoped(Measure):
         names = scope_words(spelt)
         # Of columns split by part ("Pharmacy Services | Retail/LTC | ... | Consolidated"), the part asked.
         scoped = [replace(s, part=lambda c, n=names: names_all(c.header, n)) for s in sources]
-        value = _honoured_value(self.inner, scoped, period, names)
-        if value is None:
+        if self.by_company_label:
+            value = self._by_the_company_label(sources, scoped, period, names, spelt)
+        else:
+            value = _honoured_value(self.inner, scoped, period, names)
+        if value is None and not self.by_company_label:
             # no table names the part: one printed under its section heading ("Verizon Consumer Group"
             # pages before a table titled as every segment's is)
             value = _honoured_value(self.inner, [replace(s, section=lambda t, s=s: _naming(section_heading(s, t), names))
@@ -164,6 +172,79 @@ class Scoped(Measure):
                    for spellings in scope_words((self.scope,))):
             value.label = f"{value.label} ({self.scope})"
         return value
+
+    def _by_the_company_label(self, sources, scoped, period, names, spelt: tuple[str, ...]) -> Evaluated | None:
+        """The part's figure of the line the filing prints for the whole company, found by that line's own
+        label ("Research, development and engineering expenses" for "R&D", "Capital expenditures" for
+        "capex") where the part's name heads its column, or names its row under that label as a heading."""
+        if isinstance(self.inner, Scoped) or len(spelt) != 1:
+            return None
+        inner = self.inner
+        if isinstance(inner, RowMeasure):   # "Optical Communications segment R&D": the company's R&D
+            phrase = _without_the_part(inner.phrase, spelt[0].split("|"))
+            if phrase == inner.phrase or not phrase:
+                return None
+            inner = _the_lexicons(phrase) or replace(inner, phrase=phrase, asked="")
+        company = inner.evaluate(sources, period)
+        if company is None or len(company.used) != 1 or company.computed:
+            return None
+        if self.rate_asked and company.kind not in _RATES and not _RATE.search(company.label):
+            return None   # "gross profit rate" asked: the company's gross profit is another measure
+        row = company.used[0].row
+        label = clean_label(row.label).rstrip(":")
+        if not label or names_all(label, names):
+            return None   # the company's line names the part already: it was read above
+        # the note may label the line otherwise than the statement ("Capital expenditures" by segment,
+        # "Payments for property and equipment" on the cash-flow statement): the lexicon's printed forms next
+        for form in dict.fromkeys([label, *self.forms]):
+            for spelling in dict.fromkeys(spelt[0].split("|")):
+                measure = RowMeasure(f"{spelling} {form}", asked=company.label, kinds=self.kinds)
+                value = _honoured_value(measure, scoped, period, names)
+                if (value is not None and not any(u.row is row for u in value.used)
+                        and all(_labelled_as(u.row.label, form, spelt[0]) for u in value.used)):
+                    value.label = company.label   # the company's line, as the question was read to ask it
+                    return value
+        return None
+
+
+def _labelled_as(label: str, measure: str, names: str) -> bool:
+    """Does the row's label say only the measure, the part or both ("EMEA", "Capital expenditures",
+    "Foreign")? "Gain on sale of the operations of The Mirage" is another line, whatever it shares."""
+    allowed = set(normalized(stems(f"{measure} {names.replace('|', ' ')}")))
+    words = [w for w in normalized(stems(clean_label(label))) if w not in STOP and w not in LABEL_NEUTRAL]
+    return bool(words) and all(has_word(allowed, w) for w in words)
+
+
+_RATE = re.compile(r"\b(?:rates?|margins?|ratios?|percent(?:age)?s?|shares?|yields?|returns?)\b", re.I)
+_RATES = ("percent", "percent_points", "ratio", "times")
+_GROUP = r"(?:\s+(?:segments?|divisions?|business(?:es)?|units?|regions?|sectors?|operations|groups?))?"
+# "operations outside the United States", "jurisdictions outside the U.S.": what the place's figures are of
+_PLACES = r"(?:(?:(?:from|in|for)\s+)?(?:operations|jurisdictions|countries|markets|locations|subsidiaries)\s+)?"
+
+
+def _without_the_part(phrase: str, spellings: list[str]) -> str:
+    """The phrase without the part's name and the noun that says what it is ("Optical Communications
+    segment R&D" -> "R&D")."""
+    for spelling in spellings:
+        if words := _mention(spelling):
+            phrase = re.sub(rf"(?<![\w&]){_PLACES}{words}(?:'s|\u2019s)?{_GROUP}(?![\w&])", " ", phrase, flags=re.I)
+    return re.sub(r"\s+", " ", phrase).strip(" ,;:'")
+
+
+def _mention(spelling: str) -> str:
+    """A pattern of the name word by word, whatever stands between ("non-U.S." asked, "non-U S" in the
+    line's words; "outside the United States" or "outside United States")."""
+    words = r"[\W_]+(?:the\s+)?".join(re.escape(w) for w in re.findall(r"[\w&]+", spelling) if w.lower() != "the")
+    return rf"(?:the\s+)?{words}\.?" if words else ""
+
+
+def _the_lexicons(phrase: str) -> Measure | None:
+    """The line item the lexicon reads the whole phrase as ("capex": the cash-flow statement's line,
+    whatever the filer calls it), else None."""
+    found = [m for m in load_lexicon().match(phrase) if m.kind == "metric"]
+    if len(found) != 1 or re.sub(r"\W", "", found[0].text.lower()) != re.sub(r"\W", "", phrase.lower()):
+        return None
+    return MetricMeasure(load_lexicon().metric(found[0].key))
 
 
 def _honoured_value(inner: Measure, sources, period, names) -> Evaluated | None:
@@ -207,7 +288,7 @@ def scoped_kinds(plan: QuestionPlan) -> frozenset[str]:
 
 def scoped_measures(measures: list[Measure], scope: tuple[str, ...], subject: str,
                     kinds: frozenset[str], company_words: frozenset[str],
-                    gross_of: tuple[GrossOf, ...] = ()) -> list[Measure]:
+                    gross_of: tuple[GrossOf, ...] = (), forms: tuple[str, ...] = ()) -> list[Measure]:
     """The measures asked, each read from the part of the company named; a named ratio of two
     lines is recomputed from the lines that name it."""
     if not scope_words(scope):
@@ -219,7 +300,7 @@ def scoped_measures(measures: list[Measure], scope: tuple[str, ...], subject: st
         if isinstance(measure, FormulaMeasure) and _a_ratio_of_two_lines(measure):
             out.append(Scoped(BySpelling(measure.label, lambda name, m=measure: _from_scoped_inputs(m, name, company_words),
                                          scope), scope, label))
-        out.append(Scoped(measure, scope, label))
+        out.append(Scoped(measure, scope, label, kinds, forms))
     # the row under each spelling of the part's name ("Missiles and Fire Control" is "MFC" in its columns)
     spelled = "|" in scope[0] or not any(isinstance(m, Scoped) and isinstance(m.inner, RowMeasure) for m in out)
     if subject and spelled:
@@ -227,6 +308,11 @@ def scoped_measures(measures: list[Measure], scope: tuple[str, ...], subject: st
         names = [n.split("|")[0] for n in scope]
         out.append(Scoped(BySpelling(subject, lambda name: RowMeasure(_put_part(phrase, names, name), asked=phrase,
                                                                       kinds=kinds, gross_of=gross_of), scope), scope, label))
+    # last, each by the label the filing gives the company's line ("Payments for property and equipment"
+    # asked as "capex"), under the part's name in a note that labels it alike
+    rate = bool(_RATE.search(subject))
+    out += [Scoped(m, scope, label, kinds, forms, by_company_label=True, rate_asked=rate) for m in measures
+            if not (isinstance(m, FormulaMeasure) and _a_ratio_of_two_lines(m))]
     return out
 
 
@@ -234,7 +320,8 @@ def _put_part(phrase: str, names: list[str], spelling: str) -> str:
     """The phrase with the part's name as spelt (a name asked as a list, "Europe, Middle East and
     Africa", replaced whole when the spelling is the list's)."""
     if len(names) == 1 or spelling in names or not abbreviates(spelling, " ".join(names)):
-        return phrase.replace(names[0], spelling)
+        words = _mention(names[0])
+        return re.sub(rf"(?<![\w&]){words}(?![\w&])", lambda m: spelling, phrase, count=1, flags=re.I) if words else phrase
     words = r"[\s,]+".join(re.escape(w) for name in names for w in name.replace(",", " ").split())
     return re.sub(words, spelling, phrase, count=1)
 
