@@ -2,7 +2,7 @@
 heading row over the regions ("Capital expenditures:" over "EMEA"), segments as columns of a row, a
 "Foreign" row under "Deferred", a lead-in sentence over "United States / International". The member
 is found in the filing's own spelling, the measure by the label the filing gives the company's line
-(on real filings: Kraft Heinz 2019, Corning 2020, Nike fiscal 2021, Netflix 2017)."""
+(on real filings: Kraft Heinz 2019, Corning 2020, Nike fiscal 2021, Netflix 2017, Lockheed Martin 2021)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ def engine(tmp_path_factory):
 
     engine = Engine.open(tmp_path_factory.mktemp("breakdown") / "idx")
     engine.ingest([filing_pdf(name) for name in ("KRAFTHEINZ_2019_10K.pdf", "CORNING_2020_10K.pdf",
-                                                 "NIKE_2021_10K.pdf", "NETFLIX_2017_10K.pdf")])
+                                                 "NIKE_2021_10K.pdf", "NETFLIX_2017_10K.pdf",
+                                                 "LOCKHEEDMARTIN_2021_10K.pdf")])
     yield engine
     engine.close()
 
@@ -57,3 +58,20 @@ def test_a_member_the_filing_breaks_no_such_figure_out_for_is_not_the_total(engi
     # Kraft Heinz prints capital expenditures by segment, but no segment called "Latin America"
     answer = engine.ask("What were Kraft Heinz's capital expenditures in its Latin America segment in fiscal 2019?")
     assert "768" not in answer.text and "134" not in answer.text, answer.text
+
+
+def test_two_names_a_segments_column_and_a_regions_row_are_both_honoured(engine):
+    # "Net sales by geographic region": regions as rows, segments as columns printed as "RMS"
+    answer = engine.ask("How much of Lockheed Martin's Rotary and Mission Systems net sales in 2021 came from the Asia "
+                        "Pacific region?")
+    assert answer.found, answer.reason
+    assert "$2,178 million" in answer.text, answer.text
+    assert not any(x in answer.text for x in ("3,644", "6,108", "67,044")), answer.text
+
+
+def test_a_name_the_filing_gives_a_short_form_is_one_name_however_it_is_listed(engine):
+    # "Rotary and Mission Systems (RMS)" in Lockheed Martin's text: one segment, not two parts of a question
+    searcher = engine.searcher()
+    assert searcher.prints_label("Rotary and Mission Systems")
+    assert searcher.prints_label("Rotary, and the Mission Systems")   # commas and articles aside
+    assert not searcher.prints_label("net sales and operating income")

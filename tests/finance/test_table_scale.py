@@ -40,3 +40,21 @@ def test_a_table_with_one_figure_of_the_statements_keeps_no_scale():
 def test_a_table_with_its_own_scale_keeps_it():
     own = _table([("Operating cash flow", 11616), ("Capital spending", -4625)], unit="thousands", page=40)
     assert scaled_like_statements([CASH_FLOWS, own])[1].unit == "thousands"
+
+
+def test_a_breakdown_whose_total_repeats_the_statements_figures_takes_their_scale():
+    balance = _table([("Total assets", 92377), ("Total liabilities", 76226)], unit="millions",
+                     statement=StatementKind.BALANCE, page=65)
+    statements = [CASH_FLOWS, balance]
+    divisions = StatementTable(page=71, title="Total assets and capital spending of each division", statement=None,
+                               unit=None, bbox=BOX,
+                               columns=(Column(index=0, header="Total Assets 2021", fiscal_year=2021, x0=0, x1=1),
+                                        Column(index=1, header="Capital Spending 2021", fiscal_year=2021, x0=1, x1=2)),
+                               rows=tuple(Row(label=label, bbox=BOX, indent=0,
+                                              cells=tuple(Cell(value=v, raw=f"{v:,.0f}", column=k, bbox=BOX)
+                                                          for k, v in enumerate(values)))
+                                          for label, values in (("FLNA", (9763, 1411)), ("PBNA", (37801, 1275)),
+                                                                ("Other divisions", (38624, 1833)),
+                                                                ("Corporate", (6189, 106)), ("Total", (92377, 4625)))))
+    scaled = scaled_like_statements([*statements, divisions])[-1]
+    assert scaled.unit == "millions" and scaled.unit_text == INFERRED

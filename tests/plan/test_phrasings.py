@@ -83,6 +83,8 @@ SLOTS: dict[str, Callable[[QuestionPlan], Any]] = {
     "counted": lambda p: p.counted,
     "asks_figure": lambda p: p.asks_figure,
     "measures": lambda p: [m.key for m in p.measures],
+    # the line items the question qualifies ("capital expenditures on information technology"), as written
+    "qualified": lambda p: sorted(p.asked[a:b] for a, b in p.reading.qualified),
     "part_of_whole": lambda p: p.part_of_whole,
     "currency": lambda p: None if p.currency is None else p.currency.code,
     # verdict and judgement

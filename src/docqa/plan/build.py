@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from docqa.finance.lexicon import load_lexicon
+from docqa.finance.lexicon import MetricMatch, load_lexicon
 from docqa.finance.topics import topics_for
 from docqa.plan.choice import choose_documents
 from docqa.plan.companies import _held, company_names, normalize_name
@@ -183,7 +183,7 @@ def _with_ask(plan: QuestionPlan, labels: LabelCheck | None = None) -> QuestionP
     asked = plan.asked
     routed = stats_question(asked)
     measures = tuple(m for m in load_lexicon().match(asked) if not _VARIANT_BEFORE.search(asked[:m.span[0]])
-                     and not _HOLDS_THE_ASKED.search(asked[:m.span[0]]))
+                     and not _HOLDS_THE_ASKED.search(asked[:m.span[0]]) and not _names_where(asked, m))
     composition, judged, pick = compose(asked, measures), judgement(asked), which_is_most(asked)
     if judged is None and _DID.match(asked) and any(m.kind == "metric" for m in measures):
         # "Did 3M repurchase shares in 2018?": the line item's figure for the period settles it
@@ -230,6 +230,15 @@ _VARIANT_BEFORE = re.compile(r"(?<![\w-])(?:adjusted|adj\.|non[\s-]?gaap|underly
 _HOLDS_THE_ASKED = re.compile(r"\w\s+(?:(?:that|which)\s+(?:was|were|is|are)\s+)?(?:recorded|included|reported|classified|"
                               r"presented|recogni[sz]ed|booked)\s+(?:in|within|under|as\s+part\s+of)\s+(?:the\s+|its\s+)?$", re.I)
 _LOSS = re.compile(r"\bloss(?:es)?\b", re.I)
+# "construction work in progress in the 2022 10-K PP&E note": the note where the line is, not the line
+_IN_THE = re.compile(r"\b(?:in|from|per|under|within|according\s+to|see)\s+(?:the\s+|its\s+|their\s+)?"
+                     r"(?:(?:fiscal\s+)?(?:19|20)\d\d\s+)?(?:(?:10-?[KQ]|annual\s+report|filing)(?:['\u2019]s)?\s+)?$", re.I)
+_A_NOTE = re.compile(r"^\s*(?:note|footnote)s?\b", re.I)
+
+
+def _names_where(question: str, m: MetricMatch) -> bool:
+    """Does the match name the note or table to read ("in the PP&E note"), not the line asked?"""
+    return bool(_A_NOTE.match(question[m.span[1]:]) and _IN_THE.search(question[:m.span[0]]))
 _DID = re.compile(r"^\W*(?:did|has|have|had)\b", re.I)
 
 

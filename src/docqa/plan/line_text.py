@@ -57,6 +57,7 @@ def leaf_text(text: str, company_words: frozenset[str] = frozenset()) -> str:
     text = _PERIOD_WORDS.sub(" ", text)
     text = _STATEMENT.sub(" ", text)
     text = _FILING.sub(" ", text)
+    text = _IN_A_NOTE.sub(" ", text)
     words = [t for t in re.findall(r"[A-Za-z0-9&'\u2019-]+|\([^)]*\)", text)]
     out = []
     named = False   # the word before was the company's name: "EPI Holdings", "Odyssey Gold Ltd"
@@ -94,6 +95,9 @@ def names_a_statement(text: str) -> bool:
 
 
 # "Q4 2022 release:", "in its 10-Q", "per the annual report": which filing, not the line's words
+# "in the 2022 10-K PP&E note", "per the income taxes footnote": where to read, no words of the line
+_IN_A_NOTE = re.compile(r"\b(?:in|from|per|under|within|according\s+to|see)\s+(?:the\s+|its\s+|their\s+)?"
+                        r"(?:[\w&'\u2019.-]+\s+){0,4}?(?:note|footnote)s?\b(?!\s+\w)", re.I)
 _FILING = re.compile(r"\b(?:(?:press|earnings|news)\s+)?releases?\b|\b(?:annual|quarterly)\s+reports?\b"
                      r"|\b(?:10-?[kq]|8-?k|20-?f|40-?f)\b", re.I)
 

@@ -137,8 +137,9 @@ def _over_time(question: str, asked: list[MetricMatch], matches: list[MetricMatc
 _QUALIFIER = re.compile(
     r"^\s*(?:(?:that\s+(?:came|comes)\s+)?from|generated\s+(?:by|from|in)|derived\s+from|earned\s+(?:from|in|by)|"
     r"(?:of|in|for|at)\s+(?:the|its|their)\s+[\w&\s-]{1,40}?\s(?:segment|division|business|unit|region|product\s+line)"
-    # "sales of petroleum", "revenue of services": what was sold, a line of its own (lower case: no name)
-    r"|of\s+(?!(?:the|its|their|a|an|all|each|any|approximately|about|over|more|less|years?|months?|quarters?)\b)"
+    # "sales of petroleum", "revenue of services": what was sold, a line of its own (lower case: no name);
+    # "capital expenditures on information technology": what the money went to
+    r"|(?:of|on)\s+(?!(?:the|its|their|a|an|all|each|any|approximately|about|over|more|less|years?|months?|quarters?)\b)"
     r"(?-i:[a-z][a-z-]{3,}))\b"
     r"(?!\s+(?:the\s+)?(?:income|cash|balance|statements?|p&l|10-?[kq]|annual|quarterly|filings?|operations|"
     r"operating|continuing|financ\w*|invest\w*|company|fiscal|last|prior|previous|this|that|same|year|quarter|"

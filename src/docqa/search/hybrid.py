@@ -150,8 +150,21 @@ class HybridSearcher:
             pages = dict.fromkeys((c.document_id, c.page) for c in self.store.chunks([cid for cid, _ in ranked]))
             labels[key] = any(_label_key(row.label) == key
                               for document_id, number in pages if (page := self.store.page(document_id, number))
-                              for table in page.tables for row in table.rows)
+                              for table in page.tables for row in table.rows) or self._defines_short_form(phrase)
         return labels[key]
+
+    def _defines_short_form(self, phrase: str) -> bool:
+        """Does a filing's text give the phrase a short form of its own ("Europe, Middle East and Africa
+        (“EMEA”)"): one name, however many commas it holds."""
+        words = [w for w in re.findall(r"[A-Za-z&]+", phrase) if w.lower() != "the"]
+        if len(words) < 2:
+            return False
+        pattern = re.compile(r"[\s,]+(?:the\s+)?".join(re.escape(w) for w in words)
+                             + r"\s*\(\s*[\"'\u201c\u2018]?[A-Z][A-Za-z&]{1,7}[\"'\u201d\u2019]?\s*\)", re.I)
+        # the pages that print its longest run without a comma ("Middle East and Africa")
+        run = max((r.strip() for r in re.split(r",|\bthe\b", phrase)), key=len)
+        ranked = self.store.lexical_search([], [run], SearchFilters(), 4 * LABEL_SAMPLE)
+        return any(pattern.search(chunk.text) for chunk in self.store.chunks([cid for cid, _ in ranked]))
 
     def _owner(self, documents: list[Document]):
         """The company whose filings (nearly) alone print a word: "Lockheed" is Lockheed Martin's."""

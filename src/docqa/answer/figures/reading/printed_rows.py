@@ -12,7 +12,7 @@ from docqa.answer.figures.reading.evaluated import Evaluated, Measure, read_kind
 from docqa.answer.figures.reading.located import (COUNTED_IN_THOUSANDS, Located, another_kind_of_figure, is_stock,
                                                   states_an_amount)
 from docqa.answer.figures.reading.sources import all_tables, the_filers_column
-from docqa.finance.lexicon import Metric
+from docqa.finance.lexicon import Metric, load_lexicon
 from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows, measure_words_missing, words_beyond_label
 from docqa.finance.tables import Column, Row, StatementTable, prints_as_share, under_a_share, whole_of
 from docqa.plan.measures import GrossOf
@@ -36,6 +36,27 @@ _GENERIC_LABEL = frozenset(stems("total net other basic diluted amount"))
 # was asked ("Mortgage banking revenue, net" is not revenue): rowlookup's score for that.
 STAND_IN_SCORE = 0.85
 EXACT_SCORE = 0.99  # every word of the label asked, and nothing else (rowlookup.score_row)
+
+
+MAX_FORMS = 8
+_PART_NOUNS = re.compile(r"\b(?:segments?|divisions?|business(?:es)?|units?|regions?|operations|groups?)\b|['\u2019]s\b")
+
+
+def _printed_forms_of_the_item(phrase: str) -> list[str]:
+    """The phrase with the one line item the lexicon reads in it put as each form filings print it in
+    (its words left around it: "deferred state and local | income taxes"), when it says more than the item."""
+    found = [m for m in load_lexicon().match(phrase) if m.kind == "metric"]
+    if len(found) != 1:
+        return []
+    m = found[0]
+    before, after = phrase[:m.span[0]].strip(), phrase[m.span[1]:].strip()
+    if not before and not after:
+        return []   # the item alone: read as the lexicon's own line
+    if not re.search(r"(?<![\w'\u2019])[a-z]", re.sub(_PART_NOUNS, " ", f"{before} {after}")):
+        return []   # only a part's name around it ("Optical Communications segment"): read as that part's
+    metric = load_lexicon().metric(m.key)
+    forms = [f for f in dict.fromkeys((metric.label.lower(), *metric.prints)) if f.lower() != m.text.lower()]
+    return [" ".join(x for x in (before, form, after) if x) for form in forms[:MAX_FORMS]]
 
 
 _BY_PART = re.compile(r"\bby\s+(?:reportable\s+|operating\s+|business\s+)?(?:segments?|regions?|geograph\w*|divisions?)\b"
@@ -137,6 +158,13 @@ class RowMeasure(Measure):
         for name in self.named:  # a measure's every name: "leverage ratio" asked, "Debt-to-equity ratio" its label
             if name != phrase:   # (the phrase, its label, was looked up just above)
                 matches += [m for m in find_rows(tables, name, min_score=min_score) if m not in matches]
+        if not matches and not self.exact and not self.named:
+            # "deferred state and local income tax expense" where the note heads its rows "Income taxes":
+            # the lexicon's item in the phrase, as filings print it
+            for variant in _printed_forms_of_the_item(phrase):
+                matches = find_rows(tables, variant, min_score=min_score)
+                if matches:
+                    break
         if not matches and not self.exact:
             # "EMEA capex" where the filing prints "Europe, Middle East and Africa", and back
             for variant, spelling in spelt_variants(phrase, tables, source):

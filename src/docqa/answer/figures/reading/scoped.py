@@ -9,12 +9,14 @@ become the rows that name the segment.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, replace
 from collections.abc import Callable
 
 from docqa.answer.figures.reading.abbreviated import other_spellings
 from docqa.answer.figures.reading.evaluated import Evaluated, Measure
+from docqa.answer.figures.reading.line_item_words import printed_words
 from docqa.answer.figures.reading.located import Located
 from docqa.answer.figures.reading.measures import ExprMeasure, FormulaMeasure, MetricMeasure
 from docqa.answer.figures.reading.printed_rows import RowMeasure
@@ -153,7 +155,8 @@ class Scoped(Measure):
         spelt = spelled_by_the_filing(self.names, sources)
         names = scope_words(spelt)
         # Of columns split by part ("Pharmacy Services | Retail/LTC | ... | Consolidated"), the part asked.
-        scoped = [replace(s, part=lambda c, n=names: names_all(c.header, n)) for s in sources]
+        # (of two names asked, a segment and a region, the column may name one and the row the other)
+        scoped = [replace(s, part=lambda c, n=names: any(names_all(c.header, [name]) for name in n)) for s in sources]
         if self.by_company_label:
             value = self._by_the_company_label(sources, scoped, period, names, spelt)
         else:
@@ -176,15 +179,20 @@ class Scoped(Measure):
     def _by_the_company_label(self, sources, scoped, period, names, spelt: tuple[str, ...]) -> Evaluated | None:
         """The part's figure of the line the filing prints for the whole company, found by that line's own
         label ("Research, development and engineering expenses" for "R&D", "Capital expenditures" for
-        "capex") where the part's name heads its column, or names its row under that label as a heading."""
-        if isinstance(self.inner, Scoped) or len(spelt) != 1:
+        "capex") where the part's name heads its column, or names its row under that label as a heading.
+        Of two names (a segment's column, a region's row), each is printed in one of those places."""
+        if isinstance(self.inner, Scoped) or not 1 <= len(spelt) <= 2:
             return None
         inner = self.inner
         if isinstance(inner, RowMeasure):   # "Optical Communications segment R&D": the company's R&D
-            phrase = _without_the_part(inner.phrase, spelt[0].split("|"))
+            phrase = inner.phrase
+            for name in spelt:
+                phrase = _without_the_part(phrase, name.split("|"))
             if phrase == inner.phrase or not phrase:
                 return None
-            inner = _the_lexicons(phrase) or replace(inner, phrase=phrase, asked="")
+            # "net sales came": the lexicon's item, once the words no table prints ("came") are left out
+            inner = (_the_lexicons(phrase) or _the_lexicons(_printed_words_only(phrase, sources))
+                     or replace(inner, phrase=phrase, asked=""))
         company = inner.evaluate(sources, period)
         if company is None or len(company.used) != 1 or company.computed:
             return None
@@ -192,19 +200,39 @@ class Scoped(Measure):
             return None   # "gross profit rate" asked: the company's gross profit is another measure
         row = company.used[0].row
         label = clean_label(row.label).rstrip(":")
-        if not label or names_all(label, names):
+        if not label or any(names_all(label, [name]) for name in names):
             return None   # the company's line names the part already: it was read above
+        every = " ".join(name.replace("|", " ") for name in spelt)
+        spellings = [" ".join(p) for p in itertools.islice(itertools.product(*(dict.fromkeys(n.split("|")) for n in spelt)),
+                                                            MAX_SPELLINGS)]
         # the note may label the line otherwise than the statement ("Capital expenditures" by segment,
         # "Payments for property and equipment" on the cash-flow statement): the lexicon's printed forms next
-        for form in dict.fromkeys([label, *self.forms]):
-            for spelling in dict.fromkeys(spelt[0].split("|")):
-                measure = RowMeasure(f"{spelling} {form}", asked=company.label, kinds=self.kinds)
-                value = _honoured_value(measure, scoped, period, names)
-                if (value is not None and not any(u.row is row for u in value.used)
-                        and all(_labelled_as(u.row.label, form, spelt[0]) for u in value.used)):
-                    value.label = company.label   # the company's line, as the question was read to ask it
-                    return value
+        # ... then under a section heading naming the part ("FedEx Ground Segment" over its MD&A tables)
+        headed = [replace(s, section=lambda t, s=s: _naming(section_heading(s, t), names)) for s in scoped]
+        for form, spelling, read in itertools.product(dict.fromkeys([label, *self.forms]), spellings, (scoped, headed)):
+            measure = RowMeasure(f"{spelling} {form}", asked=company.label, kinds=self.kinds)
+            value = _honoured_value(measure, read, period, names)
+            if (value is not None and not any(u.row is row for u in value.used)
+                    and all(_labelled_as(u.row.label, form, every) for u in value.used)):
+                value.label = company.label   # the company's line, as the question was read to ask it
+                return value
         return None
+
+
+MAX_SPELLINGS = 12
+
+
+def _printed_words_only(phrase: str, sources) -> str:
+    """The phrase without words no table of the filings prints, nor a word of the same root (a verb of
+    the question's, "came", goes; "internationally" stays where tables print "International")."""
+    printed = set().union(*(printed_words(s) for s in sources)) if sources else set()
+    roots = {p[:6] for p in printed if len(p) >= 6}
+
+    def kept(word: str) -> bool:
+        st = stems(word)
+        return not st or not printed or all(x in printed or (len(x) >= 6 and x[:6] in roots) for x in st)
+
+    return " ".join(w for w in phrase.split() if kept(w))
 
 
 def _labelled_as(label: str, measure: str, names: str) -> bool:
