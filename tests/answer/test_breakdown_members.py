@@ -75,3 +75,4 @@ def test_a_name_the_filing_gives_a_short_form_is_one_name_however_it_is_listed(e
     assert searcher.prints_label("Rotary and Mission Systems")
     assert searcher.prints_label("Rotary, and the Mission Systems")   # commas and articles aside
     assert not searcher.prints_label("net sales and operating income")
+    assert not searcher.prints_label("revenue and operating income")   # "(GAAP)" after it would be no name of it

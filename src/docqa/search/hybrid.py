@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from docqa.embed import Embedder
+from docqa.finance.abbreviations import abbreviates
 from docqa.plan import QuestionPlan, build_plan
 from docqa.plan.companies import canonical_companies
 from docqa.search.query import SearchQuery, search_query
@@ -160,11 +161,13 @@ class HybridSearcher:
         if len(words) < 2:
             return False
         pattern = re.compile(r"[\s,]+(?:the\s+)?".join(re.escape(w) for w in words)
-                             + r"\s*\(\s*[\"'\u201c\u2018]?[A-Z][A-Za-z&]{1,7}[\"'\u201d\u2019]?\s*\)", re.I)
+                             + r"\s*\(\s*[\"'\u201c\u2018]?(?P<short>[A-Z][A-Za-z&]{1,7})[\"'\u201d\u2019]?\s*\)", re.I)
         # the pages that print its longest run without a comma ("Middle East and Africa")
         run = max((r.strip() for r in re.split(r",|\bthe\b", phrase)), key=len)
         ranked = self.store.lexical_search([], [run], SearchFilters(), 4 * LABEL_SAMPLE)
-        return any(pattern.search(chunk.text) for chunk in self.store.chunks([cid for cid, _ in ranked]))
+        # the short form spells the words' initials: "(GAAP)" after "revenue and operating income" is no name of it
+        return any(abbreviates(m.group("short"), " ".join(words))
+                   for chunk in self.store.chunks([cid for cid, _ in ranked]) for m in pattern.finditer(chunk.text))
 
     def _owner(self, documents: list[Document]):
         """The company whose filings (nearly) alone print a word: "Lockheed" is Lockheed Martin's."""
