@@ -76,3 +76,9 @@ def test_a_name_the_filing_gives_a_short_form_is_one_name_however_it_is_listed(e
     assert searcher.prints_label("Rotary, and the Mission Systems")   # commas and articles aside
     assert not searcher.prints_label("net sales and operating income")
     assert not searcher.prints_label("revenue and operating income")   # "(GAAP)" after it would be no name of it
+
+
+def test_a_qualifier_no_table_prints_is_not_dropped_for_the_parts_total(engine):
+    # "digital" revenue of Greater China: the cut prints only the segment's total revenue (8,290)
+    answer = engine.ask("What was Nike's Greater China digital revenue in fiscal 2021?")
+    assert "8,290" not in answer.text, answer.text

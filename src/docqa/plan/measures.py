@@ -258,8 +258,13 @@ _PHRASE_ENDS = frozenset("in for of from at on by to as during and or but vs ver
 
 def _qualified(question: str, m: MetricMatch) -> bool:
     """"Revenue from the sale of physical stores", "revenue of the Americas segment": a part of
-    the line item, which the total does not answer."""
-    return bool(_QUALIFIER.match(question[m.span[1]:]))
+    the line item, which the total does not answer; "the impact of effective net pricing on net revenue
+    growth": one driver's share of it, printed as a row or column of its own."""
+    return bool(_QUALIFIER.match(question[m.span[1]:]) or _IMPACT_ON.search(question[:m.span[0]]))
+
+
+_IMPACT_ON = re.compile(r"\b(?:impact|effect|contribution)s?\s+of\s+[^?.;]{3,80}?\s+(?:on|to)\s+(?:the\s+|its\s+)?"
+                        r"(?:[\w'\u2019&.-]+\s+){0,4}$", re.I)
 
 
 # "AES inventory breakdown: what was the fuel and other raw materials balance ...": a label before the

@@ -223,8 +223,13 @@ MAX_SPELLINGS = 12
 
 
 def _printed_words_only(phrase: str, sources) -> str:
-    """The phrase without words no table of the filings prints, nor a word of the same root (a verb of
-    the question's, "came", goes; "internationally" stays where tables print "International")."""
+    """The phrase without the words after its line item that no table of the filings prints, nor a word
+    of the same root: a verb of the question's ("net sales came") goes; a word before the item is a
+    qualifier ("e-commerce sales" is no sales total) and stays, as does "internationally" where tables
+    print "International"."""
+    found = [m for m in load_lexicon().match(phrase) if m.kind == "metric"]
+    if len(found) != 1:
+        return phrase
     printed = set().union(*(printed_words(s) for s in sources)) if sources else set()
     roots = {p[:6] for p in printed if len(p) >= 6}
 
@@ -232,7 +237,8 @@ def _printed_words_only(phrase: str, sources) -> str:
         st = stems(word)
         return not st or not printed or all(x in printed or (len(x) >= 6 and x[:6] in roots) for x in st)
 
-    return " ".join(w for w in phrase.split() if kept(w))
+    end = found[0].span[1]
+    return " ".join([phrase[:end].strip(), *(w for w in phrase[end:].split() if kept(w))]).strip()
 
 
 def _labelled_as(label: str, measure: str, names: str) -> bool:
