@@ -141,11 +141,6 @@ class Scoped(Measure):
     inner: Measure
     names: tuple[str, ...]       # the names asked ("Beverages North America|PBNA": either spelling)
     scope: str
-    kinds: frozenset[str] = frozenset()  # the kind of number asked, for a row read by the company's label
-    forms: tuple[str, ...] = ()          # the lexicon's printed forms of the line asked ("capital expenditures")
-    # read only by the label the filing gives the company's line (tried after every other reading)
-    by_company_label: bool = False
-    rate_asked: bool = False             # the line asked is a rate, a margin or a share ("gross profit rate")
 
     @property
     def label(self) -> str:  # type: ignore[override]
@@ -157,15 +152,7 @@ class Scoped(Measure):
         # Of columns split by part ("Pharmacy Services | Retail/LTC | ... | Consolidated"), the part asked.
         # (of two names asked, a segment and a region, the column may name one and the row the other)
         scoped = [replace(s, part=lambda c, n=names: any(names_all(c.header, [name]) for name in n)) for s in sources]
-        if self.by_company_label:
-            value = self._by_the_company_label(sources, scoped, period, names, spelt)
-        else:
-            value = _honoured_value(self.inner, scoped, period, names)
-        if value is None and not self.by_company_label:
-            # no table names the part: one printed under its section heading ("Verizon Consumer Group"
-            # pages before a table titled as every segment's is)
-            value = _honoured_value(self.inner, [replace(s, section=lambda t, s=s: _naming(section_heading(s, t), names))
-                                                 for s in scoped], period, names)
+        value = self._read(sources, scoped, period, names, spelt)
         if value is None:
             return None
         for first, *others in (name.split("|") for name in spelt):
@@ -176,11 +163,29 @@ class Scoped(Measure):
             value.label = f"{value.label} ({self.scope})"
         return value
 
-    def _by_the_company_label(self, sources, scoped, period, names, spelt: tuple[str, ...]) -> Evaluated | None:
-        """The part's figure of the line the filing prints for the whole company, found by that line's own
-        label ("Research, development and engineering expenses" for "R&D", "Capital expenditures" for
-        "capex") where the part's name heads its column, or names its row under that label as a heading.
-        Of two names (a segment's column, a region's row), each is printed in one of those places."""
+    def _read(self, sources, scoped, period, names, spelt: tuple[str, ...]) -> Evaluated | None:
+        value = _honoured_value(self.inner, scoped, period, names)
+        if value is None:
+            # no table names the part: one printed under its section heading ("Verizon Consumer Group"
+            # pages before a table titled as every segment's is)
+            value = _honoured_value(self.inner, [replace(s, section=lambda t, s=s: _naming(section_heading(s, t), names))
+                                                 for s in scoped], period, names)
+        return value
+
+
+@dataclass
+class ByCompanyLabel(Scoped):
+    """The part's figure of the line the filing prints for the whole company, found by that line's own
+    label ("Research, development and engineering expenses" for "R&D", "Capital expenditures" for
+    "capex") where the part's name heads its column, or names its row under that label as a heading.
+    Of two names (a segment's column, a region's row), each is printed in one of those places. Tried
+    after every other reading of the part."""
+
+    kinds: frozenset[str] = frozenset()  # the kind of number asked
+    forms: tuple[str, ...] = ()          # the lexicon's printed forms of the line asked ("capital expenditures")
+    rate_asked: bool = False             # the line asked is a rate, a margin or a share ("gross profit rate")
+
+    def _read(self, sources, scoped, period, names, spelt: tuple[str, ...]) -> Evaluated | None:
         if isinstance(self.inner, Scoped) or not 1 <= len(spelt) <= 2:
             return None
         inner = self.inner
@@ -334,7 +339,7 @@ def scoped_measures(measures: list[Measure], scope: tuple[str, ...], subject: st
         if isinstance(measure, FormulaMeasure) and _a_ratio_of_two_lines(measure):
             out.append(Scoped(BySpelling(measure.label, lambda name, m=measure: _from_scoped_inputs(m, name, company_words),
                                          scope), scope, label))
-        out.append(Scoped(measure, scope, label, kinds, forms))
+        out.append(Scoped(measure, scope, label))
     # the row under each spelling of the part's name ("Missiles and Fire Control" is "MFC" in its columns)
     spelled = "|" in scope[0] or not any(isinstance(m, Scoped) and isinstance(m.inner, RowMeasure) for m in out)
     if subject and spelled:
@@ -345,7 +350,7 @@ def scoped_measures(measures: list[Measure], scope: tuple[str, ...], subject: st
     # last, each by the label the filing gives the company's line ("Payments for property and equipment"
     # asked as "capex"), under the part's name in a note that labels it alike
     rate = bool(_RATE.search(subject))
-    out += [Scoped(m, scope, label, kinds, forms, by_company_label=True, rate_asked=rate) for m in measures
+    out += [ByCompanyLabel(m, scope, label, kinds, forms, rate) for m in measures
             if not (isinstance(m, FormulaMeasure) and _a_ratio_of_two_lines(m))]
     return out
 
