@@ -450,6 +450,8 @@ def entity_column(phrase: str, row: Row, table: StatementTable, columns: list) -
 
 
 _GROUP_NOUNS = frozenset(stems("segment segments division divisions region regions business businesses unit units"))
+# the nouns that say a name is a part of the company ("the Greater China segment"), as a pattern
+PART_NOUN = r"(?:segments?|divisions?|business(?:es)?|units?|regions?|sectors?|operations|groups?)"
 
 
 def words_beyond_label(phrase: str, row: Row) -> str:

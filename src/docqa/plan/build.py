@@ -239,6 +239,8 @@ _A_NOTE = re.compile(r"^\s*(?:note|footnote)s?\b", re.I)
 def _names_where(question: str, m: MetricMatch) -> bool:
     """Does the match name the note or table to read ("in the PP&E note"), not the line asked?"""
     return bool(_A_NOTE.match(question[m.span[1]:]) and _IN_THE.search(question[:m.span[0]]))
+
+
 _DID = re.compile(r"^\W*(?:did|has|have|had)\b", re.I)
 
 

@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from docqa.embed import Embedder
-from docqa.finance.abbreviations import abbreviates
+from docqa.finance.abbreviations import definitions
 from docqa.plan import QuestionPlan, build_plan
 from docqa.plan.companies import canonical_companies
 from docqa.search.query import SearchQuery, search_query
@@ -35,6 +35,11 @@ LABEL_SAMPLE = 8  # chunks read for a phrase's printed rows: a label prints on f
 def _label_key(text: str) -> str:
     """A label as words only: case, punctuation, footnote marks ("(1)", "*") and a leading "Total" aside."""
     return " ".join(re.findall(r"[a-z]+", re.sub(r"\(\d\)|\*|^\W*total\b", " ", text.lower())))
+
+
+def _name_key(text: str) -> str:
+    """A name as its words only, articles aside: "Europe, the Middle East and Africa" is "europe middle east and africa"."""
+    return " ".join(w for w in re.findall(r"[a-z&]+", text.lower()) if w != "the")
 
 
 @dataclass
@@ -156,18 +161,15 @@ class HybridSearcher:
 
     def _defines_short_form(self, phrase: str) -> bool:
         """Does a filing's text give the phrase a short form of its own ("Europe, Middle East and Africa
-        (“EMEA”)"): one name, however many commas it holds."""
-        words = [w for w in re.findall(r"[A-Za-z&]+", phrase) if w.lower() != "the"]
-        if len(words) < 2:
+        (“EMEA”)"): one name, however many commas it holds (articles and commas aside)."""
+        key = _name_key(phrase)
+        if len(key.split()) < 2:
             return False
-        pattern = re.compile(r"[\s,]+(?:the\s+)?".join(re.escape(w) for w in words)
-                             + r"\s*\(\s*[\"'\u201c\u2018]?(?P<short>[A-Z][A-Za-z&]{1,7})[\"'\u201d\u2019]?\s*\)", re.I)
         # the pages that print its longest run without a comma ("Middle East and Africa")
         run = max((r.strip() for r in re.split(r",|\bthe\b", phrase)), key=len)
         ranked = self.store.lexical_search([], [run], SearchFilters(), 4 * LABEL_SAMPLE)
-        # the short form spells the words' initials: "(GAAP)" after "revenue and operating income" is no name of it
-        return any(abbreviates(m.group("short"), " ".join(words))
-                   for chunk in self.store.chunks([cid for cid, _ in ranked]) for m in pattern.finditer(chunk.text))
+        texts = [chunk.text for chunk in self.store.chunks([cid for cid, _ in ranked])]
+        return any(_name_key(long) == key for long in definitions(texts).values())
 
     def _owner(self, documents: list[Document]):
         """The company whose filings (nearly) alone print a word: "Lockheed" is Lockheed Martin's."""

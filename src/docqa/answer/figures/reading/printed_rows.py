@@ -13,7 +13,7 @@ from docqa.answer.figures.reading.located import (COUNTED_IN_THOUSANDS, Located,
                                                   states_an_amount)
 from docqa.answer.figures.reading.sources import all_tables, the_filers_column
 from docqa.finance.lexicon import Metric, load_lexicon
-from docqa.finance.rowlookup import MIN_SCORE, entity_column, find_rows, measure_words_missing, words_beyond_label
+from docqa.finance.rowlookup import MIN_SCORE, PART_NOUN, entity_column, find_rows, measure_words_missing, words_beyond_label
 from docqa.finance.tables import Column, Row, StatementTable, prints_as_share, under_a_share, whole_of
 from docqa.plan.measures import GrossOf
 from docqa.plan.periods import fiscal_year_of
@@ -39,7 +39,7 @@ EXACT_SCORE = 0.99  # every word of the label asked, and nothing else (rowlookup
 
 
 MAX_FORMS = 8
-_PART_NOUNS = re.compile(r"\b(?:segments?|divisions?|business(?:es)?|units?|regions?|operations|groups?)\b|['\u2019]s\b")
+_PART_NOUNS = re.compile(rf"\b{PART_NOUN}\b|['\u2019]s\b")
 
 
 def _printed_forms_of_the_item(phrase: str) -> list[str]:

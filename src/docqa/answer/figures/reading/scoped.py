@@ -23,7 +23,7 @@ from docqa.answer.figures.reading.printed_rows import RowMeasure
 from docqa.finance import compose as C
 from docqa.finance.abbreviations import abbreviates
 from docqa.finance.lexicon import load_lexicon
-from docqa.finance.rowlookup import LABEL_NEUTRAL, STOP, closing_total, has_word, normalized, sum_row
+from docqa.finance.rowlookup import LABEL_NEUTRAL, PART_NOUN, STOP, closing_total, has_word, normalized, sum_row
 from docqa.finance.text import clean_label, stems
 from docqa.plan import QuestionPlan
 from docqa.plan.measures import GrossOf
@@ -256,7 +256,7 @@ def _labelled_as(label: str, measure: str, names: str) -> bool:
 
 _RATE = re.compile(r"\b(?:rates?|margins?|ratios?|percent(?:age)?s?|shares?|yields?|returns?)\b", re.I)
 _RATES = ("percent", "percent_points", "ratio", "times")
-_GROUP = r"(?:\s+(?:segments?|divisions?|business(?:es)?|units?|regions?|sectors?|operations|groups?))?"
+_GROUP = rf"(?:\s+{PART_NOUN})?"
 # "operations outside the United States", "jurisdictions outside the U.S.": what the place's figures are of
 _PLACES = r"(?:(?:(?:from|in|for)\s+)?(?:operations|jurisdictions|countries|markets|locations|subsidiaries)\s+)?"
 
